@@ -1,0 +1,66 @@
+// swift-tools-version: 6.1
+// Orchard: open implementations of Core Data, HealthKit Medications, Network and SwiftUI's app model on Linux.
+import PackageDescription
+
+let package = Package(
+    name: "Orchard",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "OpenCoreData", targets: ["OpenCoreData"]),
+        .library(name: "OpenNetwork", targets: ["OpenNetwork"]),
+        .library(name: "SwiftUIWeb", targets: ["SwiftUIWeb"]),
+        .library(name: "OpenHealthKit", targets: ["OpenHealthKit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+    ],
+    targets: [
+        // MARK: OpenCoreData
+        .target(
+            name: "OpenCoreData",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData"]),
+        .executableTarget(name: "AircraftLog", dependencies: ["OpenCoreData"], path: "Examples/AircraftLog"),
+        .executableTarget(
+            name: "CoreDataBenchmark",
+            dependencies: ["OpenCoreData", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Benchmarks/CoreDataBenchmark"
+        ),
+
+        // MARK: OpenNetwork
+        .target(
+            name: "OpenNetwork",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+
+        // MARK: SwiftUIWeb
+        .target(
+            name: "SwiftUIWeb",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+            ]
+        ),
+
+        // MARK: OpenHealthKit
+        .target(name: "OpenHealthKit", dependencies: ["OpenCoreData"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

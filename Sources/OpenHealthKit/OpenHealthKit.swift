@@ -1,0 +1,1 @@
+// OpenHealthKit: under construction; see docs/ARCHITECTURE.md.

@@ -1,0 +1,1 @@
+// OpenNetwork: under construction; see docs/ARCHITECTURE.md.

@@ -1,0 +1,1 @@
+// SwiftUIWeb: under construction; see docs/ARCHITECTURE.md.
