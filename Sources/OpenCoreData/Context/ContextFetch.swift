@@ -1,0 +1,247 @@
+import Foundation
+
+extension NSManagedObjectContext {
+    /// Runs a fetch request: predicate, sorts, limits and batching run in SQL; unsaved changes of this
+    /// context are taken into account (inserted objects that match are included, deleted ones left out).
+    public func fetch<T>(_ request: NSFetchRequest<T>) throws -> [T] {
+        stateLock.lock(); defer { stateLock.unlock() }
+        let (store, spec) = try prepare(request)
+        if T.self is NSManagedObject.Type, T.self != NSManagedObject.self {
+            ManagedClassRegistry.shared.register(T.self as! NSManagedObject.Type)
+        }
+        switch request.resultType {
+        case .countResultType:
+            return [NSNumber(value: try count(for: request)) as! T]
+        case .managedObjectIDResultType:
+            let objects = try fetchObjects(request, store: store, spec: spec)
+            return objects.map { $0.objectID as! T }
+        case .dictionaryResultType:
+            var dictionarySpec = spec
+            dictionarySpec.distinct = request.returnsDistinctResults
+            return try store.fetchDictionaries(dictionarySpec, properties: request.propertiesToFetch, groupBy: request.propertiesToGroupBy).map { $0 as! T }
+        default:
+            let objects = try fetchObjects(request, store: store, spec: spec)
+            return try objects.map { object in
+                guard let typed = object as? T else {
+                    throw coreDataError(NSCoreDataError, "Fetched \(object.entity.name ?? "?") is a \(type(of: object)), not a \(T.self); set the entity's class (managedObjectClassName).")
+                }
+                return typed
+            }
+        }
+    }
+
+    /// Counts the objects a request would return, in SQL (with this context's unsaved inserts and deletes).
+    public func count<T>(for request: NSFetchRequest<T>) throws -> Int {
+        stateLock.lock(); defer { stateLock.unlock() }
+        let (store, spec) = try prepare(request)
+        let pending = request.includesPendingChanges ? pendingObjects(for: spec) : nil
+        guard let pending, pending.hasAny else { return try store.count(spec) }
+        return try fetchObjects(request, store: store, spec: spec).count
+    }
+
+    private func prepare<T>(_ request: NSFetchRequest<T>) throws -> (NSPersistentStore, FetchSpec) {
+        guard let coordinator = persistentStoreCoordinator else {
+            throw coreDataError(NSCoreDataError, "This context has no persistent store coordinator.")
+        }
+        let model = coordinator.managedObjectModel
+        let entity: NSEntityDescription
+        if let given = request.entity, given.managedObjectModel === model || model.entities.contains(where: { $0 === given }) {
+            entity = given
+        } else if let name = request.entityName ?? request.entity?.name, let found = model.entitiesByName[name] {
+            entity = found
+        } else {
+            throw coreDataError(NSCoreDataError, "The fetch request's entity \(request.entityName ?? request.entity?.name ?? "(none)") is not in the model.")
+        }
+        guard let store = coordinator.store(for: entity) else {
+            throw coreDataError(NSCoreDataError, "No persistent store is loaded for entity \(entity.name ?? "?").")
+        }
+        let spec = FetchSpec(entity: entity, predicate: request.predicate, sortDescriptors: request.sortDescriptors ?? [],
+                             fetchLimit: request.fetchLimit, fetchOffset: request.fetchOffset, includesSubentities: request.includesSubentities)
+        return (store, spec)
+    }
+
+    struct PendingObjects {
+        var inserted: [NSManagedObject]
+        var deleted: Set<ObjectIdentifier>
+        var updated: [NSManagedObject]
+        var hasAny: Bool { !inserted.isEmpty || !deleted.isEmpty || !updated.isEmpty }
+    }
+
+    private func pendingObjects(for spec: FetchSpec) -> PendingObjects {
+        func matchesEntity(_ object: NSManagedObject) -> Bool {
+            spec.includesSubentities ? object.entity.isKindOf(entity: spec.entity) : object.entity === spec.entity
+        }
+        return PendingObjects(inserted: insertedList.filter(matchesEntity),
+                              deleted: Set(deletedList.filter(matchesEntity).map(ObjectIdentifier.init)),
+                              updated: updatedList.filter { matchesEntity($0) && $0.isUpdated })
+    }
+
+    private func fetchObjects<T>(_ request: NSFetchRequest<T>, store: NSPersistentStore, spec: FetchSpec) throws -> [NSManagedObject] {
+        let pending = request.includesPendingChanges ? pendingObjects(for: spec) : PendingObjects(inserted: [], deleted: [], updated: [])
+        var storeSpec = spec
+        if pending.hasAny, spec.fetchLimit > 0 {
+            // Pending changes can add or remove results: fetch enough rows to fill the limit afterwards.
+            storeSpec.fetchLimit = spec.fetchLimit + spec.fetchOffset + pending.deleted.count + pending.updated.count
+            storeSpec.fetchOffset = 0
+        }
+        var objects: [NSManagedObject]
+        if request.fetchBatchSize > 0, request.resultType == .managedObjectResultType, !pending.hasAny {
+            objects = try batchedObjects(store: store, spec: storeSpec, batchSize: request.fetchBatchSize)
+        } else if request.resultType == .managedObjectIDResultType && !pending.hasAny {
+            objects = try store.fetchKeys(storeSpec).map { object(for: RowReference(entity: $0.1, primaryKey: $0.0)) }
+        } else {
+            objects = try store.fetchRows(storeSpec).map { materialize($0, store: store) }
+        }
+        if let keyPaths = request.relationshipKeyPathsForPrefetching, !keyPaths.isEmpty {
+            try prefetch(keyPaths, objects: objects, store: store)
+        }
+        guard pending.hasAny else { return objects }
+        // Merge this context's unsaved changes, evaluating the predicate in memory.
+        let predicate = spec.predicate
+        func matches(_ object: NSManagedObject) -> Bool { predicate?.evaluate(with: object) ?? true }
+        var seen = Set(objects.map(ObjectIdentifier.init))
+        objects.removeAll { pending.deleted.contains(ObjectIdentifier($0)) || ($0.isUpdated && !matches($0)) }
+        for object in pending.updated where !seen.contains(ObjectIdentifier(object)) && matches(object) {
+            objects.append(object); seen.insert(ObjectIdentifier(object))
+        }
+        for object in pending.inserted where matches(object) { objects.append(object) }
+        if !spec.sortDescriptors.isEmpty {
+            objects = NSSortDescriptor.sort(objects, using: spec.sortDescriptors)
+        }
+        if spec.fetchOffset > 0 { objects = Array(objects.dropFirst(spec.fetchOffset)) }
+        if spec.fetchLimit > 0, objects.count > spec.fetchLimit { objects = Array(objects.prefix(spec.fetchLimit)) }
+        return objects
+    }
+
+    /// The object for a fetched row: the registered one (its unsaved changes kept), or a new one.
+    func materialize(_ row: FetchedRow, store: NSPersistentStore) -> NSManagedObject {
+        if let existing = registeredObject(entity: row.entity, primaryKey: row.primaryKey) {
+            let data = existing.data
+            if data.values == nil {
+                data.values = row.values
+                data.version = row.version
+                existing.awakeFromFetch()
+            }
+            return existing
+        }
+        let data = ObjectData(primaryKey: row.primaryKey)
+        data.values = row.values
+        data.version = row.version
+        let object = ObjectConstruction.make(entity: row.entity, cls: row.entity.resolvedClass(), context: self, payload: data)
+        register(object, primaryKey: row.primaryKey)
+        object.awakeFromFetch()
+        return object
+    }
+
+    /// Fills a fault's values from the store (the whole batch, for a batch shell).
+    func fulfillFault(for object: NSManagedObject) {
+        stateLock.lock(); defer { stateLock.unlock() }
+        guard let store = persistentStoreCoordinator?.store(for: object.entity) else { return }
+        if let group = object.payload as? BatchGroup {
+            loadBatch(group, containing: Int(object.batchIndex), store: store)
+            return
+        }
+        let data = object.data
+        guard data.values == nil, data.primaryKey != 0 else { return }
+        if let row = try? store.loadRows(entity: object.entity, primaryKeys: [data.primaryKey]).first {
+            data.values = row.values
+            data.version = row.version
+            object.awakeFromFetch()
+        }
+    }
+
+    /// The related objects of a to-many relationship, read from the store.
+    func fetchRelated(of object: NSManagedObject, relationship: NSRelationshipDescription) -> [NSManagedObject] {
+        stateLock.lock(); defer { stateLock.unlock() }
+        guard !object.isInserted, let store = persistentStoreCoordinator?.store(for: object.entity),
+              let slot = object.entity.layout.slotByName[relationship.name] else { return [] }
+        let keys = (try? store.relatedKeys(entity: object.entity, slot: slot, ownerKeys: [object.primaryKeyIfKnown])) ?? []
+        return keys.map { self.object(for: $0.1) }
+    }
+
+    // MARK: Batches
+
+    private func batchedObjects(store: NSPersistentStore, spec: FetchSpec, batchSize: Int) throws -> [NSManagedObject] {
+        let keys = try store.fetchKeys(spec)
+        let group = BatchGroup(entity: spec.entity, primaryKeys: keys.map(\.0), batchSize: batchSize)
+        var objects: [NSManagedObject] = []
+        objects.reserveCapacity(keys.count)
+        var classes: [ObjectIdentifier: NSManagedObject.Type] = [:]
+        for (index, (primaryKey, entity)) in keys.enumerated() {
+            if let existing = registeredObject(entity: entity, primaryKey: primaryKey) {
+                objects.append(existing)
+                group.objects.append(Unmanaged.passUnretained(existing))
+                continue
+            }
+            let cls = classes[ObjectIdentifier(entity)] ?? entity.resolvedClass()
+            classes[ObjectIdentifier(entity)] = cls
+            let shell = ObjectConstruction.make(entity: entity, cls: cls, context: self, payload: group, index: Int32(index))
+            register(shell, primaryKey: primaryKey)
+            objects.append(shell)
+            group.objects.append(Unmanaged.passUnretained(shell))
+        }
+        return objects
+    }
+
+    private func loadBatch(_ group: BatchGroup, containing index: Int, store: NSPersistentStore) {
+        let batch = index / group.batchSize
+        let range = (batch * group.batchSize)..<min((batch + 1) * group.batchSize, group.primaryKeys.count)
+        let shells = range.map { group.objects[$0].takeUnretainedValue() }.filter { $0.payload === group }
+        guard !shells.isEmpty else { return }
+        var byKey: [Int64: FetchedRow] = [:]
+        if let rows = try? store.loadRows(entity: group.entity, primaryKeys: shells.map(\.primaryKeyIfKnown)) {
+            for row in rows { byKey[row.primaryKey] = row }
+        }
+        for shell in shells {
+            let data = ObjectData(primaryKey: shell.primaryKeyIfKnown)
+            if let row = byKey[data.primaryKey] {
+                data.values = row.values
+                data.version = row.version
+            }
+            shell.payload = data
+            if data.values != nil { shell.awakeFromFetch() }
+        }
+        // Turn batches read earlier back into shells, so iterating a large result keeps memory bounded.
+        for old in group.didLoad(batch: batch) {
+            let oldRange = (old * group.batchSize)..<min((old + 1) * group.batchSize, group.primaryKeys.count)
+            for i in oldRange {
+                let object = group.objects[i].takeUnretainedValue()
+                guard let data = object.payload as? ObjectData, data.changedSlots.isEmpty, !object.isDeleted,
+                      data.primaryKey == group.primaryKeys[i] else { continue }
+                object.payload = group
+                object.batchIndex = Int32(i)
+            }
+        }
+    }
+
+    // MARK: Prefetching
+
+    private func prefetch(_ keyPaths: [String], objects: [NSManagedObject], store: NSPersistentStore) throws {
+        for keyPath in keyPaths {
+            let name = String(keyPath.split(separator: ".").first ?? "")
+            var byEntity: [ObjectIdentifier: [NSManagedObject]] = [:]
+            for object in objects { byEntity[ObjectIdentifier(object.entity), default: []].append(object) }
+            for group in byEntity.values {
+                guard let entity = group.first?.entity, let slot = entity.layout.slotByName[name],
+                      let relationship = entity.layout.properties[slot] as? NSRelationshipDescription else { continue }
+                if relationship.isToMany {
+                    let owners = group.filter { !$0.isInserted && !$0.isFault }
+                    let keys = try store.relatedKeys(entity: entity, slot: slot, ownerKeys: owners.map(\.primaryKeyIfKnown))
+                    var related: [Int64: [NSManagedObject]] = [:]
+                    for (owner, reference) in keys { related[owner, default: []].append(object(for: reference)) }
+                    let destinations = keys.map(\.1)
+                    if let destination = relationship.destinationEntity {
+                        for row in try store.loadRows(entity: destination, primaryKeys: destinations.map(\.primaryKey)) { _ = materialize(row, store: store) }
+                    }
+                    for owner in owners where !(owner.data.values![slot] is RelationshipObjects) {
+                        owner.data.values![slot] = RelationshipObjects(related[owner.primaryKeyIfKnown] ?? [])
+                    }
+                } else {
+                    let references = group.compactMap { $0.data.values?[slot] as? RowReference }
+                    guard let destination = relationship.destinationEntity, !references.isEmpty else { continue }
+                    for row in try store.loadRows(entity: destination, primaryKeys: references.map(\.primaryKey)) { _ = materialize(row, store: store) }
+                }
+            }
+        }
+    }
+}

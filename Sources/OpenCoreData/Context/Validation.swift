@@ -1,0 +1,123 @@
+import Foundation
+
+/// Core Data's save-time validation: mandatory values, types, relationship counts, validation
+/// predicates and deny delete rules, with Core Data's error codes and messages naming entity and property.
+enum Validation {
+    static func validate(_ object: NSManagedObject) throws {
+        var errors: [NSError] = []
+        object.fireFaultIfNeeded()
+        for property in object.entity.layout.properties where !property.isTransient {
+            let value: Any?
+            if let relationship = property as? NSRelationshipDescription {
+                value = object.value(forKey: relationship.name)
+                if let error = checkRelationship(value, relationship: relationship, object: object) { errors.append(error) }
+                continue
+            }
+            value = object.value(forKey: property.name)
+            if let error = check(value: value, property: property, object: object) { errors.append(error) }
+        }
+        try throwCollected(errors, object: object)
+    }
+
+    static func validateDelete(_ object: NSManagedObject) throws {
+        var errors: [NSError] = []
+        for case let relationship as NSRelationshipDescription in object.entity.layout.properties
+        where relationship.deleteRule == .denyDeleteRule {
+            let related = RelationshipValues.objects(from: object.value(forKey: relationship.name)).filter { !$0.isDeleted }
+            if !related.isEmpty || (!relationship.isToMany && object.value(forKey: relationship.name) as? NSManagedObject != nil && !related.isEmpty) {
+                errors.append(error(NSValidationRelationshipDeniedDeleteError,
+                                    "\(object.entity.name ?? "?").\(relationship.name) has a deny delete rule and still holds \(related.count) object(s).",
+                                    object: object, key: relationship.name, value: nil))
+            }
+        }
+        try throwCollected(errors, object: object)
+    }
+
+    static func check(value: Any?, property: NSPropertyDescription, object: NSManagedObject) -> NSError? {
+        let entityName = object.entity.name ?? "?"
+        guard let attribute = property as? NSAttributeDescription else { return nil }
+        guard let value else {
+            if !attribute.isOptional {
+                return error(NSValidationMissingMandatoryPropertyError, "\(entityName).\(attribute.name) is a required value.",
+                             object: object, key: attribute.name, value: nil)
+            }
+            return nil
+        }
+        if !AttributeValues.hasExpectedType(value, for: attribute) {
+            return error(NSManagedObjectValidationError,
+                         "\(entityName).\(attribute.name) holds a \(type(of: value)), not a value of type \(attribute.attributeType.xcodeName).",
+                         object: object, key: attribute.name, value: value)
+        }
+        if let composite = attribute as? NSCompositeAttributeDescription, let dictionary = value as? [String: Any] {
+            if let problem = checkComposite(dictionary, composite: composite, path: "\(entityName).\(attribute.name)", object: object) { return problem }
+        }
+        for (index, predicate) in attribute.validationPredicates.enumerated() where !predicate.evaluate(with: value) {
+            let warning = index < attribute.validationWarnings.count ? "\(attribute.validationWarnings[index])" : "fails \(predicate.predicateFormat)"
+            return error(NSManagedObjectValidationError, "\(entityName).\(attribute.name): \(warning)", object: object, key: attribute.name, value: value)
+        }
+        return nil
+    }
+
+    private static func checkComposite(_ dictionary: [String: Any], composite: NSCompositeAttributeDescription, path: String, object: NSManagedObject) -> NSError? {
+        for key in dictionary.keys where !composite.elements.contains(where: { $0.name == key }) {
+            return error(NSManagedObjectValidationError, "\(path) has no element named \"\(key)\".", object: object, key: composite.name, value: dictionary)
+        }
+        for element in composite.elements {
+            let elementPath = "\(path).\(element.name)"
+            guard let value = dictionary[element.name], !(value is NSNull) else {
+                if !element.isOptional {
+                    return error(NSValidationMissingMandatoryPropertyError, "\(elementPath) is a required value.", object: object, key: composite.name, value: nil)
+                }
+                continue
+            }
+            if !AttributeValues.hasExpectedType(value, for: element) {
+                return error(NSManagedObjectValidationError, "\(elementPath) holds a \(type(of: value)), not a value of type \(element.attributeType.xcodeName).",
+                             object: object, key: composite.name, value: value)
+            }
+            if let nested = element as? NSCompositeAttributeDescription, let inner = value as? [String: Any],
+               let problem = checkComposite(inner, composite: nested, path: elementPath, object: object) {
+                return problem
+            }
+        }
+        return nil
+    }
+
+    private static func checkRelationship(_ value: Any?, relationship: NSRelationshipDescription, object: NSManagedObject) -> NSError? {
+        let entityName = object.entity.name ?? "?"
+        if relationship.isToMany {
+            let count = RelationshipValues.objects(from: value).filter { !$0.isDeleted }.count
+            if count == 0 && !relationship.isOptional {
+                return error(NSValidationMissingMandatoryPropertyError, "\(entityName).\(relationship.name) is a required value.", object: object, key: relationship.name, value: nil)
+            }
+            if relationship.minCount > 0, count > 0 || !relationship.isOptional, count < relationship.minCount {
+                return error(NSValidationRelationshipLacksMinimumCountError,
+                             "\(entityName).\(relationship.name) has \(count) object(s); at least \(relationship.minCount) required.", object: object, key: relationship.name, value: nil)
+            }
+            if relationship.maxCount > 0, count > relationship.maxCount {
+                return error(NSValidationRelationshipExceedsMaximumCountError,
+                             "\(entityName).\(relationship.name) has \(count) object(s); at most \(relationship.maxCount) allowed.", object: object, key: relationship.name, value: nil)
+            }
+        } else if !relationship.isOptional {
+            let target = value as? NSManagedObject
+            if target == nil || target!.isDeleted {
+                return error(NSValidationMissingMandatoryPropertyError, "\(entityName).\(relationship.name) is a required value.", object: object, key: relationship.name, value: nil)
+            }
+        }
+        return nil
+    }
+
+    static func error(_ code: Int, _ message: String, object: NSManagedObject, key: String, value: Any?) -> NSError {
+        var info: [String: Any] = [NSValidationObjectErrorKey: object, NSValidationKeyErrorKey: key]
+        if let value { info[NSValidationValueErrorKey] = value }
+        return coreDataError(code, message, info)
+    }
+
+    static func throwCollected(_ errors: [NSError], object: NSManagedObject?) throws {
+        if errors.count == 1 { throw errors[0] }
+        if errors.count > 1 {
+            throw coreDataError(NSValidationMultipleErrorsError,
+                                "Multiple validation errors occurred: " + errors.map(\.localizedDescription).joined(separator: "; "),
+                                [NSDetailedErrorsKey: errors])
+        }
+    }
+}

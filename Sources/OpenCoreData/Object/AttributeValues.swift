@@ -1,0 +1,170 @@
+import Foundation
+
+/// Converts values set through key-value coding into the Swift type of their attribute.
+///
+/// Integers of any width become the attribute's width (Int16/Int32/Int64), numbers become Double,
+/// Float, Decimal or Bool as declared, and composites become `[String: Any]` with normalized elements.
+/// A value that cannot be converted is kept as given and reported by validation when saved.
+enum AttributeValues {
+    static func normalize(_ value: Any?, for attribute: NSAttributeDescription) -> Any? {
+        guard let value, !(value is NSNull) else { return nil }
+        switch attribute.attributeType {
+        case .integer16AttributeType:
+            if let v = value as? Int16 { return v }
+            if let n = NumericValue(value), n.isInteger || n.double.rounded() == n.double, let v = Int16(exactly: n.int64) { return v }
+        case .integer32AttributeType:
+            if let v = value as? Int32 { return v }
+            if let n = NumericValue(value), n.isInteger || n.double.rounded() == n.double, let v = Int32(exactly: n.int64) { return v }
+        case .integer64AttributeType:
+            if let v = value as? Int64 { return v }
+            if let n = NumericValue(value), n.isInteger || n.double.rounded() == n.double { return n.int64 }
+        case .doubleAttributeType:
+            if let v = value as? Double { return v }
+            if let n = NumericValue(value) { return n.double }
+        case .floatAttributeType:
+            if let v = value as? Float { return v }
+            if let n = NumericValue(value) { return Float(n.double) }
+        case .decimalAttributeType:
+            if let v = value as? Decimal { return v }
+            if let v = value as? NSDecimalNumber { return v.decimalValue }
+            if let n = NumericValue(value) { return n.isInteger ? Decimal(n.int64) : Decimal(n.double) }
+            if let s = value as? String, let d = Decimal(string: s) { return d }
+        case .booleanAttributeType:
+            if let v = value as? Bool { return v }
+            if let n = NumericValue(value) { return n.int64 != 0 }
+        case .stringAttributeType:
+            if let v = value as? String { return v }
+            if let v = value as? NSString { return String(describing: v) }
+        case .dateAttributeType:
+            if let v = value as? Date { return v }
+            if let v = value as? NSDate { return Date(timeIntervalSinceReferenceDate: v.timeIntervalSinceReferenceDate) }
+        case .binaryDataAttributeType:
+            if let v = value as? Data { return v }
+            if let v = value as? [UInt8] { return Data(v) }
+        case .UUIDAttributeType:
+            if let v = value as? UUID { return v }
+            if let v = value as? NSUUID { return UUID(uuidString: v.uuidString) }
+            if let s = value as? String, let v = UUID(uuidString: s) { return v }
+        case .URIAttributeType:
+            if let v = value as? URL { return v }
+            if let v = value as? NSURL, let u = URL(string: v.absoluteString) { return u }
+        case .compositeAttributeType:
+            if let composite = attribute as? NSCompositeAttributeDescription, let dictionary = CompositeValues.dictionary(value) {
+                return CompositeValues.normalize(dictionary, composite: composite)
+            }
+        case .transformableAttributeType, .undefinedAttributeType, .objectIDAttributeType:
+            return value
+        }
+        return value
+    }
+
+    /// Whether a (normalized) value has the Swift type its attribute stores.
+    static func hasExpectedType(_ value: Any, for attribute: NSAttributeDescription) -> Bool {
+        switch attribute.attributeType {
+        case .integer16AttributeType: return value is Int16
+        case .integer32AttributeType: return value is Int32
+        case .integer64AttributeType: return value is Int64
+        case .doubleAttributeType: return value is Double
+        case .floatAttributeType: return value is Float
+        case .decimalAttributeType: return value is Decimal
+        case .booleanAttributeType: return value is Bool
+        case .stringAttributeType: return value is String
+        case .dateAttributeType: return value is Date
+        case .binaryDataAttributeType: return value is Data
+        case .UUIDAttributeType: return value is UUID
+        case .URIAttributeType: return value is URL
+        case .compositeAttributeType: return value is [String: Any]
+        case .transformableAttributeType, .undefinedAttributeType, .objectIDAttributeType: return true
+        }
+    }
+}
+
+/// Composite values: `[String: Any]` dictionaries keyed by element name, nested for nested composites.
+enum CompositeValues {
+    static func dictionary(_ value: Any) -> [String: Any]? {
+        if let d = value as? [String: Any] { return d }
+        if let d = value as? [String: Any?] { return d.compactMapValues { $0 } }
+        if let d = value as? NSDictionary {
+            var result: [String: Any] = [:]
+            for (k, v) in d { if let k = k as? String { result[k] = v } }
+            return result
+        }
+        return nil
+    }
+
+    static func normalize(_ dictionary: [String: Any], composite: NSCompositeAttributeDescription) -> [String: Any] {
+        var result: [String: Any] = [:]
+        for (key, value) in dictionary {
+            if let element = composite.elements.first(where: { $0.name == key }) {
+                result[key] = AttributeValues.normalize(value, for: element) ?? NSNull()
+                if result[key] is NSNull { result[key] = nil }
+            } else {
+                result[key] = value // unknown element: kept, reported by validation
+            }
+        }
+        return result
+    }
+
+    static func set(_ value: Any?, at path: [String], in dictionary: inout [String: Any], composite: NSCompositeAttributeDescription) {
+        guard let head = path.first else { return }
+        if path.count == 1 {
+            dictionary[head] = value
+            return
+        }
+        guard let nested = composite.elements.first(where: { $0.name == head }) as? NSCompositeAttributeDescription else { return }
+        var inner = (dictionary[head] as? [String: Any]) ?? [:]
+        set(value, at: Array(path.dropFirst()), in: &inner, composite: nested)
+        dictionary[head] = inner
+    }
+}
+
+/// Turns the many shapes a to-many value can come in into an array of objects.
+enum RelationshipValues {
+    static func objects(from value: Any?) -> [NSManagedObject] {
+        switch value {
+        case nil: return []
+        case let set as NSSet: return set.allObjects.compactMap { $0 as? NSManagedObject }
+        case let ordered as NSOrderedSet: return ordered.array.compactMap { $0 as? NSManagedObject }
+        case let array as [NSManagedObject]: return array
+        case let array as [Any]: return array.compactMap { $0 as? NSManagedObject }
+        case let set as Set<AnyHashable>: return set.compactMap { $0.base as? NSManagedObject }
+        case let collection as any Collection:
+            return collection.compactMap { ($0 as? NSManagedObject) ?? (($0 as? AnyHashable)?.base as? NSManagedObject) }
+        default: return []
+        }
+    }
+}
+
+/// A mutable view of a to-many relationship (what `mutableSetValue(forKey:)` returns).
+public final class ManagedMutableSet {
+    private let owner: NSManagedObject
+    private let key: String
+
+    init(owner: NSManagedObject, key: String) {
+        self.owner = owner
+        self.key = key
+    }
+
+    private var current: [NSManagedObject] { RelationshipValues.objects(from: owner.value(forKey: key)) }
+
+    /// The number of objects.
+    public var count: Int { current.count }
+    /// The objects.
+    public var allObjects: [Any] { current }
+    /// Whether the relationship contains an object.
+    public func contains(_ object: Any) -> Bool { current.contains { $0 === (object as AnyObject) } }
+    /// Adds an object.
+    public func add(_ object: Any) { addObjects(from: [object]) }
+    /// Adds several objects.
+    public func addObjects(from objects: [Any]) {
+        var list = current
+        for case let object as NSManagedObject in objects where !list.contains(where: { $0 === object }) { list.append(object) }
+        owner.setValue(list, forKey: key)
+    }
+    /// Removes an object.
+    public func remove(_ object: Any) {
+        owner.setValue(current.filter { $0 !== (object as AnyObject) }, forKey: key)
+    }
+    /// Removes every object.
+    public func removeAllObjects() { owner.setValue([NSManagedObject](), forKey: key) }
+}

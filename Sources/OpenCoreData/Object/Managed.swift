@@ -1,0 +1,168 @@
+import Foundation
+
+/// Declares a managed property of an `NSManagedObject` subclass, in place of `@NSManaged`
+/// (which needs the Objective-C runtime that Linux lacks).
+///
+/// ```swift
+/// final class Aircraft: NSManagedObject {
+///     @Managed var tailNumber: String?
+///     @Managed var colorScheme: [String: Any]?
+///     @Managed var logEntries: NSSet?
+/// }
+/// ```
+/// Reading and writing go through `value(forKey:)` / `setValue(_:forKey:)` with the property's
+/// name (taken from the declaration, or given explicitly as `@Managed("name")`), so faults fire,
+/// changes are tracked and inverses are kept, as with `@NSManaged`.
+@propertyWrapper
+public struct Managed<Value> {
+    private var key: String?
+
+    /// Uses the declared property's name as the key.
+    public init() { key = nil }
+
+    /// Uses an explicit key (for a property whose Swift name differs from the model's).
+    public init(_ key: String) { self.key = key }
+
+    /// Not available: a managed property is only reachable through its object.
+    @available(*, unavailable, message: "@Managed is only available on properties of NSManagedObject subclasses")
+    public var wrappedValue: Value {
+        get { fatalError("unreachable") }
+        set { fatalError("unreachable") }
+    }
+
+    /// Reads and writes the enclosing object's value for this property.
+    public static subscript<Object: NSManagedObject>(
+        _enclosingInstance object: Object,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,
+        storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
+    ) -> Value {
+        get {
+            let key = object[keyPath: storageKeyPath].key ?? ManagedKeyNames.name(of: storageKeyPath)
+            return ManagedValueCoercion.coerce(object.value(forKey: key), to: Value.self, key: key, entity: object.entity)
+        }
+        set {
+            let key = object[keyPath: storageKeyPath].key ?? ManagedKeyNames.name(of: storageKeyPath)
+            object.setValue(ManagedValueCoercion.box(newValue), forKey: key)
+        }
+    }
+}
+
+/// Property names recovered from the wrapper's storage key path (`\Aircraft._tailNumber`), cached.
+enum ManagedKeyNames {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var cache: [AnyKeyPath: String] = [:]
+
+    static func name(of keyPath: AnyKeyPath) -> String {
+        lock.lock()
+        if let cached = cache[keyPath] { lock.unlock(); return cached }
+        lock.unlock()
+        let description = "\(keyPath)"
+        var name = description.split(separator: ".").last.map(String.init) ?? description
+        if name.hasPrefix("_") { name.removeFirst() }
+        lock.lock(); cache[keyPath] = name; lock.unlock()
+        return name
+    }
+}
+
+/// Conversions between the values an object stores and the Swift types its properties declare.
+enum ManagedValueCoercion {
+    static func box<Value>(_ value: Value) -> Any? {
+        if let optional = value as? AnyOptional { return optional.wrappedAny }
+        return value
+    }
+
+    static func coerce<Value>(_ any: Any?, to type: Value.Type, key: String, entity: NSEntityDescription) -> Value {
+        if let value = any as? Value { return value }
+        if any == nil, let none = Optional<Any>.none as? Value { return none }
+        if let converted = convert(any, to: type) { return converted }
+        if any == nil, let zero = zeroValue(type) { return zero }
+        fatalError("\(entity.name ?? "?").\(key) holds \(String(describing: any)) of type \(any.map { String(describing: Swift.type(of: $0)) } ?? "nil"), which is not a \(Value.self)")
+    }
+
+    private static func convert<Value>(_ any: Any?, to type: Value.Type) -> Value? {
+        guard let any else { return nil }
+        if let number = NumericValue(any) {
+            switch type {
+            case is Int.Type, is Int?.Type: return Int(exactly: number.int64) as? Value ?? Int(number.int64) as? Value
+            case is Int16.Type, is Int16?.Type: return Int16(truncatingIfNeeded: number.int64) as? Value
+            case is Int32.Type, is Int32?.Type: return Int32(truncatingIfNeeded: number.int64) as? Value
+            case is Int64.Type, is Int64?.Type: return number.int64 as? Value
+            case is Double.Type, is Double?.Type: return number.double as? Value
+            case is Float.Type, is Float?.Type: return Float(number.double) as? Value
+            case is Bool.Type, is Bool?.Type: return (number.int64 != 0) as? Value
+            case is NSNumber.Type, is NSNumber?.Type: return NSNumber(value: number.double) as? Value
+            case is Decimal.Type, is Decimal?.Type: return Decimal(number.double) as? Value
+            default: break
+            }
+        }
+        if let set = any as? NSSet {
+            if let value = Set(set.allObjects.compactMap { $0 as? NSManagedObject }) as? Value { return value }
+        }
+        if let ordered = any as? NSOrderedSet {
+            if let value = ordered.array as? Value { return value }
+        }
+        return nil
+    }
+
+    private static func zeroValue<Value>(_ type: Value.Type) -> Value? {
+        switch type {
+        case is Int.Type: return 0 as? Value
+        case is Int16.Type: return Int16(0) as? Value
+        case is Int32.Type: return Int32(0) as? Value
+        case is Int64.Type: return Int64(0) as? Value
+        case is Double.Type: return 0.0 as? Value
+        case is Float.Type: return Float(0) as? Value
+        case is Bool.Type: return false as? Value
+        default: return nil
+        }
+    }
+}
+
+/// Lets a generic `Optional` be unwrapped to `Any?`.
+protocol AnyOptional {
+    var wrappedAny: Any? { get }
+}
+
+extension Optional: AnyOptional {
+    var wrappedAny: Any? {
+        switch self {
+        case .some(let value): return ManagedValueCoercion.box(value)
+        case .none: return nil
+        }
+    }
+}
+
+/// A number of any of the types attribute values come in.
+struct NumericValue {
+    let int64: Int64
+    let double: Double
+    let isInteger: Bool
+
+    init?(_ any: Any) {
+        switch any {
+        case let v as Int: self.init(int: Int64(v))
+        case let v as Int64: self.init(int: v)
+        case let v as Int32: self.init(int: Int64(v))
+        case let v as Int16: self.init(int: Int64(v))
+        case let v as Int8: self.init(int: Int64(v))
+        case let v as UInt: self.init(int: Int64(truncatingIfNeeded: v))
+        case let v as UInt64: self.init(int: Int64(truncatingIfNeeded: v))
+        case let v as UInt32: self.init(int: Int64(v))
+        case let v as UInt16: self.init(int: Int64(v))
+        case let v as UInt8: self.init(int: Int64(v))
+        case let v as Bool: self.init(int: v ? 1 : 0)
+        case let v as Double: self.init(double: v)
+        case let v as Float: self.init(double: Double(v))
+        case let v as Decimal: self.init(double: NSDecimalNumber(decimal: v).doubleValue)
+        case let v as NSNumber: self.init(double: v.doubleValue)
+        default: return nil
+        }
+    }
+
+    private init(int: Int64) { int64 = int; double = Double(int); isInteger = true }
+    private init(double: Double) {
+        self.double = double
+        self.int64 = double.isFinite && abs(double) < 9.2e18 ? Int64(double) : 0
+        isInteger = false
+    }
+}

@@ -1,0 +1,447 @@
+import Foundation
+
+/// A record of an entity, living in a managed object context. Subclass it for typed properties
+/// (declared with `@Managed`), or use it directly through key-value coding.
+open class NSManagedObject: NSObject {
+    /// The object's entity.
+    public let entity: NSEntityDescription
+    /// The context the object lives in (nil once deleted and saved, or after the context is gone).
+    open internal(set) weak var managedObjectContext: NSManagedObjectContext?
+    /// Either `ObjectData` (an identified object, loaded or fault) or `BatchGroup` (a batch shell).
+    var payload: AnyObject
+    /// The shell's index in its batch group; flags in the high bits.
+    var batchIndex: Int32 = 0
+    var flags: ObjectFlags = []
+
+    struct ObjectFlags: OptionSet {
+        let rawValue: UInt8
+        static let inserted = ObjectFlags(rawValue: 1)
+        static let deleted = ObjectFlags(rawValue: 2)
+        static let registered = ObjectFlags(rawValue: 4)
+        static let awakened = ObjectFlags(rawValue: 8)
+    }
+
+    /// Creates an object of an entity and inserts it into a context (or leaves it outside any context
+    /// when `context` is nil, to be inserted later with `insert(_:)`).
+    public required init(entity: NSEntityDescription, insertInto context: NSManagedObjectContext?) {
+        self.entity = entity
+        if let pending = ObjectConstruction.take() {
+            // A fault or batch shell for a stored row (see ObjectConstruction).
+            self.payload = pending.payload
+            self.batchIndex = pending.index
+            super.init()
+            return
+        }
+        if entity.isAbstract {
+            fatalError("Cannot create an instance of abstract entity \(entity.name ?? "?")")
+        }
+        let data = ObjectData(primaryKey: 0)
+        data.values = NSManagedObject.defaultValues(for: entity)
+        data.committed = nil
+        data.temporaryID = NSManagedObjectID(temporaryFor: entity)
+        self.payload = data
+        super.init()
+        ManagedClassRegistry.shared.register(type(of: self))
+        if let context {
+            context.insert(self)
+        }
+    }
+
+    /// Creates an object of the entity whose class is this class, inserted into `context`.
+    public convenience init(context: NSManagedObjectContext) {
+        let cls = type(of: self)
+        guard let entity = context.entityForClass(cls) else {
+            fatalError("No entity in the context's model uses class \(NSStringFromClass(cls)); set the entity's managedObjectClassName (or managedObjectClass).")
+        }
+        self.init(entity: entity, insertInto: context)
+    }
+
+    /// The entity whose class is this class, in the models of the loaded stores.
+    open class func entity() -> NSEntityDescription {
+        guard let entity = ModelRegistry.shared.entity(for: self) else {
+            fatalError("No loaded model has an entity for class \(NSStringFromClass(self)).")
+        }
+        return entity
+    }
+
+    deinit {
+        if flags.contains(.registered), let context = managedObjectContext {
+            context.unregister(entity: entity, primaryKey: primaryKeyIfKnown)
+        }
+    }
+
+    // MARK: Identity
+
+    var data: ObjectData {
+        if let data = payload as? ObjectData { return data }
+        let group = payload as! BatchGroup
+        let data = ObjectData(primaryKey: group.primaryKeys[Int(batchIndex)])
+        payload = data
+        return data
+    }
+
+    var primaryKeyIfKnown: Int64 {
+        if let data = payload as? ObjectData { return data.primaryKey }
+        return (payload as! BatchGroup).primaryKeys[Int(batchIndex)]
+    }
+
+    /// The object's ID: temporary until the object is saved, then permanent.
+    open var objectID: NSManagedObjectID {
+        let data = self.data
+        if let temporary = data.temporaryID { return temporary }
+        if let store = managedObjectContext?.persistentStoreCoordinator?.store(for: entity) {
+            return NSManagedObjectID(entity: entity, store: store, primaryKey: data.primaryKey)
+        }
+        return NSManagedObjectID(temporaryFor: entity)
+    }
+
+    // MARK: State
+
+    /// Whether the object was inserted and not yet saved.
+    open var isInserted: Bool { flags.contains(.inserted) }
+    /// Whether the object was deleted and the deletion not yet saved.
+    open var isDeleted: Bool { flags.contains(.deleted) }
+    /// Whether the object has unsaved changes to its values.
+    open var isUpdated: Bool {
+        guard !isInserted, !isDeleted, let data = payload as? ObjectData else { return false }
+        return !data.changedSlots.isEmpty
+    }
+    /// Whether the object has unsaved changes of any kind (inserted, updated or deleted).
+    open var hasChanges: Bool { isInserted || isDeleted || isUpdated }
+    /// Whether the object has changes to stored (not transient) values.
+    open var hasPersistentChangedValues: Bool { !changedValues().isEmpty || isInserted || isDeleted }
+    /// Whether the object's values have not been loaded yet.
+    open var isFault: Bool {
+        guard let data = payload as? ObjectData else { return true }
+        return data.values == nil
+    }
+    /// 0 when loaded, 1 when a fault.
+    open var faultingState: Int { isFault ? 1 : 0 }
+
+    // MARK: Lifecycle hooks
+
+    /// Called once after the object is inserted into a context; set default values here.
+    open func awakeFromInsert() {}
+    /// Called after the object's values are loaded from the store.
+    open func awakeFromFetch() {}
+    /// Called before the object is saved.
+    open func willSave() {}
+    /// Called after the object is saved.
+    open func didSave() {}
+    /// Called before the object is deleted.
+    open func prepareForDeletion() {}
+    /// Called before the object turns into a fault.
+    open func willTurnIntoFault() {}
+    /// Called after the object turned into a fault.
+    open func didTurnIntoFault() {}
+
+    /// Key-value observing hook before a value is read (no-op; kept for API parity).
+    open func willAccessValue(forKey key: String?) {}
+    /// Key-value observing hook after a value was read (no-op; kept for API parity).
+    open func didAccessValue(forKey key: String?) {}
+    /// Called before a value changes.
+    open func willChangeValue(forKey key: String) {}
+    /// Called after a value changed.
+    open func didChangeValue(forKey key: String) {}
+
+    // MARK: Key-value coding
+
+    /// The value of a property: attributes as their Swift values (composites as `[String: Any]`),
+    /// to-one relationships as `NSManagedObject`, to-many as `NSSet` (`NSOrderedSet` when ordered).
+    /// Unknown keys trap, as Apple's `valueForUndefinedKey:` does; `value(forKeyPath:)` walks dots.
+    open func value(forKey key: String) -> Any? {
+        guard let slot = entity.layout.slotByName[key] else {
+            if key.contains(".") { return value(forKeyPath: key) }
+            fatalError("[<\(entity.name ?? "?")> valueForUndefinedKey:]: the entity \(entity.name ?? "?") is not key value coding-compliant for the key \"\(key)\".")
+        }
+        return value(atSlot: slot)
+    }
+
+    /// The value at a key path: dots go through to-one relationships and composite elements.
+    open func value(forKeyPath keyPath: String) -> Any? {
+        var current: Any? = self
+        for component in keyPath.split(separator: ".") {
+            let key = String(component)
+            switch current {
+            case let object as NSManagedObject:
+                guard object.entity.layout.slotByName[key] != nil else { return nil }
+                current = object.value(forKey: key)
+            case let dictionary as [String: Any]:
+                current = dictionary[key]
+            case let set as NSSet:
+                current = NSSet(array: set.allObjects.compactMap { ($0 as? NSManagedObject)?.value(forKey: key) })
+            default:
+                return nil
+            }
+        }
+        return current
+    }
+
+    /// Sets a property's value, tracking the change and keeping inverse relationships consistent.
+    open func setValue(_ value: Any?, forKey key: String) {
+        guard let slot = entity.layout.slotByName[key] else {
+            if key.contains(".") { setValue(value, forKeyPath: key); return }
+            fatalError("[<\(entity.name ?? "?")> setValue:forUndefinedKey:]: the entity \(entity.name ?? "?") is not key value coding-compliant for the key \"\(key)\".")
+        }
+        willChangeValue(forKey: key)
+        setValue(value, atSlot: slot, maintainInverse: true)
+        didChangeValue(forKey: key)
+    }
+
+    /// Sets a value at a key path; `"colorScheme.primary"` changes one composite element.
+    open func setValue(_ value: Any?, forKeyPath keyPath: String) {
+        let parts = keyPath.split(separator: ".").map(String.init)
+        guard parts.count > 1 else { setValue(value, forKey: keyPath); return }
+        let head = parts[0]
+        if let composite = entity.layout.propertiesByName[head] as? NSCompositeAttributeDescription {
+            var dictionary = (self.value(forKey: head) as? [String: Any]) ?? [:]
+            CompositeValues.set(value, at: Array(parts.dropFirst()), in: &dictionary, composite: composite)
+            setValue(dictionary, forKey: head)
+        } else if let target = self.value(forKey: head) as? NSManagedObject {
+            target.setValue(value, forKeyPath: parts.dropFirst().joined(separator: "."))
+        }
+    }
+
+    /// The stored value of a property, without change notifications.
+    open func primitiveValue(forKey key: String) -> Any? { value(forKey: key) }
+
+    /// Sets the stored value of a property without change notifications.
+    open func setPrimitiveValue(_ value: Any?, forKey key: String) {
+        guard let slot = entity.layout.slotByName[key] else { return }
+        setValue(value, atSlot: slot, maintainInverse: false)
+    }
+
+    /// The properties changed since the last save, with their new values.
+    open func changedValues() -> [String: Any] {
+        guard let data = payload as? ObjectData, let values = data.values else { return [:] }
+        var result: [String: Any] = [:]
+        let properties = entity.layout.properties
+        for slot in data.changedSlots where !properties[slot].isTransient {
+            result[properties[slot].name] = externalValue(values[slot], property: properties[slot]) ?? NSNull()
+        }
+        return result
+    }
+
+    /// The changes since the last `processPendingChanges` (the same as `changedValues()` here).
+    open func changedValuesForCurrentEvent() -> [String: Any] { changedValues() }
+
+    /// The values last read from or saved to the store, for the given keys (all when nil).
+    open func committedValues(forKeys keys: [String]?) -> [String: Any] {
+        let properties = entity.layout.properties
+        guard let data = payload as? ObjectData, let committed = data.committed ?? data.values else { return [:] }
+        var result: [String: Any] = [:]
+        for (slot, property) in properties.enumerated() where keys == nil || keys!.contains(property.name) {
+            if property is NSRelationshipDescription, data.committed == nil { continue }
+            result[property.name] = externalValue(committed[slot], property: property) ?? NSNull()
+        }
+        return result
+    }
+
+    /// A mutable set whose changes are applied to a to-many relationship.
+    open func mutableSetValue(forKey key: String) -> ManagedMutableSet {
+        ManagedMutableSet(owner: self, key: key)
+    }
+
+    /// A mutable ordered set whose changes are applied to an ordered to-many relationship.
+    open func mutableOrderedSetValue(forKey key: String) -> ManagedMutableSet {
+        ManagedMutableSet(owner: self, key: key)
+    }
+
+    // MARK: Validation
+
+    /// Checks a value for a property against the model's rules; throws an error naming entity and property.
+    /// (Linux has no autoreleasing pointers: the value is passed `inout`.)
+    open func validateValue(_ value: inout Any?, forKey key: String) throws {
+        guard let property = entity.layout.propertiesByName[key] else { return }
+        if let attribute = property as? NSAttributeDescription { value = AttributeValues.normalize(value, for: attribute) }
+        if let error = Validation.check(value: value, property: property, object: self) { throw error }
+    }
+
+    /// Checks the object before it is inserted by a save.
+    open func validateForInsert() throws { try Validation.validate(self) }
+    /// Checks the object before its changes are saved.
+    open func validateForUpdate() throws { try Validation.validate(self) }
+    /// Checks that the object may be deleted (deny rules).
+    open func validateForDelete() throws { try Validation.validateDelete(self) }
+
+    /// A description listing the entity, ID and values (or that it is a fault).
+    open override var description: String {
+        if isFault { return "<\(entity.name ?? "?"): \(objectID.uriRepresentation().absoluteString)> (fault)" }
+        let values = entity.layout.properties.filter { $0 is NSAttributeDescription }.map { "\($0.name)=\(String(describing: value(forKey: $0.name) ?? "nil"))" }
+        return "<\(entity.name ?? "?"): \(objectID.uriRepresentation().absoluteString)> { \(values.joined(separator: ", ")) }"
+    }
+
+    // MARK: Slots
+
+    static func defaultValues(for entity: NSEntityDescription) -> [Any?] {
+        entity.layout.properties.map { property -> Any? in
+            if let attribute = property as? NSAttributeDescription { return attribute.defaultValue }
+            if let relationship = property as? NSRelationshipDescription, relationship.isToMany { return RelationshipObjects() }
+            return nil
+        }
+    }
+
+    /// Loads the object's values from the store if it is a fault.
+    @inline(__always) func fireFaultIfNeeded() {
+        if let data = payload as? ObjectData, data.values != nil { return }
+        managedObjectContext?.fulfillFault(for: self)
+        if data.values == nil { data.values = NSManagedObject.defaultValues(for: entity) }
+    }
+
+    func value(atSlot slot: Int) -> Any? {
+        fireFaultIfNeeded()
+        let property = entity.layout.properties[slot]
+        let raw = data.values![slot]
+        if let relationship = property as? NSRelationshipDescription {
+            return relationshipValue(raw, relationship: relationship, slot: slot)
+        }
+        return raw
+    }
+
+    func relationshipValue(_ raw: Any?, relationship: NSRelationshipDescription, slot: Int) -> Any? {
+        if relationship.isToMany {
+            let objects = toManyObjects(slot: slot, relationship: relationship)
+            return relationship.isOrdered ? objects.asOrderedSet() : objects.asSet()
+        }
+        if let reference = raw as? RowReference {
+            let object = managedObjectContext?.object(for: reference)
+            data.values![slot] = object
+            if data.committed != nil, data.committed!.count > slot, data.committed![slot] is RowReference {
+                data.committed![slot] = object
+            }
+            return object
+        }
+        return raw
+    }
+
+    /// The objects of a to-many relationship, loading them from the store the first time.
+    func toManyObjects(slot: Int, relationship: NSRelationshipDescription) -> RelationshipObjects {
+        fireFaultIfNeeded()
+        if let loaded = data.values![slot] as? RelationshipObjects { return loaded }
+        let objects = RelationshipObjects(managedObjectContext?.fetchRelated(of: self, relationship: relationship) ?? [])
+        data.values![slot] = objects
+        if data.committed != nil, data.committed!.count > slot { data.committed![slot] = objects.copy() }
+        return objects
+    }
+
+    /// Sets a slot's value; relationships update their inverse on the other objects.
+    func setValue(_ newValue: Any?, atSlot slot: Int, maintainInverse: Bool) {
+        fireFaultIfNeeded()
+        let property = entity.layout.properties[slot]
+        if let relationship = property as? NSRelationshipDescription {
+            if relationship.isToMany {
+                let newObjects = RelationshipValues.objects(from: newValue)
+                setToMany(newObjects, slot: slot, relationship: relationship, maintainInverse: maintainInverse)
+            } else {
+                setToOne(newValue as? NSManagedObject, slot: slot, relationship: relationship, maintainInverse: maintainInverse)
+            }
+            return
+        }
+        let attribute = property as! NSAttributeDescription
+        let normalized = AttributeValues.normalize(newValue, for: attribute)
+        markChanged(slot: slot)
+        data.values![slot] = normalized
+    }
+
+    func markChanged(slot: Int) {
+        let data = self.data
+        if data.committed == nil, !isInserted { data.committed = data.values }
+        data.changedSlots.insert(slot)
+        managedObjectContext?.objectDidChange(self)
+    }
+
+    func setToOne(_ object: NSManagedObject?, slot: Int, relationship: NSRelationshipDescription, maintainInverse: Bool) {
+        let old = relationshipValue(data.values![slot], relationship: relationship, slot: slot) as? NSManagedObject
+        if old === object { return }
+        if let object, let destination = relationship.destinationEntity, !object.entity.isKindOf(entity: destination) {
+            fatalError("Unacceptable type of value for to-one relationship: property = \"\(relationship.name)\"; desired type = \(destination.name ?? "?"); given type = \(object.entity.name ?? "?").")
+        }
+        if let object, let context = managedObjectContext, object.managedObjectContext == nil {
+            context.insert(object)
+        }
+        markChanged(slot: slot)
+        data.values![slot] = object
+        guard maintainInverse, let inverse = relationship.inverseRelationship else { return }
+        if let old { old.removeInverse(self, relationship: inverse) }
+        if let object { object.addInverse(self, relationship: inverse) }
+    }
+
+    func setToMany(_ objects: [NSManagedObject], slot: Int, relationship: NSRelationshipDescription, maintainInverse: Bool) {
+        let current = toManyObjects(slot: slot, relationship: relationship)
+        let newSet = RelationshipObjects(objects)
+        let removed = current.objects.filter { !newSet.contains($0) }
+        let added = objects.filter { !current.contains($0) }
+        let reordered = relationship.isOrdered && current.objects.map(ObjectIdentifier.init) != newSet.objects.map(ObjectIdentifier.init)
+        if removed.isEmpty, added.isEmpty, !reordered { return }
+        if let context = managedObjectContext {
+            for object in added where object.managedObjectContext == nil { context.insert(object) }
+        }
+        markChanged(slot: slot)
+        data.values![slot] = newSet
+        guard maintainInverse, let inverse = relationship.inverseRelationship else { return }
+        for object in removed { object.removeInverse(self, relationship: inverse) }
+        for object in added { object.addInverse(self, relationship: inverse) }
+    }
+
+    /// Makes `self.relationship` include `object` (the other side of a change made on `object`).
+    func addInverse(_ object: NSManagedObject, relationship: NSRelationshipDescription) {
+        guard let slot = entity.layout.slotByName[relationship.name] else { return }
+        if relationship.isToMany {
+            let objects = toManyObjects(slot: slot, relationship: relationship)
+            guard !objects.contains(object) else { return }
+            let updated = objects.copy()
+            updated.insert(object)
+            markChanged(slot: slot)
+            data.values![slot] = updated
+        } else {
+            let old = relationshipValue(data.values![slot], relationship: relationship, slot: slot) as? NSManagedObject
+            if old === object { return }
+            markChanged(slot: slot)
+            data.values![slot] = object
+            if let old, let inverse = relationship.inverseRelationship { old.removeInverse(self, relationship: inverse) }
+        }
+    }
+
+    /// Makes `self.relationship` no longer include `object`.
+    func removeInverse(_ object: NSManagedObject, relationship: NSRelationshipDescription) {
+        guard let slot = entity.layout.slotByName[relationship.name] else { return }
+        if relationship.isToMany {
+            let objects = toManyObjects(slot: slot, relationship: relationship)
+            guard objects.contains(object) else { return }
+            let updated = objects.copy()
+            updated.remove(object)
+            markChanged(slot: slot)
+            data.values![slot] = updated
+        } else {
+            let current = relationshipValue(data.values![slot], relationship: relationship, slot: slot) as? NSManagedObject
+            guard current === object else { return }
+            markChanged(slot: slot)
+            data.values![slot] = nil
+        }
+    }
+
+    /// A value as callers see it (relationship containers turned into sets).
+    func externalValue(_ raw: Any?, property: NSPropertyDescription) -> Any? {
+        if let objects = raw as? RelationshipObjects {
+            return (property as? NSRelationshipDescription)?.isOrdered == true ? objects.asOrderedSet() : objects.asSet()
+        }
+        if let reference = raw as? RowReference { return managedObjectContext?.object(for: reference) }
+        return raw
+    }
+}
+
+/// `NSManagedObject.fetchRequest()`: a request for the class's entity. Declared in a protocol extension
+/// so that a subclass's own `fetchRequest() -> NSFetchRequest<Aircraft>` (as Xcode generates) wins.
+public protocol NSManagedObjectFetchRequestProviding: AnyObject {}
+
+extension NSManagedObject: NSManagedObjectFetchRequestProviding {}
+
+extension NSManagedObjectFetchRequestProviding where Self: NSManagedObject {
+    /// A fetch request for the entity this class represents.
+    public static func fetchRequest() -> NSFetchRequest<NSFetchRequestResult> {
+        let request = NSFetchRequest<NSFetchRequestResult>()
+        request.entity = ModelRegistry.shared.entity(for: self)
+        request.entityName = request.entity?.name ?? String(describing: self)
+        return request
+    }
+}

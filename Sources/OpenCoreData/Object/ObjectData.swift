@@ -1,0 +1,76 @@
+import Foundation
+
+/// A loaded object's values and bookkeeping. A fault has none (its `values` is nil).
+final class ObjectData {
+    /// The row's primary key (0 until an inserted object is saved).
+    var primaryKey: Int64
+    /// The ID of an object inserted and not yet saved.
+    var temporaryID: NSManagedObjectID?
+    /// Values by slot (see `EntityLayout`); nil while the object is a fault.
+    var values: [Any?]?
+    /// The values as last read from or written to the store, for changedValues, rollback and merges.
+    var committed: [Any?]?
+    /// The row version (Z_OPT) the values were read at.
+    var version: Int64 = 0
+    /// Slots changed since the last save.
+    var changedSlots = IndexSet()
+
+    init(primaryKey: Int64) { self.primaryKey = primaryKey }
+}
+
+/// A reference to a related row that has not been turned into an object yet.
+struct RowReference {
+    let entity: NSEntityDescription
+    let primaryKey: Int64
+}
+
+/// The objects of a to-many relationship, kept in order (insertion order when unordered).
+final class RelationshipObjects {
+    private(set) var objects: [NSManagedObject] = []
+    private var members = Set<ObjectIdentifier>()
+
+    init(_ objects: [NSManagedObject] = []) {
+        for object in objects { insert(object) }
+    }
+
+    var count: Int { objects.count }
+    func contains(_ object: NSManagedObject) -> Bool { members.contains(ObjectIdentifier(object)) }
+
+    func insert(_ object: NSManagedObject) {
+        guard members.insert(ObjectIdentifier(object)).inserted else { return }
+        objects.append(object)
+    }
+
+    func remove(_ object: NSManagedObject) {
+        guard members.remove(ObjectIdentifier(object)) != nil else { return }
+        objects.removeAll { $0 === object }
+    }
+
+    func copy() -> RelationshipObjects { RelationshipObjects(objects) }
+
+    func asSet() -> NSSet { NSSet(array: objects) }
+    func asOrderedSet() -> NSOrderedSet { NSOrderedSet(array: objects) }
+}
+
+/// Fetched objects materialized in batches: a shell knows only its batch group and index.
+final class BatchGroup {
+    let entity: NSEntityDescription
+    let primaryKeys: [Int64]
+    let batchSize: Int
+    var objects: [Unmanaged<NSManagedObject>] = []
+    private var loadedBatches: [Int] = []
+
+    init(entity: NSEntityDescription, primaryKeys: [Int64], batchSize: Int) {
+        self.entity = entity
+        self.primaryKeys = primaryKeys
+        self.batchSize = batchSize
+    }
+
+    /// Records that `batch` was loaded; returns batches to turn back into faults to bound memory.
+    func didLoad(batch: Int) -> [Int] {
+        loadedBatches.append(batch)
+        var evict: [Int] = []
+        while loadedBatches.count > 2 { evict.append(loadedBatches.removeFirst()) }
+        return evict
+    }
+}

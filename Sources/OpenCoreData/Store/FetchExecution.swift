@@ -1,0 +1,258 @@
+import Foundation
+import GRDB
+
+/// A fetch request's fields, independent of its result type.
+struct FetchSpec {
+    var entity: NSEntityDescription
+    var predicate: NSPredicate?
+    var sortDescriptors: [NSSortDescriptor]
+    var fetchLimit: Int
+    var fetchOffset: Int
+    var includesSubentities: Bool
+    var distinct: Bool = false
+}
+
+/// A row read from the store.
+struct FetchedRow {
+    let primaryKey: Int64
+    let entity: NSEntityDescription
+    let version: Int64
+    let values: [Any?]
+}
+
+extension NSPersistentStore {
+    /// The FROM ... WHERE ... ORDER BY ... LIMIT tail of a fetch, with its arguments.
+    func fetchTail(_ spec: FetchSpec, order: Bool = true) throws -> (String, [DatabaseValue]) {
+        let mapping = schema.mapping(for: spec.entity)
+        var translator = PredicateSQL(store: self)
+        var conditions: [String] = []
+        let root = schema.mapping(for: spec.entity.rootEntity)
+        let numbers = spec.includesSubentities ? mapping.descendantNumbers : [mapping.number]
+        if numbers.count != root.descendantNumbers.count {
+            conditions.append(numbers.count == 1 ? "t0.Z_ENT = \(numbers[0])" : "t0.Z_ENT IN (\(numbers.map(String.init).joined(separator: ", ")))")
+        }
+        do {
+            if let predicate = spec.predicate {
+                conditions.append(try translator.translate(predicate, entity: spec.entity))
+            }
+            var sql = "FROM \(mapping.table.name) t0"
+            let orderTerms = order ? try translator.orderBy(spec.sortDescriptors, entity: spec.entity) : []
+            if !translator.joins.isEmpty { sql += " " + translator.joins.joined(separator: " ") }
+            if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+            if !orderTerms.isEmpty { sql += " ORDER BY " + orderTerms.joined(separator: ", ") }
+            if spec.fetchLimit > 0 || spec.fetchOffset > 0 {
+                sql += " LIMIT \(spec.fetchLimit > 0 ? spec.fetchLimit : -1)"
+                if spec.fetchOffset > 0 { sql += " OFFSET \(spec.fetchOffset)" }
+            }
+            return (sql, translator.arguments)
+        } catch let error as PredicateSQL.TranslationError {
+            throw coreDataError(NSCoreDataError, "Cannot fetch \(spec.entity.name ?? "?"): \(error.description).")
+        }
+    }
+
+    /// Fetches full rows.
+    func fetchRows(_ spec: FetchSpec) throws -> [FetchedRow] {
+        let (tail, arguments) = try fetchTail(spec)
+        let table = schema.mapping(for: spec.entity).table
+        let sql = "SELECT \(selectColumns(table)) \(tail)"
+        return try run { db in
+            var rows: [FetchedRow] = []
+            let statement = try db.cachedStatement(sql: sql)
+            statement.setUncheckedArguments(StatementArguments(arguments))
+            let cursor = try Row.fetchCursor(statement)
+            var lastNumber = -1
+            var lastCodec: RowCodec?
+            while let row = try cursor.next() {
+                let number = Int(row[1] as Int64)
+                if number != lastNumber {
+                    guard let mapping = schema.mapping(forNumber: number) else { continue }
+                    lastCodec = codec(for: mapping.entity)
+                    lastNumber = number
+                }
+                let codec = lastCodec!
+                rows.append(FetchedRow(primaryKey: row[0], entity: codec.mapping.entity, version: row[2], values: codec.decode(row, schema: schema)))
+            }
+            return rows
+        }
+    }
+
+    /// Fetches primary keys and entities only (object IDs, batch shells).
+    func fetchKeys(_ spec: FetchSpec) throws -> [(Int64, NSEntityDescription)] {
+        let (tail, arguments) = try fetchTail(spec)
+        return try run { db in
+            var keys: [(Int64, NSEntityDescription)] = []
+            let statement = try db.cachedStatement(sql: "SELECT t0.Z_PK, t0.Z_ENT \(tail)")
+            statement.setUncheckedArguments(StatementArguments(arguments))
+            let cursor = try Row.fetchCursor(statement)
+            while let row = try cursor.next() {
+                guard let mapping = schema.mapping(forNumber: Int(row[1] as Int64)) else { continue }
+                keys.append((row[0], mapping.entity))
+            }
+            return keys
+        }
+    }
+
+    /// Counts matching rows.
+    func count(_ spec: FetchSpec) throws -> Int {
+        var unlimited = spec
+        unlimited.fetchLimit = 0
+        unlimited.fetchOffset = 0
+        let (tail, arguments) = try fetchTail(unlimited, order: false)
+        var total = try run { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) \(tail)", arguments: StatementArguments(arguments)) ?? 0 }
+        total = max(0, total - spec.fetchOffset)
+        if spec.fetchLimit > 0 { total = min(total, spec.fetchLimit) }
+        return total
+    }
+
+    /// Fetches dictionaries of selected properties (or aggregate expressions).
+    func fetchDictionaries(_ spec: FetchSpec, properties: [Any]?, groupBy: [Any]?) throws -> [NSDictionary] {
+        let entity = spec.entity
+        var translator = PredicateSQL(store: self)
+        var selections: [(name: String, sql: String, decode: (Row, Int) -> Any?, width: Int, composite: [CompositeColumn]?)] = []
+        let requested: [Any] = properties ?? entity.layout.properties.filter { $0 is NSAttributeDescription && !$0.isTransient }
+        for item in requested {
+            if let description = item as? NSExpressionDescription {
+                guard let expression = description.expression else { continue }
+                let operand = try translator.operand(expression, entity: entity, alias: "t0")
+                let sql: String
+                switch operand {
+                case .column(let c, _), .sql(let c), .toOne(let c, _), .primaryKey(let c, _): sql = c
+                default: throw coreDataError(NSCoreDataError, "Expression \(description.name) cannot be fetched.")
+                }
+                let type = description.expressionResultType
+                selections.append((description.name, sql, { row, i in SQLValueCodec.decode(row, i, type: type == .undefinedAttributeType ? .doubleAttributeType : type) }, 1, nil))
+                continue
+            }
+            let name = (item as? NSPropertyDescription)?.name ?? (item as? String) ?? "\(item)"
+            let operand = try translator.operand(keyPath: name.split(separator: ".").map(String.init), entity: entity, alias: "t0")
+            switch operand {
+            case .column(let column, let type):
+                selections.append((name, column, { row, i in SQLValueCodec.decode(row, i, type: type ?? .stringAttributeType) }, 1, nil))
+            case .toOne(let column, let destination):
+                selections.append((name, column, { [weak self] row, i in
+                    guard let pk = row[i] as Int64?, let self, let store = Optional(self) else { return nil }
+                    return NSManagedObjectID(entity: destination, store: store, primaryKey: pk)
+                }, 1, nil))
+            case .compositeColumns(let columns):
+                let flattened = columns.map { CompositeColumn(path: $0.path, name: $0.column, attribute: NSAttributeDescription(name: $0.path.last ?? "", type: $0.type)) }
+                selections.append((name, columns.map(\.column).joined(separator: ", "), { _, _ in nil }, columns.count, flattened))
+            default:
+                throw coreDataError(NSCoreDataError, "Property \(name) of \(entity.name ?? "?") cannot be fetched as a dictionary value.")
+            }
+        }
+        let (tail, tailArguments) = try fetchTail(spec)
+        var sqlTail = tail
+        if let groupBy, !groupBy.isEmpty {
+            let names = groupBy.map { ($0 as? NSPropertyDescription)?.name ?? "\($0)" }
+            let columns = try names.map { name -> String in
+                guard case .column(let column, _) = try translator.operand(keyPath: name.split(separator: ".").map(String.init), entity: entity, alias: "t0") else {
+                    throw coreDataError(NSCoreDataError, "Cannot group by \(name).")
+                }
+                return column
+            }
+            if let range = sqlTail.range(of: " ORDER BY ") ?? sqlTail.range(of: " LIMIT ") {
+                sqlTail.insert(contentsOf: " GROUP BY \(columns.joined(separator: ", "))", at: range.lowerBound)
+            } else {
+                sqlTail += " GROUP BY \(columns.joined(separator: ", "))"
+            }
+        }
+        let sql = "SELECT \(spec.distinct ? "DISTINCT " : "")\(selections.map(\.sql).joined(separator: ", ")) \(sqlTail)"
+        let arguments = translator.arguments + tailArguments
+        return try run { db in
+            var result: [NSDictionary] = []
+            let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(arguments))
+            while let row = try rows.next() {
+                let dictionary = NSMutableDictionary()
+                var index = 0
+                for selection in selections {
+                    if let composite = selection.composite {
+                        var value: [String: Any] = [:]
+                        for (offset, column) in composite.enumerated() {
+                            if let v = SQLValueCodec.decode(row, index + offset, type: column.attribute.attributeType) {
+                                RowCodec.assign(v, at: column.path[...], in: &value)
+                            }
+                        }
+                        if !value.isEmpty { dictionary[selection.name] = value }
+                    } else if let value = selection.decode(row, index) {
+                        dictionary[selection.name] = value
+                    }
+                    index += selection.width
+                }
+                result.append(dictionary)
+            }
+            return result
+        }
+    }
+
+    /// Full rows for primary keys of one entity hierarchy, in chunks.
+    func loadRows(entity: NSEntityDescription, primaryKeys: [Int64]) throws -> [FetchedRow] {
+        guard !primaryKeys.isEmpty else { return [] }
+        let table = schema.mapping(for: entity).table
+        return try run { db in
+            var rows: [FetchedRow] = []
+            var start = 0
+            while start < primaryKeys.count {
+                let chunk = primaryKeys[start..<min(start + 500, primaryKeys.count)]
+                start += 500
+                let sql = "SELECT \(selectColumns(table)) FROM \(table.name) t0 WHERE t0.Z_PK IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
+                let statement = try db.cachedStatement(sql: sql)
+                statement.setUncheckedArguments(StatementArguments(chunk.map(\.databaseValue)))
+                let cursor = try Row.fetchCursor(statement)
+                while let row = try cursor.next() {
+                    guard let mapping = schema.mapping(forNumber: Int(row[1] as Int64)) else { continue }
+                    let codec = self.codec(for: mapping.entity)
+                    rows.append(FetchedRow(primaryKey: row[0], entity: mapping.entity, version: row[2], values: codec.decode(row, schema: schema)))
+                }
+            }
+            return rows
+        }
+    }
+
+    /// The rows related to `ownerKeys` through a to-many slot, as (owner key, related row reference), in order.
+    func relatedKeys(entity: NSEntityDescription, slot: Int, ownerKeys: [Int64]) throws -> [(Int64, RowReference)] {
+        let mapping = schema.mapping(for: entity)
+        guard !ownerKeys.isEmpty else { return [] }
+        let list = Array(repeating: "?", count: ownerKeys.count).joined(separator: ",")
+        let sql: String
+        switch mapping.slots[slot] {
+        case .toManyByInverse(let table, let column, let orderColumn, _):
+            sql = "SELECT \(column), Z_PK, Z_ENT FROM \(table) WHERE \(column) IN (\(list)) ORDER BY \(orderColumn.map { "\($0), " } ?? "")Z_PK"
+        case .toManyByJoin(let join, let isSource, let destination):
+            let (mine, theirs) = isSource ? (join.sourceColumn, join.destinationColumn) : (join.destinationColumn, join.sourceColumn)
+            let order = isSource ? join.orderColumn : join.inverseOrderColumn
+            let table = schema.mapping(for: destination).table.name
+            sql = "SELECT j.\(mine), d.Z_PK, d.Z_ENT FROM \(join.name) j JOIN \(table) d ON d.Z_PK = j.\(theirs) WHERE j.\(mine) IN (\(list)) ORDER BY \(order.map { "j.\($0), " } ?? "")d.Z_PK"
+        default:
+            return []
+        }
+        return try run { db in
+            var result: [(Int64, RowReference)] = []
+            let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(ownerKeys.map(\.databaseValue)))
+            while let row = try rows.next() {
+                guard let owner = row[0] as Int64?, let m = schema.mapping(forNumber: Int(row[2] as Int64)) else { continue }
+                result.append((owner, RowReference(entity: m.entity, primaryKey: row[1])))
+            }
+            return result
+        }
+    }
+
+    /// Reads inside a transaction of the store's own (SQLite errors become Core Data errors).
+    func run<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try writer.unsafeReentrantRead { db in try body(db) }
+        } catch let error as DatabaseError {
+            throw coreDataError(NSCoreDataError, "The store could not be read: \(error.message ?? "\(error)")", [NSUnderlyingErrorKey: error])
+        }
+    }
+}
+
+/// A fetched value computed by an expression (for dictionary results), Core Data's NSExpressionDescription.
+open class NSExpressionDescription: NSPropertyDescription, @unchecked Sendable {
+    /// The expression to compute, e.g. `NSExpression(forFunction: "sum:", arguments: [NSExpression(forKeyPath: "price")])`.
+    open var expression: NSExpression?
+    /// The type of the computed value.
+    open var expressionResultType: NSAttributeType = .undefinedAttributeType
+
+    /// Creates an empty expression description.
+    public required init() { super.init() }
+}

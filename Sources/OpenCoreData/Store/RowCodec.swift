@@ -1,0 +1,99 @@
+import Foundation
+import GRDB
+
+/// Reads a table row (`SELECT Z_PK, Z_ENT, Z_OPT, <all table columns>`) into an entity's slot values,
+/// and lists the columns an entity's INSERT writes.
+final class RowCodec: @unchecked Sendable {
+    enum SlotReader {
+        case none
+        case attribute(index: Int, type: NSAttributeType, transformer: String?)
+        case composite([(path: [String], index: Int, type: NSAttributeType, transformer: String?)])
+        case toOne(index: Int, entityIndex: Int?, destination: NSEntityDescription)
+        case toMany
+    }
+
+    let mapping: EntityMapping
+    let readers: [SlotReader]
+    /// Columns written by an INSERT of this entity, and the slot (and composite path) each comes from.
+    let insertColumns: [(name: String, slot: Int, path: [String]?, type: NSAttributeType, transformer: String?, isEntityColumn: Bool)]
+    let insertSQL: String
+
+    init(mapping: EntityMapping, schema: StoreSchema) {
+        self.mapping = mapping
+        var columnIndex: [String: Int] = [:]
+        for (i, column) in mapping.table.columns.enumerated() { columnIndex[column.name] = i + 3 }
+        var readers: [SlotReader] = []
+        var inserts: [(name: String, slot: Int, path: [String]?, type: NSAttributeType, transformer: String?, isEntityColumn: Bool)] = []
+        for (slot, slotMapping) in mapping.slots.enumerated() {
+            switch slotMapping {
+            case .transient:
+                readers.append(.none)
+            case .attribute(let column, let attribute):
+                readers.append(.attribute(index: columnIndex[column]!, type: attribute.attributeType, transformer: attribute.valueTransformerName))
+                inserts.append((column, slot, nil, attribute.attributeType, attribute.valueTransformerName, false))
+            case .composite(let columns):
+                readers.append(.composite(columns.map { ($0.path, columnIndex[$0.name]!, $0.attribute.attributeType, $0.attribute.valueTransformerName) }))
+                for column in columns {
+                    inserts.append((column.name, slot, column.path, column.attribute.attributeType, column.attribute.valueTransformerName, false))
+                }
+            case .toOne(let column, let entityColumn, let destination):
+                readers.append(.toOne(index: columnIndex[column]!, entityIndex: entityColumn.flatMap { columnIndex[$0] }, destination: destination))
+                inserts.append((column, slot, nil, .integer64AttributeType, nil, false))
+                if let entityColumn { inserts.append((entityColumn, slot, nil, .integer64AttributeType, nil, true)) }
+            case .toManyByInverse, .toManyByJoin:
+                readers.append(.toMany)
+            }
+        }
+        self.readers = readers
+        self.insertColumns = inserts
+        let names = ["Z_PK", "Z_ENT", "Z_OPT"] + inserts.map(\.name)
+        insertSQL = "INSERT INTO \(mapping.table.name) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))"
+        _ = schema
+    }
+
+    /// Decodes the slot values of a row selected with the table's full column list.
+    func decode(_ row: Row, schema: StoreSchema) -> [Any?] {
+        var values = [Any?](repeating: nil, count: readers.count)
+        for (slot, reader) in readers.enumerated() {
+            switch reader {
+            case .none, .toMany:
+                continue
+            case .attribute(let index, let type, let transformer):
+                values[slot] = SQLValueCodec.decode(row, index, type: type, transformerName: transformer)
+            case .composite(let columns):
+                var dictionary: [String: Any] = [:]
+                var any = false
+                for column in columns {
+                    if let value = SQLValueCodec.decode(row, column.index, type: column.type, transformerName: column.transformer) {
+                        any = true
+                        RowCodec.assign(value, at: column.path[...], in: &dictionary)
+                    }
+                }
+                values[slot] = any ? dictionary : nil
+            case .toOne(let index, let entityIndex, let destination):
+                guard let pk = row[index] as Int64? else { continue }
+                var entity = destination
+                if let entityIndex, let number = row[entityIndex] as Int64?, let m = schema.mapping(forNumber: Int(number)) { entity = m.entity }
+                values[slot] = RowReference(entity: entity, primaryKey: pk)
+            }
+        }
+        return values
+    }
+
+    static func assign(_ value: Any, at path: ArraySlice<String>, in dictionary: inout [String: Any]) {
+        guard let head = path.first else { return }
+        if path.count == 1 { dictionary[head] = value; return }
+        var inner = dictionary[head] as? [String: Any] ?? [:]
+        assign(value, at: path.dropFirst(), in: &inner)
+        dictionary[head] = inner
+    }
+
+    static func lookup(_ path: [String], in value: Any?) -> Any? {
+        var current = value
+        for component in path {
+            guard let dictionary = current as? [String: Any] else { return nil }
+            current = dictionary[component]
+        }
+        return current
+    }
+}

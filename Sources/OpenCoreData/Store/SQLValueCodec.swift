@@ -1,0 +1,88 @@
+import Foundation
+import GRDB
+
+/// Converts attribute values to and from SQLite values, as Core Data stores them:
+/// integers and Booleans as INTEGER, dates as seconds since 2001-01-01 (REAL), UUIDs as 16-byte
+/// BLOBs, URIs as text, decimals as REAL, transformables as the BLOB their transformer produces.
+enum SQLValueCodec {
+    static func encode(_ value: Any?, type: NSAttributeType, transformerName: String? = nil) -> DatabaseValue {
+        guard let value, !(value is NSNull) else { return .null }
+        switch type {
+        case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType:
+            if let n = NumericValue(value) { return n.int64.databaseValue }
+        case .booleanAttributeType:
+            if let b = value as? Bool { return (b ? 1 : 0 as Int64).databaseValue }
+            if let n = NumericValue(value) { return (n.int64 != 0 ? 1 : 0 as Int64).databaseValue }
+        case .doubleAttributeType, .floatAttributeType, .decimalAttributeType:
+            if let d = value as? Decimal { return NSDecimalNumber(decimal: d).doubleValue.databaseValue }
+            if let n = NumericValue(value) { return n.double.databaseValue }
+        case .stringAttributeType:
+            if let s = value as? String { return s.databaseValue }
+        case .dateAttributeType:
+            if let d = value as? Date { return d.timeIntervalSinceReferenceDate.databaseValue }
+        case .binaryDataAttributeType:
+            if let d = value as? Data { return d.databaseValue }
+        case .UUIDAttributeType:
+            if let u = value as? UUID { return withUnsafeBytes(of: u.uuid) { Data($0) }.databaseValue }
+        case .URIAttributeType:
+            if let u = value as? URL { return u.absoluteString.databaseValue }
+        case .transformableAttributeType:
+            if let data = Transformers.encode(value, transformerName: transformerName) { return data.databaseValue }
+            return .null
+        case .undefinedAttributeType, .objectIDAttributeType, .compositeAttributeType:
+            break
+        }
+        // Values of other types reach here only past validation (for example in predicates).
+        if let s = value as? String { return s.databaseValue }
+        if let n = NumericValue(value) { return n.isInteger ? n.int64.databaseValue : n.double.databaseValue }
+        if let d = value as? Date { return d.timeIntervalSinceReferenceDate.databaseValue }
+        if let d = value as? Data { return d.databaseValue }
+        if let u = value as? UUID { return withUnsafeBytes(of: u.uuid) { Data($0) }.databaseValue }
+        if let u = value as? URL { return u.absoluteString.databaseValue }
+        return String(describing: value).databaseValue
+    }
+
+    /// Reads column `index` of a row as a value of the attribute's type.
+    @inline(__always)
+    static func decode(_ row: Row, _ index: Int, type: NSAttributeType, transformerName: String? = nil) -> Any? {
+        switch type {
+        case .stringAttributeType: return row[index] as String?
+        case .integer64AttributeType: return row[index] as Int64?
+        case .integer32AttributeType: return (row[index] as Int64?).map { Int32(truncatingIfNeeded: $0) }
+        case .integer16AttributeType: return (row[index] as Int64?).map { Int16(truncatingIfNeeded: $0) }
+        case .booleanAttributeType: return (row[index] as Int64?).map { $0 != 0 }
+        case .doubleAttributeType: return row[index] as Double?
+        case .floatAttributeType: return (row[index] as Double?).map { Float($0) }
+        case .decimalAttributeType: return (row[index] as Double?).map { Decimal(string: String($0)) ?? Decimal($0) }
+        case .dateAttributeType: return (row[index] as Double?).map { Date(timeIntervalSinceReferenceDate: $0) }
+        case .binaryDataAttributeType: return row[index] as Data?
+        case .UUIDAttributeType:
+            guard let data = row[index] as Data?, data.count == 16 else { return nil }
+            return data.withUnsafeBytes { raw in UUID(uuid: raw.loadUnaligned(as: uuid_t.self)) }
+        case .URIAttributeType: return (row[index] as String?).flatMap { URL(string: $0) }
+        case .transformableAttributeType:
+            guard let data = row[index] as Data? else { return nil }
+            return Transformers.decode(data, transformerName: transformerName)
+        case .undefinedAttributeType, .objectIDAttributeType, .compositeAttributeType:
+            return nil
+        }
+    }
+}
+
+/// Transformable attribute support: a registered `ValueTransformer`, or by default a keyed archive.
+enum Transformers {
+    static func encode(_ value: Any, transformerName: String?) -> Data? {
+        if let name = transformerName, let transformer = ValueTransformer.registered(forName: NSValueTransformerName(name)) {
+            return transformer.transformedValue(value) as? Data
+        }
+        if let data = value as? Data { return data }
+        return try? NSKeyedArchiver.archivedData(withRootObject: value, requiringSecureCoding: false)
+    }
+
+    static func decode(_ data: Data, transformerName: String?) -> Any? {
+        if let name = transformerName, let transformer = ValueTransformer.registered(forName: NSValueTransformerName(name)) {
+            return transformer.reverseTransformedValue(data)
+        }
+        return (try? NSKeyedUnarchiver.unarchiveTopLevelObjectWithData(data)) ?? data
+    }
+}

@@ -1,0 +1,255 @@
+import Foundation
+import GRDB
+
+/// Writes one save's changes to one store inside a single SQLite transaction.
+final class SaveWriter {
+    let store: NSPersistentStore
+    let schema: StoreSchema
+    unowned let context: NSManagedObjectContext
+    let policy: NSMergePolicyType
+    private var assigned: [NSManagedObject] = []
+    private var conflicts: [NSMergeConflict] = []
+
+    init(store: NSPersistentStore, context: NSManagedObjectContext, policy: NSMergePolicyType) {
+        self.store = store
+        self.schema = store.schema
+        self.context = context
+        self.policy = policy
+    }
+
+    func write(_ batch: SaveBatch) throws -> SaveOutcome {
+        var outcome = SaveOutcome(store: store)
+        try store.writer.write { db in
+            outcome.lastKeys = try assignKeys(batch.inserted, db: db)
+            for object in batch.inserted {
+                try insert(object, db: db)
+                outcome.versions[ObjectIdentifier(object)] = 1
+            }
+            for object in batch.updated {
+                if let version = try update(object, db: db) { outcome.versions[ObjectIdentifier(object)] = version }
+            }
+            for object in batch.deleted { try delete(object, db: db) }
+            for object in batch.inserted + batch.updated { try writeToMany(object, db: db) }
+            if !conflicts.isEmpty {
+                let names = conflicts.map { "\($0.sourceObject.entity.name ?? "?") \($0.sourceObject.objectID.uriRepresentation().absoluteString)" }
+                throw coreDataError(NSManagedObjectMergeError,
+                                    "Could not merge changes: \(conflicts.count) object(s) changed in the store since they were read (\(names.joined(separator: ", "))). Nothing was saved.",
+                                    [NSPersistentStoreSaveConflictsErrorKey: conflicts])
+            }
+        }
+        return outcome
+    }
+
+    /// Gives inserted objects primary keys from Z_PRIMARYKEY; returns the last key per table.
+    func assignKeys(_ objects: [NSManagedObject], db: Database) throws -> [(NSEntityDescription, Int64)] {
+        var byRoot: [ObjectIdentifier: (NSEntityDescription, [NSManagedObject])] = [:]
+        for object in objects where object.data.primaryKey == 0 {
+            let root = object.entity.rootEntity
+            byRoot[ObjectIdentifier(root), default: (root, [])].1.append(object)
+        }
+        var last: [(NSEntityDescription, Int64)] = []
+        for (root, list) in byRoot.values {
+            var key = try store.allocatePrimaryKeys(root: root, count: list.count, db: db)
+            for object in list {
+                object.data.primaryKey = key
+                assigned.append(object)
+                key += 1
+            }
+            last.append((root, key - 1))
+        }
+        return last
+    }
+
+    /// Puts the keys of a failed save back to "not saved".
+    func undoKeyAssignments() {
+        for object in assigned where object.data.temporaryID != nil { object.data.primaryKey = 0 }
+        assigned.removeAll()
+    }
+
+    private func insert(_ object: NSManagedObject, db: Database) throws {
+        let codec = store.codec(for: object.entity)
+        let mapping = codec.mapping
+        let values = object.data.values ?? []
+        var arguments: [DatabaseValue] = [object.data.primaryKey.databaseValue, mapping.number.databaseValue, Int64(1).databaseValue]
+        arguments.reserveCapacity(codec.insertColumns.count + 3)
+        for column in codec.insertColumns {
+            arguments.append(encode(column, values: values))
+        }
+        let statement = try db.cachedStatement(sql: codec.insertSQL)
+        statement.setUncheckedArguments(StatementArguments(arguments))
+        try statement.execute()
+    }
+
+    private func encode(_ column: (name: String, slot: Int, path: [String]?, type: NSAttributeType, transformer: String?, isEntityColumn: Bool), values: [Any?]) -> DatabaseValue {
+        let raw = values[column.slot]
+        if let object = raw as? NSManagedObject {
+            if object.isDeleted && object.managedObjectContext == nil { return .null }
+            if column.isEntityColumn { return schema.mapping(for: object.entity).number.databaseValue }
+            let key = object.primaryKeyIfKnown
+            return key == 0 ? .null : key.databaseValue
+        }
+        if let reference = raw as? RowReference {
+            if column.isEntityColumn { return schema.mapping(for: reference.entity).number.databaseValue }
+            return reference.primaryKey.databaseValue
+        }
+        if let path = column.path {
+            return SQLValueCodec.encode(RowCodec.lookup(path, in: raw), type: column.type, transformerName: column.transformer)
+        }
+        return SQLValueCodec.encode(raw, type: column.type, transformerName: column.transformer)
+    }
+
+    /// Writes an updated object's changed columns if its row version is unchanged; returns the new version.
+    private func update(_ object: NSManagedObject, db: Database) throws -> Int64? {
+        let data = object.data
+        let codec = store.codec(for: object.entity)
+        let table = codec.mapping.table.name
+        var changedColumns = codec.insertColumns.filter { data.changedSlots.contains($0.slot) }
+        let version = data.version
+        var values = data.values ?? []
+        // Optimistic locking: read the row's current version.
+        let stored = try Int64.fetchOne(db, sql: "SELECT Z_OPT FROM \(table) WHERE Z_PK = ?", arguments: [data.primaryKey])
+        guard let storedVersion = stored else {
+            conflicts.append(NSMergeConflict(source: object, objectSnapshot: object.committedValues(forKeys: nil), persistedSnapshot: nil,
+                                             oldVersion: Int(version), newVersion: 0))
+            return nil
+        }
+        if storedVersion != version {
+            switch policy {
+            case .errorMergePolicyType:
+                conflicts.append(NSMergeConflict(source: object, objectSnapshot: object.committedValues(forKeys: nil),
+                                                 persistedSnapshot: try persistedSnapshot(object, db: db),
+                                                 oldVersion: Int(version), newVersion: Int(storedVersion)))
+                return nil
+            case .overwriteMergePolicyType:
+                changedColumns = codec.insertColumns
+            case .mergeByPropertyObjectTrumpMergePolicyType, .mergeByPropertyStoreTrumpMergePolicyType, .rollbackMergePolicyType:
+                guard let row = try Row.fetchOne(db, sql: "SELECT \(store.selectColumns(codec.mapping.table)) FROM \(table) t0 WHERE t0.Z_PK = ?", arguments: [data.primaryKey]) else { return nil }
+                let fresh = codec.decode(row, schema: schema)
+                let committed = data.committed ?? values
+                for (slot, property) in object.entity.layout.properties.enumerated() where !(property is NSRelationshipDescription && (property as! NSRelationshipDescription).isToMany) {
+                    let storeChanged = !Equality.same(fresh[slot], committed[slot])
+                    let mine = data.changedSlots.contains(slot)
+                    switch policy {
+                    case .rollbackMergePolicyType:
+                        values[slot] = fresh[slot]
+                    case .mergeByPropertyStoreTrumpMergePolicyType:
+                        if storeChanged || !mine { values[slot] = fresh[slot] }
+                    default:
+                        if !mine { values[slot] = fresh[slot] }
+                    }
+                }
+                data.values = values
+                data.committed = fresh
+                if policy == .rollbackMergePolicyType {
+                    data.changedSlots.removeAll()
+                    return storedVersion
+                }
+                changedColumns = codec.insertColumns
+            }
+        }
+        let newVersion = storedVersion + 1
+        guard !changedColumns.isEmpty else {
+            try db.execute(sql: "UPDATE \(table) SET Z_OPT = ? WHERE Z_PK = ?", arguments: [newVersion, data.primaryKey])
+            return newVersion
+        }
+        let assignments = changedColumns.map { "\($0.name) = ?" }.joined(separator: ", ")
+        var arguments = changedColumns.map { encode($0, values: values) }
+        arguments.append(newVersion.databaseValue)
+        arguments.append(data.primaryKey.databaseValue)
+        let statement = try db.cachedStatement(sql: "UPDATE \(table) SET \(assignments), Z_OPT = ? WHERE Z_PK = ?")
+        statement.setUncheckedArguments(StatementArguments(arguments))
+        try statement.execute()
+        return newVersion
+    }
+
+    private func persistedSnapshot(_ object: NSManagedObject, db: Database) throws -> [String: Any]? {
+        let codec = store.codec(for: object.entity)
+        guard let row = try Row.fetchOne(db, sql: "SELECT \(store.selectColumns(codec.mapping.table)) FROM \(codec.mapping.table.name) t0 WHERE t0.Z_PK = ?",
+                                         arguments: [object.data.primaryKey]) else { return nil }
+        let values = codec.decode(row, schema: schema)
+        var snapshot: [String: Any] = [:]
+        for (slot, property) in object.entity.layout.properties.enumerated() where property is NSAttributeDescription {
+            snapshot[property.name] = values[slot] ?? NSNull()
+        }
+        return snapshot
+    }
+
+    private func delete(_ object: NSManagedObject, db: Database) throws {
+        let data = object.data
+        let codec = store.codec(for: object.entity)
+        let table = codec.mapping.table.name
+        if policy == .errorMergePolicyType {
+            let stored = try Int64.fetchOne(db, sql: "SELECT Z_OPT FROM \(table) WHERE Z_PK = ?", arguments: [data.primaryKey])
+            if let stored, stored != data.version {
+                conflicts.append(NSMergeConflict(source: object, objectSnapshot: object.committedValues(forKeys: nil),
+                                                 persistedSnapshot: try persistedSnapshot(object, db: db),
+                                                 oldVersion: Int(data.version), newVersion: Int(stored)))
+                return
+            }
+        }
+        try db.execute(sql: "DELETE FROM \(table) WHERE Z_PK = ?", arguments: [data.primaryKey])
+        for slot in codec.mapping.slots {
+            if case .toManyByJoin(let join, let isSource, _) = slot {
+                try db.execute(sql: "DELETE FROM \(join.name) WHERE \(isSource ? join.sourceColumn : join.destinationColumn) = ?", arguments: [data.primaryKey])
+            }
+        }
+    }
+
+    /// Join-table rows and ordering columns of changed to-many relationships.
+    private func writeToMany(_ object: NSManagedObject, db: Database) throws {
+        let data = object.data
+        guard let values = data.values else { return }
+        let mapping = schema.mapping(for: object.entity)
+        for (slot, slotMapping) in mapping.slots.enumerated() where object.isInserted || data.changedSlots.contains(slot) {
+            guard let current = values[slot] as? RelationshipObjects else { continue }
+            let relationship = object.entity.layout.properties[slot] as! NSRelationshipDescription
+            switch slotMapping {
+            case .toManyByInverse(let table, _, let orderColumn, _):
+                guard let orderColumn else { continue }
+                for (index, member) in current.objects.enumerated() where !member.isDeleted {
+                    try db.execute(sql: "UPDATE \(table) SET \(orderColumn) = ? WHERE Z_PK = ?", arguments: [index + 1, member.primaryKeyIfKnown])
+                }
+            case .toManyByJoin(let join, let isSource, _):
+                guard isSource || relationship.inverseRelationship == nil else { continue }
+                let (mine, theirs) = isSource ? (join.sourceColumn, join.destinationColumn) : (join.destinationColumn, join.sourceColumn)
+                let previous = (data.committed?[slot] as? RelationshipObjects)?.objects ?? []
+                if join.orderColumn != nil && isSource {
+                    try db.execute(sql: "DELETE FROM \(join.name) WHERE \(mine) = ?", arguments: [data.primaryKey])
+                    for (index, member) in current.objects.enumerated() where !member.isDeleted {
+                        try db.execute(sql: "INSERT OR REPLACE INTO \(join.name) (\(mine), \(theirs), \(join.orderColumn!)) VALUES (?, ?, ?)",
+                                       arguments: [data.primaryKey, member.primaryKeyIfKnown, index + 1])
+                    }
+                    continue
+                }
+                let previousIDs = Set(previous.map(ObjectIdentifier.init))
+                for member in previous where !current.contains(member) {
+                    try db.execute(sql: "DELETE FROM \(join.name) WHERE \(mine) = ? AND \(theirs) = ?", arguments: [data.primaryKey, member.primaryKeyIfKnown])
+                }
+                for member in current.objects where !previousIDs.contains(ObjectIdentifier(member)) && !member.isDeleted {
+                    try db.execute(sql: "INSERT OR IGNORE INTO \(join.name) (\(mine), \(theirs)) VALUES (?, ?)", arguments: [data.primaryKey, member.primaryKeyIfKnown])
+                }
+            default:
+                continue
+            }
+        }
+    }
+}
+
+/// Value equality across the types attribute values come in.
+enum Equality {
+    static func same(_ a: Any?, _ b: Any?) -> Bool {
+        switch (a, b) {
+        case (nil, nil): return true
+        case (nil, _), (_, nil): return false
+        case let (x as NSManagedObject, y as NSManagedObject): return x === y
+        case let (x as RowReference, y as RowReference): return x.primaryKey == y.primaryKey && x.entity.rootEntity === y.entity.rootEntity
+        case let (x as NSManagedObject, y as RowReference), let (y as RowReference, x as NSManagedObject):
+            return x.primaryKeyIfKnown == y.primaryKey && x.entity.rootEntity === y.entity.rootEntity
+        case let (x as RelationshipObjects, y as RelationshipObjects): return x.objects.map(ObjectIdentifier.init) == y.objects.map(ObjectIdentifier.init)
+        case let (x as [String: Any], y as [String: Any]):
+            return x.count == y.count && x.allSatisfy { same($0.value, y[$0.key]) }
+        case let (x as AnyHashable, y as AnyHashable): return x == y
+        default: return String(describing: a!) == String(describing: b!)
+        }
+    }
+}

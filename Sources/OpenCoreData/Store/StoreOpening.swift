@@ -1,0 +1,46 @@
+import Foundation
+import GRDB
+
+/// Opens a store for a coordinator. Migration (a later layer) hooks in here.
+enum StoreOpening {
+    static func open(_ store: NSPersistentStore, coordinator: NSPersistentStoreCoordinator, options: [AnyHashable: Any]) throws {
+        let model = coordinator.managedObjectModel
+        let entities = model.entities(forConfigurationName: store.configurationName)
+        guard entities != nil else {
+            throw coreDataError(NSPersistentStoreInvalidTypeError, "The model has no configuration named \(store.configurationName).")
+        }
+        try store.open(model: model)
+    }
+}
+
+/// Reading and writing a store file's metadata without adding the store to a coordinator.
+enum StoreFile {
+    static func readMetadata(at url: URL) throws -> [String: Any] {
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw coreDataError(NSPersistentStoreInvalidFileError, "No store file at \(url.path).")
+        }
+        var configuration = Configuration()
+        configuration.readonly = true
+        let queue = try DatabaseQueue(path: url.path, configuration: configuration)
+        defer { try? queue.close() }
+        return try queue.read { db in
+            guard try db.tableExists("Z_METADATA"),
+                  let data = try Data.fetchOne(db, sql: "SELECT Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1") else {
+                throw coreDataError(NSPersistentStoreInvalidFileError, "\(url.path) is not a Core Data SQLite store (no Z_METADATA).")
+            }
+            return try MetadataCoding.decode(data)
+        }
+    }
+
+    static func writeMetadata(_ metadata: [String: Any], at url: URL) throws {
+        let queue = try DatabaseQueue(path: url.path)
+        defer { try? queue.close() }
+        let plist = try MetadataCoding.encode(metadata)
+        try queue.write { db in
+            guard try db.tableExists("Z_METADATA") else {
+                throw coreDataError(NSPersistentStoreInvalidFileError, "\(url.path) is not a Core Data SQLite store (no Z_METADATA).")
+            }
+            try db.execute(sql: "UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = 1", arguments: [plist])
+        }
+    }
+}
