@@ -239,7 +239,16 @@ extension NSManagedObjectContext {
                 } else {
                     let references = group.compactMap { $0.data.values?[slot] as? RowReference }
                     guard let destination = relationship.destinationEntity, !references.isEmpty else { continue }
-                    for row in try store.loadRows(entity: destination, primaryKeys: references.map(\.primaryKey)) { _ = materialize(row, store: store) }
+                    var loaded: [Int64: NSManagedObject] = [:]
+                    for row in try store.loadRows(entity: destination, primaryKeys: references.map(\.primaryKey)) {
+                        loaded[row.primaryKey] = materialize(row, store: store)
+                    }
+                    // The owners hold the related objects, so they stay registered and loaded.
+                    for owner in group {
+                        guard let reference = owner.data.values?[slot] as? RowReference, let target = loaded[reference.primaryKey] else { continue }
+                        owner.data.values![slot] = target
+                        if owner.data.committed != nil { owner.data.committed![slot] = target }
+                    }
                 }
             }
         }

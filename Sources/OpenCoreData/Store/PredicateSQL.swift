@@ -76,18 +76,7 @@ struct PredicateSQL {
             if path.rest.isEmpty, comparison.predicateOperatorType == .contains || comparison.predicateOperatorType == .in {
                 return try membership(path, right, negated: false)
             }
-            var inner = self
-            inner.joins = []
-            let innerLeft = try inner.operand(keyPath: path.rest, entity: path.entity, alias: path.alias)
-            let innerRight = right
-            let condition = try inner.compare(innerLeft, comparison.predicateOperatorType, innerRight, options: comparison.options, entity: path.entity)
-            arguments += inner.arguments
-            aliasCounter = inner.aliasCounter
-            let innerJoins = inner.joins.joined(separator: " ")
-            if modifier == .all {
-                return "NOT EXISTS (SELECT 1 FROM \(path.from) \(innerJoins) WHERE \(path.link) AND NOT (\(condition)))"
-            }
-            return "EXISTS (SELECT 1 FROM \(path.from) \(innerJoins) WHERE \(path.link) AND \(condition))"
+            return try exists(path, comparison, right: right, all: modifier == .all)
         }
         if case .toMany(let path) = right, path.rest.isEmpty, comparison.predicateOperatorType == .in {
             return try membership(path, left, negated: false)
@@ -112,6 +101,26 @@ struct PredicateSQL {
             }
         }
         return try compare(left, comparison.predicateOperatorType, right, options: comparison.options, entity: entity)
+    }
+
+    /// EXISTS (or, for ALL, NOT EXISTS ... NOT) over a to-many path; nested to-many paths nest.
+    private mutating func exists(_ path: ToManyPath, _ comparison: NSComparisonPredicate, right: Operand, all: Bool) throws -> String {
+        var inner = self
+        inner.joins = []
+        let innerLeft = try inner.operand(keyPath: path.rest, entity: path.entity, alias: path.alias)
+        let condition: String
+        if case .toMany(let nested) = innerLeft {
+            condition = try inner.exists(nested, comparison, right: right, all: all)
+        } else {
+            condition = try inner.compare(innerLeft, comparison.predicateOperatorType, right, options: comparison.options, entity: path.entity)
+        }
+        arguments = inner.arguments
+        aliasCounter = inner.aliasCounter
+        let innerJoins = inner.joins.joined(separator: " ")
+        if all {
+            return "NOT EXISTS (SELECT 1 FROM \(path.from) \(innerJoins) WHERE \(path.link) AND NOT (\(condition)))"
+        }
+        return "EXISTS (SELECT 1 FROM \(path.from) \(innerJoins) WHERE \(path.link) AND \(condition))"
     }
 
     private mutating func membership(_ path: ToManyPath, _ value: Operand, negated: Bool) throws -> String {
@@ -281,6 +290,9 @@ struct PredicateSQL {
             if let base = expression.operand, base.expressionType != .evaluatedObject {
                 if base.expressionType == .subquery, expression.keyPath.lowercased() == "@count" {
                     return .sql(try subquery(base, entity: entity, alias: alias, count: true))
+                }
+                if base.expressionType == .variable, let bound = variables[base.variable] {
+                    return try operand(keyPath: expression.keyPath.split(separator: ".").map(String.init), entity: bound.entity, alias: bound.alias)
                 }
                 if base.expressionType == .keyPath, base.operand == nil {
                     return try operand(keyPath: (base.keyPath + "." + expression.keyPath).split(separator: ".").map(String.init), entity: entity, alias: alias)
