@@ -64,7 +64,7 @@ enum Validation {
         }
         for element in composite.elements {
             let elementPath = "\(path).\(element.name)"
-            guard let value = dictionary[element.name], !(value is NSNull) else {
+            guard let value = dictionary[element.name], !isNull(value) else {
                 if !element.isOptional {
                     return error(NSValidationMissingMandatoryPropertyError, "\(elementPath) is a required value.", object: object, key: composite.name, value: nil)
                 }

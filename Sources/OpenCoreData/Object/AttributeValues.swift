@@ -19,9 +19,13 @@ enum AttributeValues {
         case .dateAttributeType: if let v = value as? Date { return v }
         case .binaryDataAttributeType: if let v = value as? Data { return v }
         case .UUIDAttributeType: if let v = value as? UUID { return v }
+        case .compositeAttributeType:
+            if let composite = attribute as? NSCompositeAttributeDescription, let dictionary = value as? [String: Any] {
+                return CompositeValues.normalize(dictionary, composite: composite)
+            }
         default: break
         }
-        if value is NSNull { return nil }
+        if isNull(value) { return nil }
         switch attribute.attributeType {
         case .integer16AttributeType:
             if let v = value as? Int16 { return v }
@@ -111,7 +115,7 @@ enum CompositeValues {
         for (key, value) in dictionary {
             if let element = composite.elements.first(where: { $0.name == key }) {
                 result[key] = AttributeValues.normalize(value, for: element) ?? NSNull()
-                if result[key] is NSNull { result[key] = nil }
+                if let v = result[key], isNull(v) { result[key] = nil }
             } else {
                 result[key] = value // unknown element: kept, reported by validation
             }
@@ -181,4 +185,9 @@ public final class ManagedMutableSet {
     }
     /// Removes every object.
     public func removeAllObjects() { owner.setValue([NSManagedObject](), forKey: key) }
+}
+
+/// Whether a value is `NSNull`, without the bridging a cast (`is NSNull`) attempts on Swift values.
+@inline(__always) func isNull(_ value: Any) -> Bool {
+    type(of: value) == NSNull.self
 }

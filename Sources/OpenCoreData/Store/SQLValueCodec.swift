@@ -18,7 +18,7 @@ enum SQLValueCodec {
         case .dateAttributeType: if let d = value as? Date { return d.timeIntervalSinceReferenceDate.databaseValue }
         default: break
         }
-        if value is NSNull { return .null }
+        if isNull(value) { return .null }
         switch type {
         case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType:
             if let n = NumericValue(value) { return n.int64.databaseValue }
