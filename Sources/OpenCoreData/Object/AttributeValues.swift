@@ -114,8 +114,7 @@ enum CompositeValues {
         var result: [String: Any] = [:]
         for (key, value) in dictionary {
             if let element = composite.elements.first(where: { $0.name == key }) {
-                result[key] = AttributeValues.normalize(value, for: element) ?? NSNull()
-                if let v = result[key], isNull(v) { result[key] = nil }
+                result[key] = AttributeValues.normalize(value, for: element)
             } else {
                 result[key] = value // unknown element: kept, reported by validation
             }
