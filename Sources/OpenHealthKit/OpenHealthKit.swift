@@ -1,1 +1,0 @@
-// OpenHealthKit: under construction; see docs/ARCHITECTURE.md.
