@@ -13,15 +13,15 @@ enum AuthorizationRecords {
     static let share = "share"
 
     static func predicate(_ bundle: String, _ kind: String, key: String? = nil) -> NSPredicate {
-        var parts = [HKQuery.compare("bundleIdentifier", .equalTo, bundle), HKQuery.compare("kind", .equalTo, kind)]
-        if let key { parts.append(HKQuery.compare("key", .equalTo, key)) }
+        var parts = [HKQuery.compare("bundleIdentifier", .equal, bundle), HKQuery.compare("kind", .equal, kind)]
+        if let key { parts.append(HKQuery.compare("key", .equal, key)) }
         return HKQuery.and(parts)
     }
 
     static func keys(_ db: HealthDatabase, _ bundle: String, _ kind: String, grantedOnly: Bool = true,
                      in context: NSManagedObjectContext) throws -> Set<String> {
         var p = predicate(bundle, kind)
-        if grantedOnly { p = HKQuery.and([p, HKQuery.compare("granted", .equalTo, true)]) }
+        if grantedOnly { p = HKQuery.and([p, HKQuery.compare("granted", .equal, true)]) }
         return Set(try db.fetch(HealthStoreModel.authorization, p, in: context).compactMap { $0.value(forKey: "key") as? String })
     }
 
@@ -36,7 +36,7 @@ enum AuthorizationRecords {
 
     /// Apps that asked for per-object medication access.
     static func appsThatRequestedMedications(_ db: HealthDatabase, in context: NSManagedObjectContext) throws -> Set<String> {
-        let p = HKQuery.compare("kind", .equalTo, medicationRequested)
+        let p = HKQuery.compare("kind", .equal, medicationRequested)
         return Set(try db.fetch(HealthStoreModel.authorization, p, in: context).compactMap { $0.value(forKey: "bundleIdentifier") as? String })
     }
 }

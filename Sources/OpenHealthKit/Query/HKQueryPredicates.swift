@@ -15,16 +15,6 @@ public struct HKQueryOptions: OptionSet, Sendable {
 /// The base of HealthKit queries; here, the factories of HealthKit's predicates. The predicates are
 /// `NSPredicate` trees over the store's attribute names, so they run in SQL.
 open class HKQuery: NSObject, @unchecked Sendable {
-    static func compare(_ key: String, _ type: NSComparisonPredicate.Operator, _ value: Any?) -> NSPredicate {
-        NSComparisonPredicate(leftExpression: NSExpression(forKeyPath: key),
-                              rightExpression: NSExpression(forConstantValue: value),
-                              modifier: .direct, type: type, options: [])
-    }
-
-    static func and(_ parts: [NSPredicate]) -> NSPredicate {
-        parts.count == 1 ? parts[0] : NSCompoundPredicate(andPredicateWithSubpredicates: parts)
-    }
-
     /// Samples in a date interval: by default those overlapping it (`endDate >= start AND startDate < end`);
     /// `.strictStartDate` makes the start side `startDate >= start`, `.strictEndDate` the end side
     /// `endDate < end`. A nil side is open.
@@ -32,70 +22,65 @@ open class HKQuery: NSObject, @unchecked Sendable {
                                           options: HKQueryOptions = []) -> NSPredicate {
         var parts: [NSPredicate] = []
         if let startDate {
-            parts.append(compare(options.contains(.strictStartDate) ? "startDate" : "endDate", .greaterThanOrEqualTo, startDate))
+            parts.append(compare(options.contains(.strictStartDate) ? "startDate" : "endDate", .atLeast, startDate))
         }
         if let endDate {
-            parts.append(compare(options.contains(.strictEndDate) ? "endDate" : "startDate", .lessThan, endDate))
+            parts.append(compare(options.contains(.strictEndDate) ? "endDate" : "startDate", .below, endDate))
         }
-        return parts.isEmpty ? NSPredicate(value: true) : and(parts)
+        return parts.isEmpty ? HKQuery.everything : and(parts)
     }
 
     /// Dose events with a log status.
     public class func predicateForMedicationDoseEvent(status: HKMedicationDoseEvent.LogStatus) -> NSPredicate {
-        compare("logStatus", .equalTo, status.rawValue)
+        compare("logStatus", .equal, status.rawValue)
     }
 
     /// Dose events with any of several log statuses.
     public class func predicateForMedicationDoseEvent(statuses: Set<HKMedicationDoseEvent.LogStatus>) -> NSPredicate {
-        compare("logStatus", .in, statuses.map(\.rawValue).sorted())
+        compare("logStatus", .within, statuses.map(\.rawValue).sorted())
     }
 
     /// Dose events scheduled at exactly a date.
     public class func predicateForMedicationDoseEvent(scheduledDate: Date) -> NSPredicate {
-        compare("scheduledDate", .equalTo, scheduledDate)
+        compare("scheduledDate", .equal, scheduledDate)
     }
 
     /// Dose events scheduled at any of several dates.
     public class func predicateForMedicationDoseEvent(scheduledDates: Set<Date>) -> NSPredicate {
-        compare("scheduledDate", .in, scheduledDates.sorted())
+        compare("scheduledDate", .within, scheduledDates.sorted())
     }
 
     /// Dose events scheduled in [start, end); a nil side leaves the interval open (but the event must
     /// have a scheduled date).
     public class func predicateForMedicationDoseEvent(scheduledStart: Date?, end: Date?) -> NSPredicate {
-        var parts = [compare("scheduledDate", .notEqualTo, nil)]
-        if let scheduledStart { parts.append(compare("scheduledDate", .greaterThanOrEqualTo, scheduledStart)) }
-        if let end { parts.append(compare("scheduledDate", .lessThan, end)) }
+        var parts = [compare("scheduledDate", .notEqual, nil)]
+        if let scheduledStart { parts.append(compare("scheduledDate", .atLeast, scheduledStart)) }
+        if let end { parts.append(compare("scheduledDate", .below, end)) }
         return and(parts)
     }
 
     /// Dose events of one medication.
     public class func predicateForMedicationDoseEvent(medicationConceptIdentifier: HKHealthConceptIdentifier) -> NSPredicate {
-        compare("medicationConceptIdentifier", .equalTo, medicationConceptIdentifier.identifier)
+        compare("medicationConceptIdentifier", .equal, medicationConceptIdentifier.identifier)
     }
 
     /// Dose events of any of several medications.
     public class func predicateForMedicationDoseEvent(medicationConceptIdentifiers: Set<HKHealthConceptIdentifier>) -> NSPredicate {
-        compare("medicationConceptIdentifier", .in, medicationConceptIdentifiers.map(\.identifier).sorted())
+        compare("medicationConceptIdentifier", .within, medicationConceptIdentifiers.map(\.identifier).sorted())
     }
 
     /// Medications by archived state.
     public class func predicateForUserAnnotatedMedications(isArchived: Bool) -> NSPredicate {
-        compare("isArchived", .equalTo, isArchived)
+        compare("isArchived", .equal, isArchived)
     }
 
     /// Medications by whether they have a schedule.
     public class func predicateForUserAnnotatedMedications(hasSchedule: Bool) -> NSPredicate {
-        compare("hasSchedule", .equalTo, hasSchedule)
-    }
-
-    /// Category samples with a value.
-    public class func predicateForCategorySamples(with operatorType: NSComparisonPredicate.Operator, value: Int) -> NSPredicate {
-        compare("value", operatorType, value)
+        compare("hasSchedule", .equal, hasSchedule)
     }
 
     /// Objects with given UUIDs.
     public class func predicateForObjects(with uuids: Set<UUID>) -> NSPredicate {
-        compare("uuid", .in, uuids.map(\.uuidString).sorted())
+        compare("uuid", .within, uuids.map(\.uuidString).sorted())
     }
 }

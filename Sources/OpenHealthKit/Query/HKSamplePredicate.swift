@@ -45,7 +45,7 @@ enum SampleSort {
             guard let column = known.first(where: { $0.0 == keyPath as AnyKeyPath })?.1 else {
                 throw HKError(.errorInvalidArgument, "cannot sort \(Sample.self) by \(keyPath)")
             }
-            return NSSortDescriptor(key: column, ascending: descriptor.order == .forward)
+            return HKQuery.sort(column, ascending: descriptor.order == .forward)
         }
     }
 }

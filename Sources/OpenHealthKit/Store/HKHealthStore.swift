@@ -93,7 +93,7 @@ public final class HKHealthStore: @unchecked Sendable {
         }
         let (offered, current) = try database.perform { context -> ([HKUserAnnotatedMedication], Set<String>) in
             let meds = try database.fetch(HealthStoreModel.medication, predicate,
-                                          sort: [NSSortDescriptor(key: "createdAt", ascending: true)], in: context).map(RecordMapping.medication)
+                                          sort: [HKQuery.sort("createdAt", ascending: true)], in: context).map(RecordMapping.medication)
             return (meds, try AuthorizationRecords.keys(database, bundleIdentifier, AuthorizationRecords.medication, in: context))
         }
         let granted = await authorizationHandler.perObjectReadAuthorization(bundleIdentifier: bundleIdentifier, medications: offered, current: current)
@@ -162,7 +162,7 @@ public final class HKHealthStore: @unchecked Sendable {
     /// Deletes a category sample this app saved.
     public func delete(_ object: HKObject) async throws {
         try database.perform { context in
-            let p = HKQuery.compare("uuid", .equalTo, object.uuid.uuidString)
+            let p = HKQuery.compare("uuid", .equal, object.uuid.uuidString)
             guard let record = try database.fetch(HealthStoreModel.categorySample, p, limit: 1, in: context).first else {
                 throw HKError(.errorInvalidArgument, "no sample \(object.uuid) saved by \(bundleIdentifier)")
             }

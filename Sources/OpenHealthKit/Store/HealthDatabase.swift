@@ -53,7 +53,7 @@ final class HealthDatabase: @unchecked Sendable {
     func changeCounter(in context: NSManagedObjectContext) throws -> Int64 {
         var highest: Int64 = 0
         for entity in [HealthStoreModel.doseEvent, HealthStoreModel.categorySample, HealthStoreModel.deletedObject, HealthStoreModel.medication] {
-            if let object = try fetch(entity, nil, sort: [NSSortDescriptor(key: "seq", ascending: false)], limit: 1, in: context).first {
+            if let object = try fetch(entity, nil, sort: [HKQuery.sort("seq", ascending: false)], limit: 1, in: context).first {
                 highest = max(highest, int64(object, "seq"))
             }
         }

@@ -19,18 +19,18 @@ extension HKHealthStore {
         if isPrivileged { return nil }
         if type.identifier == HKSampleType.medicationDoseEventIdentifier {
             let concepts = try AuthorizationRecords.keys(database, bundleIdentifier, AuthorizationRecords.medication, in: context)
-            return HKQuery.compare("medicationConceptIdentifier", .in, concepts.sorted())
+            return HKQuery.compare("medicationConceptIdentifier", .within, concepts.sorted())
         }
         let readable = try AuthorizationRecords.keys(database, bundleIdentifier, AuthorizationRecords.read, in: context)
-        return readable.contains(type.identifier) ? HKQuery.compare("typeIdentifier", .equalTo, type.identifier) : NSPredicate(value: false)
+        return readable.contains(type.identifier) ? HKQuery.compare("typeIdentifier", .equal, type.identifier) : HKQuery.nothing
     }
 
     func samplePredicate(_ type: HKSampleType, _ predicate: NSPredicate?, in context: NSManagedObjectContext) throws -> NSPredicate {
         var parts: [NSPredicate] = []
-        if entity(for: type) == HealthStoreModel.categorySample { parts.append(HKQuery.compare("typeIdentifier", .equalTo, type.identifier)) }
+        if entity(for: type) == HealthStoreModel.categorySample { parts.append(HKQuery.compare("typeIdentifier", .equal, type.identifier)) }
         if let visible = try visibility(for: type, in: context) { parts.append(visible) }
         if let predicate { parts.append(predicate) }
-        return parts.isEmpty ? NSPredicate(value: true) : HKQuery.and(parts)
+        return parts.isEmpty ? HKQuery.everything : HKQuery.and(parts)
     }
 
     func map(_ object: NSManagedObject, _ type: HKSampleType) -> HKSample {
@@ -44,11 +44,11 @@ extension HKHealthStore {
             var parts: [NSPredicate] = []
             if !isPrivileged {
                 let concepts = try AuthorizationRecords.keys(database, bundleIdentifier, AuthorizationRecords.medication, in: context)
-                parts.append(HKQuery.compare("medicationConceptIdentifier", .in, concepts.sorted()))
+                parts.append(HKQuery.compare("medicationConceptIdentifier", .within, concepts.sorted()))
             }
             if let predicate { parts.append(predicate) }
             return try database.fetch(HealthStoreModel.medication, parts.isEmpty ? nil : HKQuery.and(parts),
-                                      sort: [NSSortDescriptor(key: "createdAt", ascending: true)], limit: limit ?? 0, in: context)
+                                      sort: [HKQuery.sort("createdAt", ascending: true)], limit: limit ?? 0, in: context)
                 .map(RecordMapping.medication)
         }
     }
@@ -70,19 +70,20 @@ extension HKHealthStore {
             let counter = try database.changeCounter(in: context)
             let since = anchor ?? 0
             var p = try samplePredicate(type, predicate, in: context)
-            p = HKQuery.and([HKQuery.compare("seq", .greaterThan, since), p])
-            let bySeq = [NSSortDescriptor(key: "seq", ascending: true)]
+            p = HKQuery.and([HKQuery.compare("seq", .above, since), p])
+            let bySeq = [HKQuery.sort("seq", ascending: true)]
             var added = try database.fetch(entity(for: type), p, sort: bySeq, limit: limit ?? 0, in: context)
                 .map { SequencedSample(seq: int64($0, "seq"), sample: map($0, type)) }
             var deleted: [SequencedDeletion] = []
             if anchor != nil {
-                var parts = [HKQuery.compare("sampleType", .equalTo, type.identifier), HKQuery.compare("seq", .greaterThan, since)]
-                if !isPrivileged, type.identifier == HKSampleType.medicationDoseEventIdentifier,
-                   let visible = try visibility(for: type, in: context) {
-                    parts.append(visible)
-                } else if !isPrivileged, let visible = try visibility(for: type, in: context),
-                          visible.predicateFormat == "FALSEPREDICATE" {
-                    parts.append(visible)
+                var parts = [HKQuery.compare("sampleType", .equal, type.identifier), HKQuery.compare("seq", .above, since)]
+                if !isPrivileged {
+                    if type.identifier == HKSampleType.medicationDoseEventIdentifier {
+                        if let visible = try visibility(for: type, in: context) { parts.append(visible) }
+                    } else if !(try AuthorizationRecords.keys(database, bundleIdentifier, AuthorizationRecords.read, in: context)
+                                .contains(type.identifier)) {
+                        parts.append(HKQuery.nothing)
+                    }
                 }
                 deleted = try database.fetch(HealthStoreModel.deletedObject, HKQuery.and(parts), sort: bySeq, limit: limit ?? 0, in: context)
                     .map { SequencedDeletion(seq: int64($0, "seq"), object: RecordMapping.deletedObject($0)) }
