@@ -11,17 +11,23 @@ public struct HKSamplePredicate<Sample: HKSample>: @unchecked Sendable {
         self.sampleType = sampleType
         self.nsPredicate = predicate
     }
+}
 
+extension HKSamplePredicate where Sample == HKMedicationDoseEvent {
     /// Medication dose events matching a predicate.
     public static func medicationDoseEvent(_ predicate: NSPredicate? = nil) -> HKSamplePredicate<HKMedicationDoseEvent> {
         HKSamplePredicate<HKMedicationDoseEvent>(sampleType: HKObjectType.medicationDoseEventType(), predicate: predicate)
     }
+}
 
+extension HKSamplePredicate where Sample == HKCategorySample {
     /// Category samples of a type matching a predicate.
     public static func categorySample(type: HKCategoryType, predicate: NSPredicate? = nil) -> HKSamplePredicate<HKCategorySample> {
         HKSamplePredicate<HKCategorySample>(sampleType: type, predicate: predicate)
     }
+}
 
+extension HKSamplePredicate where Sample == HKSample {
     /// Samples of any type matching a predicate.
     public static func sample(type: HKSampleType, predicate: NSPredicate? = nil) -> HKSamplePredicate<HKSample> {
         HKSamplePredicate<HKSample>(sampleType: type, predicate: predicate)
