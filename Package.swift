@@ -31,7 +31,10 @@ let package = Package(
             ]
         ),
         .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData"]),
-        .executableTarget(name: "AircraftLog", dependencies: ["OpenCoreData"], path: "Examples/AircraftLog"),
+        .executableTarget(
+            name: "AircraftLog", dependencies: ["OpenCoreData"], path: "Examples/AircraftLog",
+            exclude: ["FlightLog.xcdatamodeld"]
+        ),
         .executableTarget(
             name: "CoreDataBenchmark",
             dependencies: ["OpenCoreData", .product(name: "GRDB", package: "GRDB.swift")],

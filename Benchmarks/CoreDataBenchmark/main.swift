@@ -1,1 +1,223 @@
-print("placeholder")
+// OpenCoreData benchmark: each workload next to a raw-SQLite baseline (GRDB prepared statements on the
+// same table), in one release-mode run. Prints times and ratios.
+//
+//   swift run -c release CoreDataBenchmark            # everything (about a minute)
+//   swift run -c release CoreDataBenchmark memory DIR # (internal) the batched-fetch memory probe
+import Foundation
+import GRDB
+import OpenCoreData
+
+final class Aircraft: NSManagedObject {
+    @Managed var tailNumber: String?
+    @Managed var aircraftType: String?
+    @Managed var aircraftClass: String?
+    @Managed var aircraftCategory: String?
+    @Managed var seats: Int32
+    @Managed var hours: Double
+    @Managed var colorScheme: [String: Any]?
+}
+
+func model() -> NSManagedObjectModel {
+    let entity = NSEntityDescription(name: "Aircraft")
+    entity.managedObjectClassName = NSStringFromClass(Aircraft.self)
+    entity.properties = [
+        NSAttributeDescription(name: "tailNumber", type: .stringAttributeType),
+        NSAttributeDescription(name: "aircraftType", type: .stringAttributeType),
+        NSAttributeDescription(name: "aircraftClass", type: .stringAttributeType),
+        NSAttributeDescription(name: "aircraftCategory", type: .stringAttributeType),
+        NSAttributeDescription(name: "seats", type: .integer32AttributeType, optional: false, defaultValue: Int32(0)),
+        NSAttributeDescription(name: "hours", type: .doubleAttributeType, optional: false, defaultValue: 0.0),
+        NSCompositeAttributeDescription(name: "colorScheme", elements: [
+            NSAttributeDescription(name: "primary", type: .stringAttributeType),
+            NSAttributeDescription(name: "secondary", type: .stringAttributeType),
+            NSAttributeDescription(name: "tertiary", type: .stringAttributeType),
+        ]),
+    ]
+    entity.indexes = [NSFetchIndexDescription(name: "byPrimary", elements: [NSFetchIndexElementDescription(keyPath: "colorScheme.primary")])]
+    let model = NSManagedObjectModel()
+    model.entities = [entity]
+    return model
+}
+
+let colors = ["white", "blue", "orange", "red", "gray", "green", "gold", "yellow", "black", "none"]
+
+func openContainer(_ url: URL) -> NSPersistentContainer {
+    let container = NSPersistentContainer(name: "Bench", managedObjectModel: model())
+    container.persistentStoreDescriptions = [NSPersistentStoreDescription(url: url)]
+    container.loadPersistentStores { _, error in if let error { fatalError("\(error)") } }
+    return container
+}
+
+/// Prints a line at once (unbuffered), so partial results survive a crash.
+func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+
+func time(_ body: () throws -> Void) rethrows -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    try body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+}
+
+func residentMB() -> Double {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+    for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+        let kb = Double(line.split(separator: " ").dropFirst().first.map(String.init) ?? "0") ?? 0
+        return kb / 1024
+    }
+    return 0
+}
+
+func insertObjects(_ context: NSManagedObjectContext, range: Range<Int>) throws {
+    for i in range {
+        let a = Aircraft(context: context)
+        a.tailNumber = "N\(i)"
+        a.aircraftType = "C172"
+        a.aircraftClass = "ASEL"
+        a.aircraftCategory = "Airplane"
+        a.seats = 4
+        a.hours = Double(i) * 0.5
+        a.colorScheme = ["primary": colors[i % 10], "secondary": colors[(i / 10) % 10], "tertiary": colors[(i / 100) % 10]]
+    }
+    try context.save()
+}
+
+// MARK: Memory probe (child process)
+
+if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "memory" {
+    let url = URL(fileURLWithPath: CommandLine.arguments[2]).appendingPathComponent("million.sqlite")
+    let container = openContainer(url)
+    let context = container.newBackgroundContext()
+    let before = residentMB()
+    var total = 0.0
+    var count = 0
+    try context.performAndWait {
+        let request = NSFetchRequest<Aircraft>(entityName: "Aircraft")
+        request.fetchBatchSize = 500
+        let results = try context.fetch(request)
+        for aircraft in results {
+            total += aircraft.hours
+            if aircraft.tailNumber != nil { count += 1 }
+        }
+    }
+    say(String(format: "%d %.1f %.1f", count, before, residentMB()))
+    exit(0)
+}
+
+// MARK: Workloads
+
+let directory = FileManager.default.temporaryDirectory.appendingPathComponent("orchard-bench-\(UUID().uuidString)")
+try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(at: directory) }
+let n = 100_000
+say("OpenCoreData benchmark (release build, \(ProcessInfo.processInfo.activeProcessorCount) cores)")
+
+// 1. Insert 100k objects and save vs raw prepared INSERTs in one transaction, same table.
+let oursURL = directory.appendingPathComponent("ours.sqlite")
+let container = openContainer(oursURL)
+let context = container.newBackgroundContext()
+let oursInsert = try time { try context.performAndWait { try insertObjects(context, range: 0..<n) } }
+context.reset()
+
+let rawURL = directory.appendingPathComponent("raw.sqlite")
+let rawSetup = openContainer(rawURL) // same schema, created by OpenCoreData
+_ = rawSetup
+let raw = try DatabaseQueue(path: rawURL.path)
+let rawInsert = try time {
+    try raw.write { db in
+        let statement = try db.makeStatement(sql: "INSERT INTO ZAIRCRAFT (Z_PK, Z_ENT, Z_OPT, ZTAILNUMBER, ZAIRCRAFTTYPE, ZAIRCRAFTCLASS, ZAIRCRAFTCATEGORY, ZSEATS, ZHOURS, ZCOLORSCHEME_PRIMARY, ZCOLORSCHEME_SECONDARY, ZCOLORSCHEME_TERTIARY) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)")
+        for i in 0..<n {
+            try statement.execute(arguments: [i + 1, 1, 1, "N\(i)", "C172", "ASEL", "Airplane", 4, Double(i) * 0.5, colors[i % 10], colors[(i / 10) % 10], colors[(i / 100) % 10]])
+        }
+    }
+}
+say(String(format: "insert %d + save:        ours %.3f s   raw SQLite %.3f s   ratio %.2fx (target <= 2x)", n, oursInsert, rawInsert, oursInsert / rawInsert))
+
+// 2. Fetch 100k objects and read every attribute vs raw row iteration.
+var checksum = 0.0
+let fetchContext = container.newBackgroundContext()
+let oursFetch = try time {
+    try fetchContext.performAndWait {
+        let results = try fetchContext.fetch(NSFetchRequest<Aircraft>(entityName: "Aircraft"))
+        for a in results {
+            checksum += a.hours + Double(a.seats)
+            checksum += Double((a.tailNumber?.count ?? 0) + (a.aircraftType?.count ?? 0) + (a.aircraftClass?.count ?? 0) + (a.aircraftCategory?.count ?? 0))
+            if let scheme = a.colorScheme {
+                checksum += Double(((scheme["primary"] as? String)?.count ?? 0) + ((scheme["secondary"] as? String)?.count ?? 0) + ((scheme["tertiary"] as? String)?.count ?? 0))
+            }
+        }
+    }
+}
+fetchContext.reset()
+let ourDB = try DatabaseQueue(path: oursURL.path)
+var rawChecksum = 0.0
+let rawFetch = try time {
+    try ourDB.read { db in
+        let rows = try Row.fetchCursor(db, sql: "SELECT Z_PK, Z_ENT, Z_OPT, ZTAILNUMBER, ZAIRCRAFTTYPE, ZAIRCRAFTCLASS, ZAIRCRAFTCATEGORY, ZSEATS, ZHOURS, ZCOLORSCHEME_PRIMARY, ZCOLORSCHEME_SECONDARY, ZCOLORSCHEME_TERTIARY FROM ZAIRCRAFT")
+        while let row = try rows.next() {
+            let hours: Double = row[8]
+            let seats: Int64 = row[7]
+            rawChecksum += hours + Double(seats)
+            let s1: String? = row[3], s2: String? = row[4], s3: String? = row[5], s4: String? = row[6]
+            rawChecksum += Double((s1?.count ?? 0) + (s2?.count ?? 0) + (s3?.count ?? 0) + (s4?.count ?? 0))
+            let p: String? = row[9], q: String? = row[10], r: String? = row[11]
+            rawChecksum += Double((p?.count ?? 0) + (q?.count ?? 0) + (r?.count ?? 0))
+        }
+    }
+}
+precondition(checksum == rawChecksum, "fetch checksums differ: \(checksum) vs \(rawChecksum)")
+say(String(format: "fetch %d + read all:     ours %.3f s   raw SQLite %.3f s   ratio %.2fx (target <= 2x)", n, oursFetch, rawFetch, oursFetch / rawFetch))
+try? ourDB.close()
+
+// 3. One million rows: an indexed composite-element fetch returning 10 rows.
+let millionURL = directory.appendingPathComponent("million.sqlite")
+let million = openContainer(millionURL)
+let loader = million.newBackgroundContext()
+let fillTime = try time {
+    for chunk in 0..<10 {
+        try loader.performAndWait {
+            try insertObjects(loader, range: (chunk * 100_000)..<((chunk + 1) * 100_000))
+            loader.reset()
+        }
+    }
+}
+say(String(format: "filled 1,000,000 rows in %.1f s", fillTime))
+// Ten rows carry a unique primary colour.
+try loader.performAndWait {
+    let request = NSFetchRequest<Aircraft>(entityName: "Aircraft")
+    request.predicate = NSPredicate(format: "tailNumber IN %@", argumentArray: [(0..<10).map { "N\($0 * 99_991)" }])
+    for a in try loader.fetch(request) { a.setValue("chartreuse", forKeyPath: "colorScheme.primary") }
+    try loader.save()
+    loader.reset()
+}
+var samples: [Double] = []
+let queryContext = million.newBackgroundContext()
+try queryContext.performAndWait {
+    for _ in 0..<200 {
+        let request = NSFetchRequest<Aircraft>(entityName: "Aircraft")
+        request.predicate = NSPredicate(format: "colorScheme.primary == %@", "chartreuse")
+        var found = 0
+        samples.append(try time { found = try queryContext.fetch(request).count })
+        precondition(found == 10, "expected 10 rows, got \(found)")
+        queryContext.reset()
+    }
+}
+samples.sort()
+let plan = try DatabaseQueue(path: millionURL.path).read { db in
+    try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN SELECT Z_PK FROM ZAIRCRAFT t0 WHERE t0.ZCOLORSCHEME_PRIMARY = ?", arguments: ["chartreuse"]).map { $0["detail"] as String? ?? "" }.joined(separator: "; ")
+}
+say(String(format: "indexed composite fetch (10 of 1,000,000): median %.3f ms  p99 %.3f ms (target < 1 ms)", samples[samples.count / 2] * 1000, samples[samples.count * 99 / 100] * 1000))
+say("  EXPLAIN QUERY PLAN: \(plan)")
+
+// 4. Batched fetch of 1,000,000 rows: peak resident memory of a fresh process iterating them.
+let probe = Process()
+probe.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+probe.arguments = ["memory", directory.path]
+let pipe = Pipe()
+probe.standardOutput = pipe
+try probe.run()
+probe.waitUntilExit()
+let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: " ")
+if output.count == 3 {
+    say("batched fetch of 1,000,000 rows (fetchBatchSize 500): read \(output[0]) rows, peak resident \(output[2].trimmingCharacters(in: .whitespacesAndNewlines)) MB (process start \(output[1]) MB; target < 100 MB)")
+} else {
+    say("memory probe failed: \(output)")
+}

@@ -68,6 +68,7 @@ extension NSManagedObjectContext {
         for object in inserted {
             let data = object.data
             data.temporaryID = nil
+            data.isNew = false
             data.committed = nil
             data.changedSlots.removeAll()
             data.version = versions[ObjectIdentifier(object)] ?? 1
@@ -117,6 +118,7 @@ extension NSManagedObjectContext {
             for (root, key) in last { store.commitPrimaryKeys(root: root, upTo: key) }
             for object in list {
                 object.data.temporaryID = nil
+                object.data.isNew = false
                 register(object, primaryKey: object.data.primaryKey)
             }
         }

@@ -53,7 +53,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
 
     struct ObjectKey: Hashable {
-        let table: Int32
+        let root: ObjectIdentifier
         let primaryKey: Int64
     }
 
@@ -129,9 +129,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
 
     // MARK: Object registry
 
-    func key(entity: NSEntityDescription, primaryKey: Int64) -> ObjectKey {
-        let number = persistentStoreCoordinator?.store(for: entity)?.schema?.mapping(for: entity.rootEntity).number ?? 0
-        return ObjectKey(table: Int32(number), primaryKey: primaryKey)
+    @inline(__always) func key(entity: NSEntityDescription, primaryKey: Int64) -> ObjectKey {
+        ObjectKey(root: ObjectIdentifier(entity.layout.root), primaryKey: primaryKey)
     }
 
     func register(_ object: NSManagedObject, primaryKey: Int64) {
@@ -195,7 +194,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// The entity for a class, in the coordinator's model.
     func entityForClass(_ cls: NSManagedObject.Type) -> NSEntityDescription? {
         guard let model = persistentStoreCoordinator?.managedObjectModel else { return nil }
-        return EntityMatching.entity(for: cls, in: model)
+        return model.entity(forClass: cls)
     }
 
     // MARK: Changes

@@ -111,17 +111,23 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
     // MARK: Layout
 
     /// The entity's properties (inherited first) with their slot numbers, computed once and cached.
+    /// Read without the lock once computed: models are not changed once objects use them.
     var layout: EntityLayout {
+        if let layout = _layoutFast { return layout }
         lock.lock(); defer { lock.unlock() }
         if let layout = _layout { return layout }
         let layout = EntityLayout(entity: self)
         _layout = layout
+        _layoutFast = layout
         return layout
     }
+
+    nonisolated(unsafe) private var _layoutFast: EntityLayout?
 
     func invalidateLayout() {
         lock.lock()
         _layout = nil
+        _layoutFast = nil
         let subs = subentities
         lock.unlock()
         for sub in subs { sub.invalidateLayout() }
@@ -141,12 +147,24 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
 
     /// The class that represents this entity's objects.
     func resolvedClass() -> NSManagedObject.Type {
+        if let cached = _classFast { return cached }
         if let explicit = managedObjectClass { return explicit }
         if let found = ManagedClassRegistry.shared.lookup(className: managedObjectClassName, entityName: name ?? "") {
+            _classFast = found
             return found
         }
         return NSManagedObject.self
     }
+
+    /// Records the class an app used for this entity's objects (the first subclass seen wins).
+    func noteClass(_ cls: NSManagedObject.Type) {
+        if _classFast == nil, cls != NSManagedObject.self {
+            ManagedClassRegistry.shared.register(cls)
+            lock.withLock { if _classFast == nil { _classFast = cls } }
+        }
+    }
+
+    nonisolated(unsafe) private var _classFast: NSManagedObject.Type?
 
     func copyEntity() -> NSEntityDescription {
         let copy = NSEntityDescription()
@@ -171,6 +189,12 @@ final class EntityLayout: @unchecked Sendable {
     let slotByName: [String: Int]
     /// Property by name.
     let propertiesByName: [String: NSPropertyDescription]
+    /// The hierarchy's root entity, which identifies the table rows live in.
+    unowned let root: NSEntityDescription
+    /// Default values by slot (to-many slots get a fresh container per object).
+    let defaults: [Any?]
+    /// Slots of to-many relationships.
+    let toManySlots: [Int]
 
     init(entity: NSEntityDescription) {
         var chain: [NSEntityDescription] = []
@@ -193,6 +217,9 @@ final class EntityLayout: @unchecked Sendable {
         var byName: [String: NSPropertyDescription] = [:]
         for p in properties { byName[p.name] = p }
         self.propertiesByName = byName
+        self.root = chain[0]
+        self.defaults = NSManagedObject.computeDefaults(properties)
+        self.toManySlots = properties.indices.filter { (properties[$0] as? NSRelationshipDescription)?.isToMany == true }
     }
 }
 

@@ -22,6 +22,17 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
     /// Creates an empty model.
     public override init() { super.init() }
 
+    private let classLock = NSLock()
+    private var entityByClass: [ObjectIdentifier: NSEntityDescription] = [:]
+
+    /// The entity a class stands for (cached).
+    func entity(forClass cls: NSManagedObject.Type) -> NSEntityDescription? {
+        if let cached = classLock.withLock({ entityByClass[ObjectIdentifier(cls)] }) { return cached }
+        guard let entity = EntityMatching.entity(for: cls, in: self) else { return nil }
+        classLock.withLock { entityByClass[ObjectIdentifier(cls)] = entity }
+        return entity
+    }
+
     /// Loads a model from Xcode's model files: a `.xcdatamodeld` folder (its current version), a
     /// `.xcdatamodel` folder or its `contents` file. Returns nil when the files are missing or malformed;
     /// `NSManagedObjectModel.load(contentsOf:)` says why.

@@ -7,7 +7,21 @@ import Foundation
 /// A value that cannot be converted is kept as given and reported by validation when saved.
 enum AttributeValues {
     static func normalize(_ value: Any?, for attribute: NSAttributeDescription) -> Any? {
-        guard let value, !(value is NSNull) else { return nil }
+        guard let value else { return nil }
+        // Exact types first: casts to Foundation classes (NSNull, NSNumber) make Swift try bridging.
+        switch attribute.attributeType {
+        case .stringAttributeType: if let v = value as? String { return v }
+        case .doubleAttributeType: if let v = value as? Double { return v }
+        case .integer64AttributeType: if let v = value as? Int64 { return v }
+        case .integer32AttributeType: if let v = value as? Int32 { return v }
+        case .integer16AttributeType: if let v = value as? Int16 { return v }
+        case .booleanAttributeType: if let v = value as? Bool { return v }
+        case .dateAttributeType: if let v = value as? Date { return v }
+        case .binaryDataAttributeType: if let v = value as? Data { return v }
+        case .UUIDAttributeType: if let v = value as? UUID { return v }
+        default: break
+        }
+        if value is NSNull { return nil }
         switch attribute.attributeType {
         case .integer16AttributeType:
             if let v = value as? Int16 { return v }

@@ -67,8 +67,9 @@ enum ManagedKeyNames {
 /// Conversions between the values an object stores and the Swift types its properties declare.
 enum ManagedValueCoercion {
     static func box<Value>(_ value: Value) -> Any? {
-        if let optional = value as? AnyOptional { return optional.wrappedAny }
-        return value
+        // Only Optionals need unwrapping; casting other values to a protocol makes Swift try bridging.
+        guard Value.self is AnyOptional.Type, let optional = value as? AnyOptional else { return value }
+        return optional.wrappedAny
     }
 
     static func coerce<Value>(_ any: Any?, to type: Value.Type, key: String, entity: NSEntityDescription) -> Value {

@@ -37,11 +37,10 @@ open class NSManagedObject: NSObject {
         }
         let data = ObjectData(primaryKey: 0)
         data.values = NSManagedObject.defaultValues(for: entity)
-        data.committed = nil
-        data.temporaryID = NSManagedObjectID(temporaryFor: entity)
+        data.isNew = true
         self.payload = data
         super.init()
-        ManagedClassRegistry.shared.register(type(of: self))
+        entity.noteClass(type(of: self))
         if let context {
             context.insert(self)
         }
@@ -88,7 +87,12 @@ open class NSManagedObject: NSObject {
     /// The object's ID: temporary until the object is saved, then permanent.
     open var objectID: NSManagedObjectID {
         let data = self.data
-        if let temporary = data.temporaryID { return temporary }
+        if data.isNew {
+            if let temporary = data.temporaryID { return temporary }
+            let temporary = NSManagedObjectID(temporaryFor: entity)
+            data.temporaryID = temporary
+            return temporary
+        }
         if let store = managedObjectContext?.persistentStoreCoordinator?.store(for: entity) {
             return NSManagedObjectID(entity: entity, store: store, primaryKey: data.primaryKey)
         }
@@ -274,7 +278,14 @@ open class NSManagedObject: NSObject {
     // MARK: Slots
 
     static func defaultValues(for entity: NSEntityDescription) -> [Any?] {
-        entity.layout.properties.map { property -> Any? in
+        let layout = entity.layout
+        var values = layout.defaults
+        for slot in layout.toManySlots { values[slot] = RelationshipObjects() }
+        return values
+    }
+
+    static func computeDefaults(_ properties: [NSPropertyDescription]) -> [Any?] {
+        properties.map { property -> Any? in
             if let attribute = property as? NSAttributeDescription { return attribute.defaultValue }
             if let relationship = property as? NSRelationshipDescription, relationship.isToMany { return RelationshipObjects() }
             return nil

@@ -4,8 +4,10 @@ import Foundation
 final class ObjectData {
     /// The row's primary key (0 until an inserted object is saved).
     var primaryKey: Int64
-    /// The ID of an object inserted and not yet saved.
+    /// The ID of an object inserted and not yet saved (made when first asked for).
     var temporaryID: NSManagedObjectID?
+    /// Whether the object has never been saved.
+    var isNew = false
     /// Values by slot (see `EntityLayout`); nil while the object is a fault.
     var values: [Any?]?
     /// The values as last read from or written to the store, for changedValues, rollback and merges.

@@ -1,6 +1,18 @@
 import Foundation
 import GRDB
 
+/// A column an INSERT or UPDATE writes, and where its value comes from.
+struct InsertColumn {
+    enum Kind { case value, relationship, relationshipEntity }
+    let name: String
+    let slot: Int
+    /// For a composite element: its path inside the composite's dictionary.
+    let path: [String]?
+    let type: NSAttributeType
+    let transformer: String?
+    let kind: Kind
+}
+
 /// Reads a table row (`SELECT Z_PK, Z_ENT, Z_OPT, <all table columns>`) into an entity's slot values,
 /// and lists the columns an entity's INSERT writes.
 final class RowCodec: @unchecked Sendable {
@@ -15,7 +27,7 @@ final class RowCodec: @unchecked Sendable {
     let mapping: EntityMapping
     let readers: [SlotReader]
     /// Columns written by an INSERT of this entity, and the slot (and composite path) each comes from.
-    let insertColumns: [(name: String, slot: Int, path: [String]?, type: NSAttributeType, transformer: String?, isEntityColumn: Bool)]
+    let insertColumns: [InsertColumn]
     let insertSQL: String
 
     init(mapping: EntityMapping, schema: StoreSchema) {
@@ -23,23 +35,26 @@ final class RowCodec: @unchecked Sendable {
         var columnIndex: [String: Int] = [:]
         for (i, column) in mapping.table.columns.enumerated() { columnIndex[column.name] = i + 3 }
         var readers: [SlotReader] = []
-        var inserts: [(name: String, slot: Int, path: [String]?, type: NSAttributeType, transformer: String?, isEntityColumn: Bool)] = []
+        var inserts: [InsertColumn] = []
         for (slot, slotMapping) in mapping.slots.enumerated() {
             switch slotMapping {
             case .transient:
                 readers.append(.none)
             case .attribute(let column, let attribute):
                 readers.append(.attribute(index: columnIndex[column]!, type: attribute.attributeType, transformer: attribute.valueTransformerName))
-                inserts.append((column, slot, nil, attribute.attributeType, attribute.valueTransformerName, false))
+                inserts.append(InsertColumn(name: column, slot: slot, path: nil, type: attribute.attributeType, transformer: attribute.valueTransformerName, kind: .value))
             case .composite(let columns):
                 readers.append(.composite(columns.map { ($0.path, columnIndex[$0.name]!, $0.attribute.attributeType, $0.attribute.valueTransformerName) }))
                 for column in columns {
-                    inserts.append((column.name, slot, column.path, column.attribute.attributeType, column.attribute.valueTransformerName, false))
+                    inserts.append(InsertColumn(name: column.name, slot: slot, path: column.path, type: column.attribute.attributeType,
+                                                transformer: column.attribute.valueTransformerName, kind: .value))
                 }
             case .toOne(let column, let entityColumn, let destination):
                 readers.append(.toOne(index: columnIndex[column]!, entityIndex: entityColumn.flatMap { columnIndex[$0] }, destination: destination))
-                inserts.append((column, slot, nil, .integer64AttributeType, nil, false))
-                if let entityColumn { inserts.append((entityColumn, slot, nil, .integer64AttributeType, nil, true)) }
+                inserts.append(InsertColumn(name: column, slot: slot, path: nil, type: .integer64AttributeType, transformer: nil, kind: .relationship))
+                if let entityColumn {
+                    inserts.append(InsertColumn(name: entityColumn, slot: slot, path: nil, type: .integer64AttributeType, transformer: nil, kind: .relationshipEntity))
+                }
             case .toManyByInverse, .toManyByJoin:
                 readers.append(.toMany)
             }

@@ -6,7 +6,19 @@ import GRDB
 /// BLOBs, URIs as text, decimals as REAL, transformables as the BLOB their transformer produces.
 enum SQLValueCodec {
     static func encode(_ value: Any?, type: NSAttributeType, transformerName: String? = nil) -> DatabaseValue {
-        guard let value, !(value is NSNull) else { return .null }
+        guard let value else { return .null }
+        // Exact Swift types first (casting to Foundation classes makes Swift try bridging).
+        switch type {
+        case .stringAttributeType: if let s = value as? String { return s.databaseValue }
+        case .integer64AttributeType: if let v = value as? Int64 { return v.databaseValue }
+        case .integer32AttributeType: if let v = value as? Int32 { return Int64(v).databaseValue }
+        case .integer16AttributeType: if let v = value as? Int16 { return Int64(v).databaseValue }
+        case .doubleAttributeType: if let v = value as? Double { return v.databaseValue }
+        case .booleanAttributeType: if let v = value as? Bool { return (v ? 1 : 0 as Int64).databaseValue }
+        case .dateAttributeType: if let d = value as? Date { return d.timeIntervalSinceReferenceDate.databaseValue }
+        default: break
+        }
+        if value is NSNull { return .null }
         switch type {
         case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType:
             if let n = NumericValue(value) { return n.int64.databaseValue }

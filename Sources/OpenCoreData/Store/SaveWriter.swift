@@ -62,7 +62,7 @@ final class SaveWriter {
 
     /// Puts the keys of a failed save back to "not saved".
     func undoKeyAssignments() {
-        for object in assigned where object.data.temporaryID != nil { object.data.primaryKey = 0 }
+        for object in assigned where object.data.isNew { object.data.primaryKey = 0 }
         assigned.removeAll()
     }
 
@@ -80,22 +80,28 @@ final class SaveWriter {
         try statement.execute()
     }
 
-    private func encode(_ column: (name: String, slot: Int, path: [String]?, type: NSAttributeType, transformer: String?, isEntityColumn: Bool), values: [Any?]) -> DatabaseValue {
+    private func encode(_ column: InsertColumn, values: [Any?]) -> DatabaseValue {
         let raw = values[column.slot]
-        if let object = raw as? NSManagedObject {
-            if object.isDeleted && object.managedObjectContext == nil { return .null }
-            if column.isEntityColumn { return schema.mapping(for: object.entity).number.databaseValue }
-            let key = object.primaryKeyIfKnown
-            return key == 0 ? .null : key.databaseValue
+        switch column.kind {
+        case .value:
+            if let path = column.path {
+                return SQLValueCodec.encode(RowCodec.lookup(path, in: raw), type: column.type, transformerName: column.transformer)
+            }
+            return SQLValueCodec.encode(raw, type: column.type, transformerName: column.transformer)
+        case .relationship, .relationshipEntity:
+            let isEntity = column.kind == .relationshipEntity
+            if let object = raw as? NSManagedObject {
+                if object.isDeleted && object.managedObjectContext == nil { return .null }
+                if isEntity { return schema.mapping(for: object.entity).number.databaseValue }
+                let key = object.primaryKeyIfKnown
+                return key == 0 ? .null : key.databaseValue
+            }
+            if let reference = raw as? RowReference {
+                if isEntity { return schema.mapping(for: reference.entity).number.databaseValue }
+                return reference.primaryKey.databaseValue
+            }
+            return .null
         }
-        if let reference = raw as? RowReference {
-            if column.isEntityColumn { return schema.mapping(for: reference.entity).number.databaseValue }
-            return reference.primaryKey.databaseValue
-        }
-        if let path = column.path {
-            return SQLValueCodec.encode(RowCodec.lookup(path, in: raw), type: column.type, transformerName: column.transformer)
-        }
-        return SQLValueCodec.encode(raw, type: column.type, transformerName: column.transformer)
     }
 
     /// Writes an updated object's changed columns if its row version is unchanged; returns the new version.
