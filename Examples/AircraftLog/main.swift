@@ -9,13 +9,9 @@ enum PaintColor: String, CaseIterable, Identifiable {
     var id: Self { self }
 }
 
-final class Aircraft: NSManagedObject {}
-
-extension Aircraft {
-    @nonobjc public class func fetchRequest() -> NSFetchRequest<Aircraft> {
-        return NSFetchRequest<Aircraft>(entityName: "Aircraft")
-    }
-
+// @Managed is a property wrapper, and Swift allows wrappers only on stored properties: the seed's
+// extension keeps fetchRequest(), the properties move into the class body.
+final class Aircraft: NSManagedObject {
     @Managed public var aircraftCategory: String?
     @Managed public var aircraftClass: String?
     @Managed public var aircraftType: String?
@@ -23,6 +19,12 @@ extension Aircraft {
     @Managed public var photo: Data?
     @Managed public var tailNumber: String?
     @Managed public var logEntries: NSSet?
+}
+
+extension Aircraft {
+    @nonobjc public class func fetchRequest() -> NSFetchRequest<Aircraft> {
+        return NSFetchRequest<Aircraft>(entityName: "Aircraft")
+    }
 }
 
 final class LogEntry: NSManagedObject {}

@@ -106,7 +106,7 @@ extension NSManagedObjectContext {
         }
         for object in pending.inserted where matches(object) { objects.append(object) }
         if !spec.sortDescriptors.isEmpty {
-            objects = NSSortDescriptor.sort(objects, using: spec.sortDescriptors)
+            objects = objects.sortedArray(using: spec.sortDescriptors)
         }
         if spec.fetchOffset > 0 { objects = Array(objects.dropFirst(spec.fetchOffset)) }
         if spec.fetchLimit > 0, objects.count > spec.fetchLimit { objects = Array(objects.prefix(spec.fetchLimit)) }

@@ -441,6 +441,8 @@ open class NSManagedObject: NSObject {
     }
 }
 
+extension NSManagedObject: KeyValueCodingReadable {}
+
 /// `NSManagedObject.fetchRequest()`: a request for the class's entity. Declared in a protocol extension
 /// so that a subclass's own `fetchRequest() -> NSFetchRequest<Aircraft>` (as Xcode generates) wins.
 public protocol NSManagedObjectFetchRequestProviding: AnyObject {}

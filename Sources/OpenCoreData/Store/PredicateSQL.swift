@@ -49,7 +49,7 @@ struct PredicateSQL {
 
     mutating func translate(_ predicate: NSPredicate, entity: NSEntityDescription, alias: String = "t0") throws -> String {
         if let compound = predicate as? NSCompoundPredicate {
-            let parts = try compound.subpredicates.map { try translate($0 as! NSPredicate, entity: entity, alias: alias) }
+            let parts = try compound.subpredicates.map { try translate($0, entity: entity, alias: alias) }
             switch compound.compoundPredicateType {
             case .and: return parts.isEmpty ? "1" : "(" + parts.joined(separator: " AND ") + ")"
             case .or: return parts.isEmpty ? "0" : "(" + parts.joined(separator: " OR ") + ")"
@@ -278,6 +278,15 @@ struct PredicateSQL {
         case .evaluatedObject:
             return .primaryKey("\(alias).Z_PK", entity)
         case .keyPath:
+            if let base = expression.operand, base.expressionType != .evaluatedObject {
+                if base.expressionType == .subquery, expression.keyPath.lowercased() == "@count" {
+                    return .sql(try subquery(base, entity: entity, alias: alias, count: true))
+                }
+                if base.expressionType == .keyPath, base.operand == nil {
+                    return try operand(keyPath: (base.keyPath + "." + expression.keyPath).split(separator: ".").map(String.init), entity: entity, alias: alias)
+                }
+                throw TranslationError(description: "key path \(expression.keyPath) on \(base) cannot run in SQL")
+            }
             return try operand(keyPath: expression.keyPath.split(separator: ".").map(String.init), entity: entity, alias: alias)
         case .variable:
             if let bound = variables[expression.variable] { return .primaryKey("\(bound.alias).Z_PK", bound.entity) }
@@ -292,8 +301,6 @@ struct PredicateSQL {
             return try function(expression, entity: entity, alias: alias)
         case .subquery:
             return .sql(try subquery(expression, entity: entity, alias: alias, count: false))
-        default:
-            throw TranslationError(description: "expression \(expression) cannot run in SQL")
         }
     }
 
@@ -341,7 +348,8 @@ struct PredicateSQL {
         var inner = self
         inner.joins = []
         inner.variables[expression.variable] = (path.alias, path.entity)
-        let condition = try inner.translate(expression.predicate, entity: path.entity, alias: path.alias)
+        guard let predicate = expression.predicate else { throw TranslationError(description: "SUBQUERY has no predicate") }
+        let condition = try inner.translate(predicate, entity: path.entity, alias: path.alias)
         arguments += inner.arguments.dropFirst(arguments.count)
         aliasCounter = inner.aliasCounter
         let select = count ? "COUNT(*)" : "\(path.alias).Z_PK"
@@ -464,10 +472,10 @@ struct PredicateSQL {
 
     static func collation(for descriptor: NSSortDescriptor) -> String {
         switch descriptor.comparison {
-        case .caseInsensitive: return " COLLATE ocd_caseinsensitive"
-        case .localized: return " COLLATE ocd_localized"
-        case .localizedCaseInsensitive: return " COLLATE ocd_localizedcaseinsensitive"
-        case .localizedStandard: return " COLLATE ocd_localizedstandard"
+        case .caseInsensitiveCompare: return " COLLATE ocd_caseinsensitive"
+        case .localizedCompare: return " COLLATE ocd_localized"
+        case .localizedCaseInsensitiveCompare: return " COLLATE ocd_localizedcaseinsensitive"
+        case .localizedStandardCompare: return " COLLATE ocd_localizedstandard"
         default: return ""
         }
     }
