@@ -1,4 +1,3 @@
-import Foundation
 import OpenCoreData
 
 /// Authorization decisions stored in the health store, per app bundle identifier.

@@ -1,4 +1,4 @@
-import Foundation
+import OpenCoreData
 
 /// The host's side of authorization (on Apple platforms, the sheets the system shows): it decides
 /// which medications and which types an app may read or share. OpenHealthKit stores the decisions

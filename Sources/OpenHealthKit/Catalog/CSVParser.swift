@@ -1,4 +1,4 @@
-import Foundation
+import OpenCoreData
 
 /// An RFC 4180 parser: quoted fields may hold commas, line breaks and doubled quotes.
 enum CSVParser {

@@ -1,4 +1,4 @@
-import Foundation
+import OpenCoreData
 
 /// One medication of the catalog: an RxNorm clinical drug.
 public struct MedicationCatalogEntry: Hashable, Sendable {

@@ -1,4 +1,3 @@
-import Foundation
 import OpenCoreData
 
 /// The Health app's side of the store (privileged): adds medications from catalog concepts,

@@ -1,4 +1,4 @@
-import Foundation
+import OpenCoreData
 
 /// A query for samples added and objects deleted since an anchor: `result(for:)` once,
 /// `results(for:)` as a long-running sequence that yields whenever matching data changes.

@@ -1,4 +1,4 @@
-import Foundation
+import OpenCoreData
 
 /// Options for `HKQuery.predicateForSamples(withStart:end:options:)`.
 public struct HKQueryOptions: OptionSet, Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import OpenCoreData
 
 /// A sample type and an optional predicate, the unit of sample query descriptors.
 public struct HKSamplePredicate<Sample: HKSample>: @unchecked Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import OpenCoreData
 
 /// A one-shot query for samples: predicates, sort order and limit, all applied in SQL.
 public struct HKSampleQueryDescriptor<Sample: HKSample>: @unchecked Sendable {

@@ -1,4 +1,3 @@
-import Foundation
 import OpenCoreData
 
 /// Comparison operators HealthKit's predicate factories use.

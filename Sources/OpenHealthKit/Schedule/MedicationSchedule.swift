@@ -1,4 +1,4 @@
-import Foundation
+import OpenCoreData
 
 /// When a medication is due: times of day on chosen weekdays, every N days, or as needed.
 /// (Apple keeps schedules inside the Health app; OpenHealthKit exposes them to the Health app's

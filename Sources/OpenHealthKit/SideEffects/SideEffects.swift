@@ -1,4 +1,4 @@
-import Foundation
+import OpenCoreData
 
 /// A symptom a medication may cause: a name and its HealthKit category type.
 public struct SymptomModel: Hashable, Sendable, Identifiable {

@@ -1,4 +1,3 @@
-import Foundation
 import OpenCoreData
 
 /// The access point to health data for one app (identified by its bundle identifier), backed by an

@@ -1,4 +1,3 @@
-import Foundation
 import OpenCoreData
 
 /// One connection to the health store's SQLite file through OpenCoreData: a persistent container

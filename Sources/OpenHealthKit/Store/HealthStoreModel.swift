@@ -1,4 +1,3 @@
-import Foundation
 import OpenCoreData
 
 /// The Core Data model of the health store, built in code: medications, dose events, category

@@ -1,4 +1,3 @@
-import Foundation
 import OpenCoreData
 
 /// Query execution: HealthKit predicates become NSFetchRequests on the store's entities, with the

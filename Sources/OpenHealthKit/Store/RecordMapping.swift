@@ -1,4 +1,3 @@
-import Foundation
 import OpenCoreData
 
 /// Turns store records into HealthKit objects and back.

@@ -1,4 +1,4 @@
-import Foundation
+import OpenCoreData
 
 /// Identifiers of category types; here HealthKit's symptom types.
 public struct HKCategoryTypeIdentifier: RawRepresentable, Hashable, Sendable, Codable {

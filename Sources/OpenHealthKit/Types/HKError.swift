@@ -1,4 +1,4 @@
-import Foundation
+import OpenCoreData
 
 /// HealthKit's error domain.
 public let HKErrorDomain = "com.apple.healthkit"

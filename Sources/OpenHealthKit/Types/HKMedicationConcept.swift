@@ -1,4 +1,4 @@
-import Foundation
+import OpenCoreData
 
 /// The domain a health concept identifier belongs to.
 public struct HKHealthConceptDomain: RawRepresentable, Hashable, Sendable, Codable {

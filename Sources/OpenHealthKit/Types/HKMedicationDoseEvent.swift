@@ -1,4 +1,4 @@
-import Foundation
+import OpenCoreData
 
 /// A logged (or missed) dose of a medication.
 public final class HKMedicationDoseEvent: HKSample, @unchecked Sendable {

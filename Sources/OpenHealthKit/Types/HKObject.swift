@@ -1,4 +1,4 @@
-import Foundation
+import OpenCoreData
 
 /// The app or device that saved an object.
 public final class HKSource: NSObject, @unchecked Sendable {

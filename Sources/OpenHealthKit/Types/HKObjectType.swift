@@ -1,4 +1,4 @@
-import Foundation
+import OpenCoreData
 
 /// The kind of a HealthKit object: the base of sample types and the medication object type.
 public class HKObjectType: NSObject, @unchecked Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import OpenCoreData
 
 /// A unit for dose quantities: a count, a mass, a volume, or another unit by its string.
 public final class HKUnit: NSObject, @unchecked Sendable {

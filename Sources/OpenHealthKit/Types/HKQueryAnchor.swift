@@ -1,4 +1,4 @@
-import Foundation
+import OpenCoreData
 
 /// An opaque position in the store's history: anchored queries return samples added and objects
 /// deleted after it. Anchors can be archived (`Codable`, or `data`/`init(data:)`) and survive restarts.
