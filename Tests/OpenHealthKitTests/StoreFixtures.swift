@@ -1,4 +1,3 @@
-import Foundation
 @testable import OpenHealthKit
 
 /// A fresh store file shared by the Health app's editor and one app, with a host handler that
