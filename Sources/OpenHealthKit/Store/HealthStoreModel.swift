@@ -39,7 +39,7 @@ enum HealthStoreModel {
             attr("scheduleType", .integer16AttributeType, optional: false), attr("scheduledDate", .dateAttributeType),
             attr("scheduledDoseQuantity", .doubleAttributeType), attr("doseQuantity", .doubleAttributeType),
             attr("unit", .stringAttributeType, optional: false),
-        ], indexes: [["medicationConceptIdentifier", "logStatus", "startDate"], ["seq"], ["uuid"], ["scheduledDate"]])
+        ], indexes: [["medicationConceptIdentifier", "logStatus", "startDate"], ["medicationConceptIdentifier", "seq"], ["seq"], ["uuid"], ["scheduledDate"]])
         let category = entity(Self.categorySample, sample + [
             attr("typeIdentifier", .stringAttributeType, optional: false), attr("value", .integer64AttributeType, optional: false),
         ], indexes: [["typeIdentifier", "startDate"], ["seq"], ["uuid"]])
