@@ -63,7 +63,10 @@ let package = Package(
         ),
 
         // MARK: OpenHealthKit
-        .target(name: "OpenHealthKit", dependencies: ["OpenCoreData"]),
+        .target(name: "OpenHealthKit", dependencies: ["OpenCoreData"], resources: [.copy("Catalog/Resources/rxnorm-catalog.csv")]),
+        .testTarget(name: "OpenHealthKitTests", dependencies: ["OpenHealthKit", "MedicationsSample"]),
+        .executableTarget(name: "MedicationsSample", dependencies: ["OpenHealthKit"], path: "Examples/MedicationsSample"),
+        .executableTarget(name: "HealthKitBenchmark", dependencies: ["OpenHealthKit"], path: "Benchmarks/HealthKitBenchmark"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,245 @@
+import OpenCoreData
+
+/// The Health app's side of the store (privileged): adds medications from catalog concepts,
+/// customizes them, logs, edits and deletes doses. Apps cannot do any of this; they only read.
+/// When a medication is added, every app that asked for medication access is asked again, for that
+/// medication, through the authorization handler (the sharing switches of the Health app).
+public final class HKHealthAppEditor: @unchecked Sendable {
+    /// The privileged store, which also reads everything.
+    public let store: HKHealthStore
+    private var database: HealthDatabase { store.database }
+
+    /// Opens the store at a URL as the Health app.
+    public init(storeURL: URL, authorizationHandler: any HKAuthorizationHandler = HKDenyAllAuthorizationHandler()) throws {
+        store = try HKHealthStore(storeURL: storeURL, bundleIdentifier: HKHealthStore.healthAppBundleIdentifier,
+                                  authorizationHandler: authorizationHandler)
+    }
+
+    private func record(_ entity: String, _ key: String, _ value: String, in context: NSManagedObjectContext) throws -> NSManagedObject? {
+        try database.fetch(entity, HKQuery.compare(key, .equal, value), limit: 1, in: context).first
+    }
+
+    private func medicationRecord(_ id: HKHealthConceptIdentifier, in context: NSManagedObjectContext) throws -> NSManagedObject {
+        guard let record = try record(HealthStoreModel.medication, "medicationConceptIdentifier", id.identifier, in: context) else {
+            throw HKError(.errorInvalidArgument, "no medication \(id.identifier) in the Health app")
+        }
+        return record
+    }
+
+    // MARK: Medications
+
+    /// Adds a medication, then asks every app that requested medication access whether it may read it.
+    @discardableResult
+    public func addMedication(_ concept: HKMedicationConcept, nickname: String? = nil,
+                              schedule: MedicationSchedule? = nil) async throws -> HKUserAnnotatedMedication {
+        guard !concept.identifier.identifier.isEmpty else { throw HKError(.errorInvalidArgument, "the concept has an empty identifier") }
+        let (medication, apps) = try database.perform { context -> (HKUserAnnotatedMedication, Set<String>) in
+            if try record(HealthStoreModel.medication, "medicationConceptIdentifier", concept.identifier.identifier, in: context) != nil {
+                throw HKError(.errorInvalidArgument, "medication \(concept.identifier.identifier) is already in the list")
+            }
+            let seq = try database.changeCounter(in: context) + 1
+            database.insert(HealthStoreModel.medication, [
+                "medicationConceptIdentifier": concept.identifier.identifier, "displayText": concept.displayText,
+                "generalForm": concept.generalForm.rawValue, "codings": RecordMapping.codingsData(concept.relatedCodings),
+                "nickname": nickname, "isArchived": false, "hasSchedule": schedule?.hasSchedule ?? false,
+                "schedule": try schedule.map { try JSONEncoder().encode($0) }, "createdAt": Date(), "seq": seq,
+            ], in: context)
+            try database.save(context)
+            let medication = HKUserAnnotatedMedication(nickname: nickname, isArchived: false,
+                                                       hasSchedule: schedule?.hasSchedule ?? false, medication: concept)
+            return (medication, try AuthorizationRecords.appsThatRequestedMedications(database, in: context))
+        }
+        for app in apps.sorted() {
+            let current = try database.perform { try AuthorizationRecords.keys(database, app, AuthorizationRecords.medication, in: $0) }
+            let granted = await store.authorizationHandler.perObjectReadAuthorization(bundleIdentifier: app, medications: [medication],
+                                                                                    current: current)
+            try database.perform { context in
+                try AuthorizationRecords.set(database, app, AuthorizationRecords.medication, key: concept.identifier.identifier,
+                                             granted: granted.contains(concept.identifier), in: context)
+                try database.save(context)
+            }
+        }
+        return medication
+    }
+
+    /// Changes a medication's nickname, archived state or schedule (nil arguments are left alone;
+    /// pass `.some(nil)` to remove a nickname or schedule).
+    @discardableResult
+    public func updateMedication(_ id: HKHealthConceptIdentifier, nickname: String?? = nil, isArchived: Bool? = nil,
+                                 schedule: MedicationSchedule?? = nil) throws -> HKUserAnnotatedMedication {
+        try database.perform { context in
+            let record = try medicationRecord(id, in: context)
+            if let nickname { record.setValue(nickname, forKey: "nickname") }
+            if let isArchived { record.setValue(isArchived, forKey: "isArchived") }
+            if let schedule {
+                record.setValue(try schedule.map { try JSONEncoder().encode($0) }, forKey: "schedule")
+                record.setValue(schedule?.hasSchedule ?? false, forKey: "hasSchedule")
+            }
+            record.setValue(try database.changeCounter(in: context) + 1, forKey: "seq")
+            try database.save(context)
+            return RecordMapping.medication(record)
+        }
+    }
+
+    /// A medication's schedule, if it has one.
+    public func schedule(of id: HKHealthConceptIdentifier) throws -> MedicationSchedule? {
+        try database.perform { context in
+            try (medicationRecord(id, in: context).value(forKey: "schedule") as? Data).map {
+                try JSONDecoder().decode(MedicationSchedule.self, from: $0)
+            }
+        }
+    }
+
+    /// Deletes a medication with its dose events (reported as deletions to anchored queries) and
+    /// every app's permission for it.
+    public func deleteMedication(_ id: HKHealthConceptIdentifier) throws {
+        try database.perform { context in
+            let record = try medicationRecord(id, in: context)
+            var seq = try database.changeCounter(in: context)
+            for dose in try database.fetch(HealthStoreModel.doseEvent, HKQuery.compare("medicationConceptIdentifier", .equal, id.identifier), in: context) {
+                seq += 1
+                recordDeletion(of: dose, seq: seq, in: context)
+                context.delete(dose)
+            }
+            let grants = HKQuery.and([HKQuery.compare("kind", .equal, AuthorizationRecords.medication), HKQuery.compare("key", .equal, id.identifier)])
+            for grant in try database.fetch(HealthStoreModel.authorization, grants, in: context) { context.delete(grant) }
+            context.delete(record)
+            try database.save(context)
+        }
+    }
+
+    // MARK: Doses
+
+    /// One dose to log.
+    public struct DoseLog: Sendable {
+        /// The medication.
+        public var medication: HKHealthConceptIdentifier
+        /// What the person did.
+        public var status: HKMedicationDoseEvent.LogStatus
+        /// When it was logged (the sample's start and end date).
+        public var date: Date
+        /// When it was scheduled (nil: as needed).
+        public var scheduledDate: Date?
+        /// The quantity scheduled (nil: as needed).
+        public var scheduledQuantity: Double?
+        /// The quantity taken (nil: the default for the status).
+        public var doseQuantity: Double?
+        /// The unit.
+        public var unit: HKUnit
+
+        /// Creates a log entry.
+        public init(medication: HKHealthConceptIdentifier, status: HKMedicationDoseEvent.LogStatus, date: Date,
+                    scheduledDate: Date? = nil, scheduledQuantity: Double? = nil, doseQuantity: Double? = nil, unit: HKUnit = .count()) {
+            self.medication = medication
+            self.status = status
+            self.date = date
+            self.scheduledDate = scheduledDate
+            self.scheduledQuantity = scheduledQuantity
+            self.doseQuantity = doseQuantity
+            self.unit = unit
+        }
+    }
+
+    /// The quantity HealthKit records for a log: as given, else the scheduled quantity (or 1 as
+    /// needed) when taken, 0 when skipped, none otherwise.
+    static func defaultQuantity(_ log: DoseLog) -> Double? {
+        if let q = log.doseQuantity { return q }
+        switch log.status {
+        case .taken: return log.scheduledQuantity ?? 1
+        case .skipped: return 0
+        default: return nil
+        }
+    }
+
+    static func validate(_ log: DoseLog) throws {
+        if (log.scheduledDate == nil) != (log.scheduledQuantity == nil) {
+            throw HKError(.errorInvalidArgument, "a scheduled dose needs both scheduledDate and scheduledQuantity; an as-needed dose neither")
+        }
+        if let q = log.doseQuantity, !(q >= 0 && q.isFinite) { throw HKError(.errorInvalidArgument, "doseQuantity \(q) must be zero or more") }
+        if let q = log.scheduledQuantity, !(q > 0 && q.isFinite) { throw HKError(.errorInvalidArgument, "scheduledQuantity \(q) must be positive") }
+        if log.scheduledDate == nil, log.status != .taken, log.status != .skipped, log.status != .notLogged {
+            throw HKError(.errorInvalidArgument, "an as-needed dose cannot be \(log.status): only scheduled doses have reminders")
+        }
+    }
+
+    /// Logs doses in one transaction (for imports); returns the events in order.
+    @discardableResult
+    public func logDoses(_ logs: [DoseLog]) throws -> [HKMedicationDoseEvent] {
+        try logs.forEach(Self.validate)
+        return try database.perform { context in
+            var known = Set<String>()
+            var seq = try database.changeCounter(in: context)
+            var events: [HKMedicationDoseEvent] = []
+            events.reserveCapacity(logs.count)
+            for log in logs {
+                if !known.contains(log.medication.identifier) {
+                    _ = try medicationRecord(log.medication, in: context)
+                    known.insert(log.medication.identifier)
+                }
+                seq += 1
+                let uuid = UUID()
+                let quantity = Self.defaultQuantity(log)
+                database.insert(HealthStoreModel.doseEvent, [
+                    "uuid": uuid.uuidString, "seq": seq, "startDate": log.date, "endDate": log.date,
+                    "sourceName": "Health", "sourceBundle": HKHealthStore.healthAppBundleIdentifier,
+                    "medicationConceptIdentifier": log.medication.identifier, "logStatus": Int16(log.status.rawValue),
+                    "scheduleType": Int16((log.scheduledDate == nil ? HKMedicationDoseEvent.ScheduleType.asNeeded : .schedule).rawValue),
+                    "scheduledDate": log.scheduledDate, "scheduledDoseQuantity": log.scheduledQuantity, "doseQuantity": quantity,
+                    "unit": log.unit.unitString,
+                ], in: context)
+                events.append(HKMedicationDoseEvent(
+                    medicationConceptIdentifier: log.medication, logStatus: log.status,
+                    scheduleType: log.scheduledDate == nil ? .asNeeded : .schedule, scheduledDate: log.scheduledDate,
+                    scheduledDoseQuantity: log.scheduledQuantity, doseQuantity: quantity, unit: log.unit,
+                    startDate: log.date, endDate: log.date, uuid: uuid, metadata: nil,
+                    sourceRevision: HKSourceRevision(source: HKSource(name: "Health", bundleIdentifier: HKHealthStore.healthAppBundleIdentifier), version: nil)))
+            }
+            try database.save(context)
+            return events
+        }
+    }
+
+    /// Logs one dose.
+    @discardableResult
+    public func logDose(_ log: DoseLog) throws -> HKMedicationDoseEvent { try logDoses([log])[0] }
+
+    private func recordDeletion(of dose: NSManagedObject, seq: Int64, in context: NSManagedObjectContext) {
+        database.insert(HealthStoreModel.deletedObject, [
+            "uuid": dose.value(forKey: "uuid") as? String ?? "", "seq": seq, "sampleType": HKSampleType.medicationDoseEventIdentifier,
+            "medicationConceptIdentifier": dose.value(forKey: "medicationConceptIdentifier") as? String,
+            "metadata": dose.value(forKey: "metadata") as? Data, "deletedAt": Date(),
+        ], in: context)
+    }
+
+    /// Deletes a dose event (anchored queries report it as deleted).
+    public func deleteDose(_ event: HKMedicationDoseEvent) throws {
+        try database.perform { context in
+            guard let dose = try record(HealthStoreModel.doseEvent, "uuid", event.uuid.uuidString, in: context) else {
+                throw HKError(.errorInvalidArgument, "no dose event \(event.uuid)")
+            }
+            recordDeletion(of: dose, seq: try database.changeCounter(in: context) + 1, in: context)
+            context.delete(dose)
+            try database.save(context)
+        }
+    }
+
+    /// Edits a dose: samples are immutable, so the old event is deleted and a new one (new UUID) added,
+    /// both reported to anchored queries.
+    @discardableResult
+    public func editDose(_ event: HKMedicationDoseEvent, status: HKMedicationDoseEvent.LogStatus? = nil,
+                         doseQuantity: Double?? = nil, date: Date? = nil) throws -> HKMedicationDoseEvent {
+        var log = DoseLog(medication: event.medicationConceptIdentifier, status: status ?? event.logStatus, date: date ?? event.startDate,
+                          scheduledDate: event.scheduledDate, scheduledQuantity: event.scheduledDoseQuantity,
+                          doseQuantity: doseQuantity ?? event.doseQuantity, unit: event.unit)
+        if status != nil, doseQuantity == nil { log.doseQuantity = nil } // a new status takes its default quantity
+        try Self.validate(log)
+        try deleteDose(event)
+        return try logDose(log)
+    }
+
+    /// Undoes a log: the dose becomes `notLogged` with no quantity.
+    @discardableResult
+    public func undoLog(_ event: HKMedicationDoseEvent) throws -> HKMedicationDoseEvent {
+        try editDose(event, status: .notLogged, doseQuantity: .some(nil))
+    }
+}

@@ -1,0 +1,81 @@
+import OpenCoreData
+
+/// A query for samples added and objects deleted since an anchor: `result(for:)` once,
+/// `results(for:)` as a long-running sequence that yields whenever matching data changes.
+public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: @unchecked Sendable {
+    /// One batch of changes.
+    public struct Result: @unchecked Sendable {
+        /// Samples added since the anchor.
+        public let addedSamples: [Sample]
+        /// Objects deleted since the anchor.
+        public let deletedObjects: [HKDeletedObject]
+        /// The anchor to pass next time.
+        public let newAnchor: HKQueryAnchor
+    }
+
+    /// The sample types and predicates.
+    public let predicates: [HKSamplePredicate<Sample>]
+    /// Where to start (nil: from the beginning, without deletions).
+    public var anchor: HKQueryAnchor?
+    /// The most changes per result (nil: all); read long histories in batches by anchor.
+    public let limit: Int?
+    /// How often `results(for:)` checks for changes made by other processes.
+    public var pollingInterval: Duration = .milliseconds(250)
+
+    /// Creates a descriptor.
+    public init(predicates: [HKSamplePredicate<Sample>], anchor: HKQueryAnchor?, limit: Int? = nil) {
+        self.predicates = predicates
+        self.anchor = anchor
+        self.limit = limit
+    }
+
+    /// Runs the query once.
+    public func result(for healthStore: HKHealthStore) async throws -> Result {
+        guard !predicates.isEmpty else { throw HKError(.errorInvalidArgument, "HKAnchoredObjectQueryDescriptor needs at least one predicate") }
+        var added: [(Int64, Sample)] = []
+        var deleted: [(Int64, HKDeletedObject)] = []
+        var newAnchor = Int64.max
+        for predicate in predicates {
+            let changes = try healthStore.anchoredChanges(of: predicate.sampleType, matching: predicate.nsPredicate,
+                                                          after: anchor?.sequence, limit: limit)
+            added += changes.added.compactMap { s in (s.sample as? Sample).map { (s.seq, $0) } }
+            deleted += changes.deleted.map { ($0.seq, $0.object) }
+            newAnchor = min(newAnchor, changes.newAnchor)
+        }
+        if predicates.count > 1 {
+            // Several types: keep only what lies at or before the smallest anchor, so nothing is skipped.
+            added = added.filter { $0.0 <= newAnchor }.sorted { $0.0 < $1.0 }
+            deleted = deleted.filter { $0.0 <= newAnchor }.sorted { $0.0 < $1.0 }
+        }
+        return Result(addedSamples: added.map(\.1), deletedObjects: deleted.map(\.1), newAnchor: HKQueryAnchor(sequence: newAnchor))
+    }
+
+    /// A long-running sequence: first the changes since the anchor, then one element each time
+    /// matching samples are added or deleted (in this process, or in another one sharing the file).
+    public func results(for healthStore: HKHealthStore) -> AsyncThrowingStream<Result, any Error> {
+        AsyncThrowingStream { continuation in
+            let task = Task {
+                var descriptor = self
+                var first = true
+                do {
+                    while !Task.isCancelled {
+                        let counter = try healthStore.database.changeCounter()
+                        if first || counter > (descriptor.anchor?.sequence ?? -1) {
+                            let result = try await descriptor.result(for: healthStore)
+                            let full = limit.map { $0 > 0 && result.addedSamples.count + result.deletedObjects.count >= $0 } ?? false
+                            descriptor.anchor = result.newAnchor
+                            if first || !result.addedSamples.isEmpty || !result.deletedObjects.isEmpty { continuation.yield(result) }
+                            first = false
+                            if full { continue }
+                        }
+                        await ChangeHub.shared.wait(healthStore.database.url, timeout: pollingInterval)
+                    }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+}

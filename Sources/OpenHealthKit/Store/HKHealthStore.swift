@@ -1,0 +1,180 @@
+import OpenCoreData
+
+/// The access point to health data for one app (identified by its bundle identifier), backed by an
+/// OpenCoreData SQLite store that several apps and the Health app's editor share.
+public final class HKHealthStore: @unchecked Sendable {
+    /// The bundle identifier of the Health app, whose store sees everything.
+    public static let healthAppBundleIdentifier = "com.apple.Health"
+
+    let database: HealthDatabase
+    /// The app this store reads and writes for.
+    public let bundleIdentifier: String
+    let authorizationHandler: any HKAuthorizationHandler
+
+    private static let defaults = NSLock()
+    nonisolated(unsafe) private static var _defaultHandler: any HKAuthorizationHandler = HKDenyAllAuthorizationHandler()
+
+    /// The handler `HKHealthStore()` uses (the host installs it before apps create stores).
+    public static var defaultAuthorizationHandler: any HKAuthorizationHandler {
+        get { defaults.withLock { _defaultHandler } }
+        set { defaults.withLock { _defaultHandler = newValue } }
+    }
+
+    /// The default store file: `$ORCHARD_HEALTH_STORE`, else `$XDG_DATA_HOME` (or ~/.local/share)
+    /// `/OpenHealthKit/HealthStore.sqlite`.
+    public static var defaultStoreURL: URL {
+        let environment = ProcessInfo.processInfo.environment
+        if let path = environment["ORCHARD_HEALTH_STORE"] { return URL(fileURLWithPath: path) }
+        let base = environment["XDG_DATA_HOME"].map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
+        return base.appendingPathComponent("OpenHealthKit/HealthStore.sqlite")
+    }
+
+    /// Whether health data is available (always, on Linux).
+    public static func isHealthDataAvailable() -> Bool { true }
+
+    /// Opens the default store for the main bundle's identifier (or the process name), with the
+    /// default authorization handler. Traps when the store cannot be opened, naming the file.
+    public convenience init() {
+        do {
+            try self.init(storeURL: Self.defaultStoreURL,
+                          bundleIdentifier: Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName,
+                          authorizationHandler: Self.defaultAuthorizationHandler)
+        } catch {
+            fatalError("HKHealthStore(): \(error)")
+        }
+    }
+
+    /// Opens the store at a URL for an app.
+    public init(storeURL: URL, bundleIdentifier: String,
+                authorizationHandler: any HKAuthorizationHandler = HKDenyAllAuthorizationHandler()) throws {
+        guard !bundleIdentifier.isEmpty else { throw HKError(.errorInvalidArgument, "bundleIdentifier must not be empty") }
+        self.database = try HealthDatabase(url: storeURL)
+        self.bundleIdentifier = bundleIdentifier
+        self.authorizationHandler = authorizationHandler
+    }
+
+    var isPrivileged: Bool { bundleIdentifier == Self.healthAppBundleIdentifier }
+
+    // MARK: Authorization
+
+    /// Asks for permission to share and read sample types. Per-object types (medications) are an
+    /// invalid argument here: use `requestPerObjectReadAuthorization(for:predicate:)`.
+    public func requestAuthorization(toShare typesToShare: Set<HKSampleType>, read typesToRead: Set<HKObjectType>) async throws {
+        for type in typesToRead.map({ $0 as HKObjectType }) + typesToShare.map({ $0 as HKObjectType }) where type.requiresPerObjectAuthorization() {
+            throw HKError(.errorInvalidArgument, "\(type.identifier) requires per-object authorization; use requestPerObjectReadAuthorization(for:predicate:)")
+        }
+        if typesToShare.contains(where: { $0.identifier == HKSampleType.medicationDoseEventIdentifier }) {
+            throw HKError(.errorInvalidArgument, "apps cannot share medication dose events; the Health app writes them")
+        }
+        if typesToShare.isEmpty && typesToRead.isEmpty {
+            throw HKError(.errorInvalidArgument, "requestAuthorization(toShare:read:) needs at least one type")
+        }
+        let decision = await authorizationHandler.typeAuthorization(bundleIdentifier: bundleIdentifier, toShare: typesToShare, read: typesToRead)
+        try database.perform { context in
+            for type in typesToShare {
+                try AuthorizationRecords.set(database, bundleIdentifier, AuthorizationRecords.share, key: type.identifier,
+                                             granted: decision.share.contains(type), in: context)
+            }
+            for type in typesToRead where decision.read.contains(type) {
+                try AuthorizationRecords.set(database, bundleIdentifier, AuthorizationRecords.read, key: type.identifier, granted: true, in: context)
+            }
+            try database.save(context)
+        }
+    }
+
+    /// Asks the person which medications the app may read (and so their dose events). Only
+    /// `HKObjectType.userAnnotatedMedicationType()` is per-object; other types are an invalid argument.
+    /// `predicate` narrows the medications offered (for example `predicateForUserAnnotatedMedications(isArchived: false)`).
+    public func requestPerObjectReadAuthorization(for objectType: HKObjectType, predicate: NSPredicate?) async throws {
+        guard objectType.requiresPerObjectAuthorization() else {
+            throw HKError(.errorInvalidArgument, "\(objectType.identifier) does not use per-object authorization; use requestAuthorization(toShare:read:)")
+        }
+        let (offered, current) = try database.perform { context -> ([HKUserAnnotatedMedication], Set<String>) in
+            let meds = try database.fetch(HealthStoreModel.medication, predicate,
+                                          sort: [HKQuery.sort("createdAt", ascending: true)], in: context).map(RecordMapping.medication)
+            return (meds, try AuthorizationRecords.keys(database, bundleIdentifier, AuthorizationRecords.medication, in: context))
+        }
+        let granted = await authorizationHandler.perObjectReadAuthorization(bundleIdentifier: bundleIdentifier, medications: offered, current: current)
+        try database.perform { context in
+            try AuthorizationRecords.set(database, bundleIdentifier, AuthorizationRecords.medicationRequested, key: "*", granted: true, in: context)
+            for medication in offered {
+                let id = medication.medication.identifier
+                try AuthorizationRecords.set(database, bundleIdentifier, AuthorizationRecords.medication, key: id.identifier,
+                                             granted: granted.contains(id), in: context)
+            }
+            try database.save(context)
+        }
+    }
+
+    /// Whether the app may share a type (read access is never disclosed).
+    public func authorizationStatus(for type: HKObjectType) -> HKAuthorizationStatus {
+        let result = try? database.perform { context -> HKAuthorizationStatus in
+            let p = AuthorizationRecords.predicate(bundleIdentifier, AuthorizationRecords.share, key: type.identifier)
+            guard let record = try database.fetch(HealthStoreModel.authorization, p, limit: 1, in: context).first else { return .notDetermined }
+            return bool(record, "granted") ? .sharingAuthorized : .sharingDenied
+        }
+        return result ?? .notDetermined
+    }
+
+    // MARK: Saving
+
+    /// Saves category samples (symptoms) the app is authorized to share. Medications and dose events
+    /// are written by the Health app only.
+    public func save(_ object: HKObject) async throws { try await save([object]) }
+
+    /// Saves several objects in one transaction.
+    public func save(_ objects: [HKObject]) async throws {
+        let samples = try objects.map { object -> HKCategorySample in
+            guard let sample = object as? HKCategorySample else {
+                throw HKError(.errorInvalidArgument, "apps can save category samples only; \(type(of: object)) is written by the Health app")
+            }
+            guard sample.endDate >= sample.startDate else {
+                throw HKError(.errorInvalidArgument, "sample \(sample.uuid): endDate is before startDate")
+            }
+            if HKCategoryTypeIdentifier.allSymptoms.contains(HKCategoryTypeIdentifier(sample.categoryType.identifier)),
+               HKCategoryValueSeverity(rawValue: sample.value) == nil {
+                throw HKError(.errorInvalidArgument, "symptom value \(sample.value) is not an HKCategoryValueSeverity (0...4)")
+            }
+            return sample
+        }
+        try database.perform { context in
+            if !isPrivileged {
+                let shared = try AuthorizationRecords.keys(database, bundleIdentifier, AuthorizationRecords.share, in: context)
+                for sample in samples where !shared.contains(sample.categoryType.identifier) {
+                    throw HKError(.errorAuthorizationDenied, "\(bundleIdentifier) is not authorized to share \(sample.categoryType.identifier)")
+                }
+            }
+            var seq = try database.changeCounter(in: context)
+            for sample in samples {
+                seq += 1
+                database.insert(HealthStoreModel.categorySample, [
+                    "uuid": sample.uuid.uuidString, "seq": seq, "startDate": sample.startDate, "endDate": sample.endDate,
+                    "sourceName": bundleIdentifier, "sourceBundle": bundleIdentifier, "metadata": MetadataCoding.encode(sample.metadata),
+                    "typeIdentifier": sample.categoryType.identifier, "value": Int64(sample.value),
+                ], in: context)
+            }
+            try database.save(context)
+        }
+    }
+
+    /// Deletes a category sample this app saved.
+    public func delete(_ object: HKObject) async throws {
+        try database.perform { context in
+            let p = HKQuery.compare("uuid", .equal, object.uuid.uuidString)
+            guard let record = try database.fetch(HealthStoreModel.categorySample, p, limit: 1, in: context).first else {
+                throw HKError(.errorInvalidArgument, "no sample \(object.uuid) saved by \(bundleIdentifier)")
+            }
+            guard isPrivileged || record.value(forKey: "sourceBundle") as? String == bundleIdentifier else {
+                throw HKError(.errorAuthorizationDenied, "\(bundleIdentifier) can delete only samples it saved")
+            }
+            let seq = try database.changeCounter(in: context) + 1
+            database.insert(HealthStoreModel.deletedObject, [
+                "uuid": object.uuid.uuidString, "seq": seq, "sampleType": record.value(forKey: "typeIdentifier") as? String ?? "",
+                "metadata": record.value(forKey: "metadata") as? Data, "deletedAt": Date(),
+            ], in: context)
+            context.delete(record)
+            try database.save(context)
+        }
+    }
+}
