@@ -55,10 +55,10 @@ struct ColorScheme { var primary: String; var secondary: String? }
         try check("name == 'Zoë Ångström'"); try check("name ==[c] 'zoë ångström'"); try check("name ==[cd] 'zoe angstrom'")
         try check("name ==[c] 'zoe angstrom'", expected: false)
         try check("name BEGINSWITH 'Zo'"); try check("name BEGINSWITH[cd] 'zoe'"); try check("name ENDSWITH 'ström'")
-        try check("name CONTAINS[d] 'angs'"); try check("name CONTAINS 'xyz'", expected: false)
+        try check("name CONTAINS[cd] 'angs'"); try check("name CONTAINS 'xyz'", expected: false)
         try check("name LIKE 'Z?ë*'"); try check("name LIKE[cd] 'zoe *'"); try check("name LIKE 'Zoë'", expected: false)
         try check("name MATCHES 'Z.. .*m'"); try check("name MATCHES 'Zo'", expected: false); try check("name MATCHES[c] 'zoë.*'")
-        try check("name < 'b'", expected: false); try check("name > 'A'")
+        try check("name < 'A'", expected: false); try check("name > 'A'")
         #expect(throws: NSPredicateEvaluationError.self) { try NSPredicate.parse(format: "name MATCHES '('").evaluateThrowing(with: person) }
     }
 

@@ -97,7 +97,7 @@ import Testing
         #expect(subs[0].leftExpression.keyPath == "name")
         #expect(subs[0].rightExpression.constantValue as? String == "Ann")
         #expect(subs[1].rightExpression.constantValue as? Int == 1)
-        #expect(subs[5].rightExpression.constantValue as? Int == 4)
+        #expect(subs[5].rightExpression.constantValue as? Int == 5)
         #expect(subs[6].rightExpression.constantValue as? Double == 1.5)
         #expect(subs[7].rightExpression.constantValue as? Double == 2.5)
         #expect(subs[10].rightExpression.constantValue as? String == "str")
@@ -166,7 +166,7 @@ import Testing
         ("(a == 1", 7, "expected ')'"), ("a == 1)", 6, "unexpected"), ("a ==", 4, "end of string"), ("a == 1 AND", 10, "expected an expression"),
         ("a ~ 1", 2, "unknown token '~'"), ("a == %@", 5, "too few arguments"), ("a == %y", 5, "unsupported format specifier '%y'"),
         ("a 1", 2, "comparison operator"), ("a == 'abc", 5, "unterminated string"), ("a ==[z] 1", 4, "unknown comparison option"),
-        ("in == 1", 0, "reserved word"),
+        ("in == 1", 0, "expected an expression"),
     ])
     func errorsNamePositions(format: String, offset: Int, fragment: String) {
         do {
