@@ -2,7 +2,7 @@ import Foundation
 import OpenCoreData
 import Testing
 
-final class Pilot: KeyValueCodingReadable {
+final class PilotRecord: KeyValueCodingReadable {
     let name: String
     let hours: Int16
     let aircraft: [Plane]
@@ -97,7 +97,7 @@ struct ColorScheme { var primary: String; var secondary: String? }
     @Test func compositesObjectsAndNSDictionary() throws {
         #expect(NSPredicate(format: "colorScheme.primary == %@", "red").evaluate(with: person))
         let plane = Plane(tail: "N1", seats: 4, colorScheme: ColorScheme(primary: "red", secondary: nil))
-        let pilot = Pilot(name: "Amelia", hours: 900, aircraft: [plane, Plane(tail: "N2", seats: 2, colorScheme: ColorScheme(primary: "blue", secondary: "x"))])
+        let pilot = PilotRecord(name: "Amelia", hours: 900, aircraft: [plane, Plane(tail: "N2", seats: 2, colorScheme: ColorScheme(primary: "blue", secondary: "x"))])
         #expect(NSPredicate(format: "hours > 500 AND name BEGINSWITH 'A'").evaluate(with: pilot))
         #expect(NSPredicate(format: "ANY planes.colorScheme.primary == 'blue'").evaluate(with: pilot))
         #expect(NSPredicate(format: "ALL planes.seats >= 2").evaluate(with: pilot))

@@ -2,7 +2,7 @@ import Foundation
 import OpenCoreData
 import Testing
 
-struct Aircraft { var _tailNumber: String; var info: Info }
+struct PlaneRecord { var _tailNumber: String; var info: Info }
 struct Info { var seats: Int }
 
 @Suite struct SortDescriptorTests {
@@ -41,10 +41,10 @@ struct Info { var seats: Int }
     }
 
     @Test func keyPathInitializer() {
-        #expect(NSSortDescriptor(keyPath: \Aircraft._tailNumber, ascending: true).key == "tailNumber")
-        #expect(NSSortDescriptor(keyPath: \Aircraft.info.seats, ascending: false).key == "info.seats")
-        var planes = [Aircraft(_tailNumber: "N2", info: Info(seats: 2)), Aircraft(_tailNumber: "N1", info: Info(seats: 9))]
-        planes.sort(using: [NSSortDescriptor(keyPath: \Aircraft._tailNumber, ascending: true)])
+        #expect(NSSortDescriptor(keyPath: \PlaneRecord._tailNumber, ascending: true).key == "tailNumber")
+        #expect(NSSortDescriptor(keyPath: \PlaneRecord.info.seats, ascending: false).key == "info.seats")
+        var planes = [PlaneRecord(_tailNumber: "N2", info: Info(seats: 2)), PlaneRecord(_tailNumber: "N1", info: Info(seats: 9))]
+        planes.sort(using: [NSSortDescriptor(keyPath: \PlaneRecord._tailNumber, ascending: true)])
         #expect(planes.map(\._tailNumber) == ["N1", "N2"])
         #expect(NSSortDescriptor(key: "a", ascending: true) == NSSortDescriptor(key: "a", ascending: true))
     }
