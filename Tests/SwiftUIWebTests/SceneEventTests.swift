@@ -84,6 +84,7 @@ func buttonID(_ scene: SceneInstance, _ label: String) -> String {
         let host = AppHost(app: Shared(), storageDirectory: tempDir())
         let a = host.newScene(), b = host.newScene()
         #expect(a.id.count == 32 && a.id != b.id)
+        _ = a.document()
         a.handle(event: ClientEvent(t: "click", id: buttonID(a, "Add")))
         #expect(!a.document().contains("<x>"))
         #expect(a.handle(event: ClientEvent(t: "click", id: "nonexistent")).isEmpty)

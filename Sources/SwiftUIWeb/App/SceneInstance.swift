@@ -5,7 +5,7 @@ import Foundation
 public final class SceneInstance {
     /// Unguessable id (128 random bits, hex).
     public let id: String
-    unowned let host: AppHost
+    let host: AppHost
     var slots: [String: StorageSlot] = [:]
     var sceneStorage: [String: Data] = [:] { didSet { host.persist(self) } }
     var lastTree: Node?
