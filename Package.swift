@@ -61,6 +61,8 @@ let package = Package(
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             ]
         ),
+        .testTarget(name: "SwiftUIWebTests", dependencies: ["SwiftUIWeb"]),
+        .executableTarget(name: "BookClub", dependencies: ["SwiftUIWeb"], path: "Examples/BookClub"),
 
         // MARK: OpenHealthKit
         .target(name: "OpenHealthKit", dependencies: ["OpenCoreData"], resources: [.copy("Catalog/Resources/rxnorm-catalog.csv")]),

@@ -1,0 +1,71 @@
+import Foundation
+
+/// Owns the app value, its App-level state, every live scene, and the @SceneStorage file.
+@MainActor
+public final class AppHost {
+    let app: any App
+    var appSlots: [String: StorageSlot] = [:]
+    /// Live scenes by id.
+    public private(set) var scenes: [String: SceneInstance] = [:]
+    let storageFile: URL
+    var storedScenes: [String: [String: Data]] = [:]
+    /// How long a scene without a window is kept.
+    public var retention: TimeInterval = 300
+
+    /// Creates a host for an app, keeping @SceneStorage in `storageDirectory/scene-storage.json`.
+    public init<A: App>(app: A, storageDirectory: String) {
+        self.app = app
+        try? FileManager.default.createDirectory(atPath: storageDirectory, withIntermediateDirectories: true)
+        storageFile = URL(fileURLWithPath: storageDirectory).appendingPathComponent("scene-storage.json")
+        if let data = try? Data(contentsOf: storageFile),
+           let decoded = try? JSONDecoder().decode([String: [String: Data]].self, from: data) {
+            storedScenes = decoded
+        }
+        installAppState()
+    }
+
+    private func installAppState() {
+        for child in Mirror(reflecting: app).children {
+            guard let b = child.value as? any SceneBindable else { continue }
+            let anchor = SceneInstance(id: "app", host: self)
+            let context = RenderContext(scene: anchor)
+            b.install(in: anchor, key: "app/" + (child.label ?? "?"), context: context)
+            appSlots.merge(anchor.slots) { a, _ in a }
+        }
+    }
+
+    func rootView() -> any View { SceneList.root(of: app.body) ?? EmptyView() }
+
+    /// Creates a new scene with a fresh unguessable id.
+    public func newScene() -> SceneInstance {
+        let scene = SceneInstance(id: AppHost.randomID(), host: self)
+        scenes[scene.id] = scene
+        return scene
+    }
+
+    /// Returns the live scene with this id, or revives it from @SceneStorage after a restart.
+    public func scene(id: String) -> SceneInstance? {
+        if let s = scenes[id] { return s }
+        guard let stored = storedScenes[id] else { return nil }
+        let s = SceneInstance(id: id, host: self)
+        s.sceneStorage = stored
+        scenes[id] = s
+        return s
+    }
+
+    func persist(_ scene: SceneInstance) {
+        guard scene.id != "app" else { return }
+        storedScenes[scene.id] = scene.sceneStorage
+        if let data = try? JSONEncoder().encode(storedScenes) { try? data.write(to: storageFile, options: .atomic) }
+    }
+
+    /// Frees scenes whose window has been gone longer than `retention`.
+    public func sweep(now: Date = Date()) {
+        for (id, s) in scenes where s.sink == nil && now.timeIntervalSince(s.lastSeen) > retention { scenes[id] = nil }
+    }
+
+    static func randomID() -> String {
+        var g = SystemRandomNumberGenerator()
+        return (0..<4).map { _ in String(format: "%08x", UInt32.random(in: .min ... .max, using: &g)) }.joined()
+    }
+}

@@ -1,0 +1,56 @@
+/// A part of an app's user interface whose life cycle the system manages: here, a browser window.
+@MainActor @preconcurrency
+public protocol Scene {
+    /// The type of scene representing the body.
+    associatedtype Body: Scene
+    /// The content of the scene.
+    @SceneBuilder var body: Body { get }
+}
+
+extension Never: Scene {}
+
+/// Primitive scenes expose their root view.
+@MainActor
+protocol PrimitiveScene {
+    var rootView: any View { get }
+}
+
+/// Builds scenes.
+@MainActor @resultBuilder
+public enum SceneBuilder {
+    /// One scene.
+    public static func buildBlock<S: Scene>(_ scene: S) -> S { scene }
+    /// Several scenes: the first window group is the one windows open on.
+    public static func buildBlock<S0: Scene, S1: Scene>(_ s0: S0, _ s1: S1) -> SceneList { SceneList(scenes: [s0, s1]) }
+    /// Optional scenes (`#if`, `if`).
+    public static func buildOptional<S: Scene>(_ s: S?) -> SceneList { SceneList(scenes: s.map { [$0] } ?? []) }
+}
+
+/// A list of scenes from ``SceneBuilder``.
+public struct SceneList: Scene, PrimitiveScene {
+    let scenes: [any Scene]
+    /// Primitive scene.
+    public var body: Never { fatalError("primitive scene") }
+    var rootView: any View {
+        for s in scenes { if let v = SceneList.root(of: s) { return v } }
+        return EmptyView()
+    }
+    static func root(of scene: any Scene) -> (any View)? {
+        if let list = scene as? SceneList { for s in list.scenes { if let v = root(of: s) { return v } }; return nil }
+        if let p = scene as? any PrimitiveScene { return p.rootView }
+        return root(of: scene.body)
+    }
+}
+
+/// A scene that presents a group of identically structured windows; every browser window is one instance.
+public struct WindowGroup<Content: View>: Scene, PrimitiveScene {
+    let content: @MainActor () -> Content
+    let id: String?
+    /// Creates a window group.
+    public init(@ViewBuilder content: @escaping @MainActor () -> Content) { self.content = content; id = nil }
+    /// Creates a window group with an identifier.
+    public init(id: String, @ViewBuilder content: @escaping @MainActor () -> Content) { self.content = content; self.id = id }
+    /// Primitive scene.
+    public var body: Never { fatalError("primitive scene") }
+    var rootView: any View { content() }
+}

@@ -1,0 +1,16 @@
+/// A stored property of a view that SwiftUIWeb connects to scene storage before `body` runs.
+public protocol DynamicProperty {}
+
+/// Internal hook: a property wrapper that binds itself to its scene.
+@MainActor
+protocol SceneBindable {
+    func install(in scene: SceneInstance, key: String, context: RenderContext)
+}
+
+/// One storage slot of a scene (what `@State` and `@StateObject` point at).
+@MainActor
+final class StorageSlot {
+    var value: Any
+    weak var scene: SceneInstance?
+    init(value: Any, scene: SceneInstance?) { self.value = value; self.scene = scene }
+}

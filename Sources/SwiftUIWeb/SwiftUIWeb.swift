@@ -1,1 +1,0 @@
-// SwiftUIWeb: under construction; see docs/ARCHITECTURE.md.
