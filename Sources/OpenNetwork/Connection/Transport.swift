@@ -1,0 +1,179 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import NIOCore
+import NIOPosix
+import NIOSSL
+import NIOTLS
+
+/// Builds NIO channels for a protocol stack: socket options, TLS handlers and the async wrapper.
+enum Transport {
+    typealias AsyncChannel = NIOAsyncChannel<ByteBuffer, ByteBuffer>
+    /// A configured channel and a future that completes when it is ready (TLS handshake done).
+    typealias Established = (channel: AsyncChannel, ready: EventLoopFuture<Void>)
+
+    static var group: MultiThreadedEventLoopGroup { .singleton }
+
+    /// Connects to `endpoint` with the stack's options.
+    static func connect(to endpoint: NWEndpoint, config: ProtocolStackConfiguration) async throws -> Established {
+        var bootstrap = ClientBootstrap(group: group)
+        if let timeout = config.tcp.connectionTimeout {
+            bootstrap = bootstrap.connectTimeout(.nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000
+                                                               + timeout.components.attoseconds / 1_000_000_000))
+        }
+        let tlsContext: NIOSSLContext?
+        var serverName: String?
+        if let tls = config.tls {
+            let host: String? = { if case .hostPort(let h, _) = endpoint { return h.name } else { return nil } }()
+            serverName = tls.serverName ?? host.flatMap { isIPLiteral($0) ? nil : $0 }
+            let options = TLS(options: tls)
+            tlsContext = try NIOSSLContext(configuration: options.clientConfiguration(host: serverName))
+        } else {
+            tlsContext = nil
+        }
+        let sni = serverName
+        let initializer: @Sendable (Channel) -> EventLoopFuture<Established> = { channel in
+            channel.eventLoop.makeCompletedFuture {
+                try configure(channel: channel, config: config, tls: tlsContext.map { ctx in
+                    { try NIOSSLClientHandler(context: ctx, serverHostname: sni) }
+                })
+            }
+        }
+        switch endpoint {
+        case .unix(let path):
+            return try await bootstrap.connect(unixDomainSocketPath: path, channelInitializer: initializer)
+        case .hostPort(let host, let port):
+            bootstrap = applySocketOptions(bootstrap, config: config, isUnix: false)
+            if config.ip.version == .any {
+                return try await bootstrap.connect(host: host.name, port: Int(port.rawValue), channelInitializer: initializer)
+            }
+            let addresses = try resolve(host.name, port: Int(port.rawValue), version: config.ip.version)
+            var lastError: any Error = NWError.dns(host.name)
+            for address in addresses {
+                do { return try await bootstrap.connect(to: address, channelInitializer: initializer) } catch { lastError = error }
+            }
+            throw lastError
+        }
+    }
+
+    /// Adds TLS (if any), the handshake observer and the async wrapper to a fresh channel.
+    static func configure(channel: Channel, config: ProtocolStackConfiguration,
+                          tls: (() throws -> ChannelHandler)?) throws -> Established {
+        let sync = channel.pipeline.syncOperations
+        let ready: EventLoopFuture<Void>
+        if let tls {
+            try sync.addHandler(tls())
+            let observer = HandshakeObserver(timeout: config.tls?.handshakeTimeout ?? .seconds(10),
+                                             promise: channel.eventLoop.makePromise())
+            try sync.addHandler(observer)
+            ready = observer.promise.futureResult
+        } else {
+            ready = channel.eventLoop.makeSucceededVoidFuture()
+        }
+        let wrapped = try AsyncChannel(
+            wrappingChannelSynchronously: channel,
+            configuration: .init(backPressureStrategy: .init(lowWatermark: 4, highWatermark: 16)))
+        return (wrapped, ready)
+    }
+
+    static func applySocketOptions(_ b: ClientBootstrap, config: ProtocolStackConfiguration, isUnix: Bool) -> ClientBootstrap {
+        var b = b
+        b = b.channelOption(.socketOption(.tcp_nodelay), value: config.tcp.noDelay ? 1 : 0)
+        if config.tcp.keepAlive { b = b.channelOption(.socketOption(.so_keepalive), value: 1) }
+        if !config.ip.fragmentationEnabled && config.ip.version != .v6 {
+            let level = SocketOptionLevel(IPPROTO_IP)
+            let name = SocketOptionName(IP_MTU_DISCOVER)
+            let option = ChannelOptions.Types.SocketOption(level: level, name: name)
+            let value = SocketOptionValue(IP_PMTUDISC_DO)
+            b = b.channelOption(option, value: value)
+        }
+        return b
+    }
+
+    static func isIPLiteral(_ s: String) -> Bool {
+        (try? SocketAddress(ipAddress: s, port: 0)) != nil
+    }
+
+    /// Resolves a name restricted to one IP family.
+    static func resolve(_ host: String, port: Int, version: IP.Version) throws -> [SocketAddress] {
+        var hints = addrinfo()
+        hints.ai_family = version == .v4 ? AF_INET : AF_INET6
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var result: UnsafeMutablePointer<addrinfo>?
+        let rc = getaddrinfo(host, String(port), &hints, &result)
+        guard rc == 0, let first = result else { throw NWError.dns(host) }
+        defer { freeaddrinfo(first) }
+        var out: [SocketAddress] = []
+        var p: UnsafeMutablePointer<addrinfo>? = first
+        while let a = p {
+            if let sa = a.pointee.ai_addr {
+                if a.pointee.ai_family == AF_INET {
+                    sa.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { out.append(SocketAddress($0.pointee, host: host)) }
+                } else if a.pointee.ai_family == AF_INET6 {
+                    sa.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { out.append(SocketAddress($0.pointee, host: host)) }
+                }
+            }
+            p = a.pointee.ai_next
+        }
+        guard !out.isEmpty else { throw NWError.dns(host) }
+        return out
+    }
+}
+
+extension TLS {
+    init(options: Options) { self.init(); self.options = options }
+}
+
+/// Completes a promise when the TLS handshake finishes, fails it on error, close or timeout.
+final class HandshakeObserver: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+    let promise: EventLoopPromise<Void>
+    let timeout: Duration
+    private var done = false
+    private var timer: Scheduled<Void>?
+
+    init(timeout: Duration, promise: EventLoopPromise<Void>) {
+        self.timeout = timeout
+        self.promise = promise
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        let nanos = Int64(timeout.components.seconds) * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
+        timer = context.eventLoop.scheduleTask(in: .nanoseconds(nanos)) {
+            let (me, ctx) = bound.value
+            me.finish(.failure(NWError.posix(ETIMEDOUT)))
+            ctx.close(promise: nil)
+        }
+    }
+
+    private func finish(_ result: Result<Void, any Error>) {
+        guard !done else { return }
+        done = true
+        timer?.cancel()
+        switch result {
+        case .success: promise.succeed()
+        case .failure(let e): promise.fail(e)
+        }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let e = event as? TLSUserEvent, case .handshakeCompleted = e { finish(.success(())) }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        finish(.failure(error))
+        context.fireErrorCaught(error)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        finish(.failure(NWError.tls("peer closed the connection during the TLS handshake")))
+        context.fireChannelInactive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        finish(.failure(NWError.cancelled))
+    }
+}

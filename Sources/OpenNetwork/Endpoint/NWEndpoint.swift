@@ -1,0 +1,43 @@
+/// A local or remote endpoint: where a connection goes or a listener binds.
+public enum NWEndpoint: Sendable, Hashable, CustomStringConvertible {
+    /// A host name or address literal and a port. Names are resolved (IPv4 and IPv6) and the resolved
+    /// addresses are raced Happy-Eyeballs style.
+    case hostPort(host: Host, port: Port)
+    /// A Unix domain socket path.
+    case unix(path: String)
+
+    /// A host name or an IPv4/IPv6 address literal.
+    public struct Host: Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
+        /// The textual name or address.
+        public var name: String
+        /// Creates a host from a name or address literal.
+        public init(_ name: String) { self.name = name }
+        /// Creates a host from a string literal.
+        public init(stringLiteral value: String) { self.name = value }
+        /// The name or address.
+        public var description: String { name }
+    }
+
+    /// A TCP or UDP port number.
+    public struct Port: Sendable, Hashable, ExpressibleByIntegerLiteral, CustomStringConvertible {
+        /// The port number in host byte order.
+        public var rawValue: UInt16
+        /// Creates a port from its number.
+        public init(rawValue: UInt16) { self.rawValue = rawValue }
+        /// Creates a port from an integer literal.
+        public init(integerLiteral value: UInt16) { self.rawValue = value }
+        /// Port 0: the system chooses an ephemeral port when a listener binds.
+        public static let any = Port(rawValue: 0)
+        /// The decimal port number.
+        public var description: String { String(rawValue) }
+    }
+
+    /// A readable form of the endpoint.
+    public var description: String {
+        switch self {
+        case .hostPort(let host, let port):
+            return host.name.contains(":") ? "[\(host.name)]:\(port)" : "\(host.name):\(port)"
+        case .unix(let path): return "unix:\(path)"
+        }
+    }
+}

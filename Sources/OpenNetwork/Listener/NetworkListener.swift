@@ -1,0 +1,174 @@
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+import NIOSSL
+
+/// Listens for incoming connections on a declared protocol stack and hands each one to a handler
+/// running in its own child task: `try await NetworkListener { TLS().localIdentity(id) }.run { connection in ... }`.
+///
+/// Cancelling the task running ``run(_:)`` closes the listener and every connection it accepted.
+/// A peer that fails its TLS handshake or misbehaves only ends its own child task.
+public final class NetworkListener<ApplicationProtocol: NetworkProtocolOptions>: Sendable {
+    /// The listener's states.
+    public enum State: Sendable, Equatable {
+        /// Created, not yet bound.
+        case setup
+        /// Waiting for the network (not used on Linux: binding either works or fails).
+        case waiting(NWError)
+        /// Bound and accepting; ``port`` is known.
+        case ready
+        /// Binding or accepting failed.
+        case failed(NWError)
+        /// The run task was cancelled.
+        case cancelled
+    }
+
+    private struct Shared {
+        var state: State = .setup
+        var port: NWEndpoint.Port?
+        var handler: (@Sendable (State) -> Void)?
+        var limit: Int?
+    }
+    private let shared = NIOLockedValueBox(Shared())
+    let applicationProtocol: ApplicationProtocol
+    let local: NWEndpoint
+
+    /// A listener on all interfaces, on an ephemeral port (read it from ``port`` once ready).
+    public convenience init(@ProtocolStackBuilder using stack: () -> ApplicationProtocol) {
+        self.init(for: .hostPort(host: "::", port: .any), using: .parameters(stack))
+    }
+
+    /// A listener bound to a local endpoint (a host and port; port 0 gives an ephemeral port; or a
+    /// Unix socket path).
+    public convenience init(for local: NWEndpoint, @ProtocolStackBuilder using stack: () -> ApplicationProtocol) {
+        self.init(for: local, using: .parameters(stack))
+    }
+
+    /// A listener bound to a local endpoint with explicit parameters.
+    public init(for local: NWEndpoint, using parameters: NetworkParameters<ApplicationProtocol>) {
+        self.local = local
+        applicationProtocol = parameters.applicationProtocol
+    }
+
+    /// The bound port once the listener is ready.
+    public var port: NWEndpoint.Port? { shared.withLockedValue { $0.port } }
+
+    /// The current state.
+    public var state: State { shared.withLockedValue { $0.state } }
+
+    /// Installs a handler called on every state change.
+    @discardableResult
+    public func onStateUpdate(_ handler: @escaping @Sendable (NetworkListener<ApplicationProtocol>, State) -> Void) -> Self {
+        let ref = WeakReference<NetworkListener<ApplicationProtocol>>(value: self)
+        let wrapped: @Sendable (State) -> Void = { state in if let me = ref.value { handler(me, state) } }
+        shared.withLockedValue { $0.handler = wrapped }
+        return self
+    }
+
+    /// Limits how many connections are served at once; connections beyond the limit are closed
+    /// right after being accepted.
+    @discardableResult
+    public func newConnectionLimit(_ limit: Int) -> Self {
+        shared.withLockedValue { $0.limit = limit }
+        return self
+    }
+
+    private func set(_ s: State) {
+        let h: (@Sendable (State) -> Void)? = shared.withLockedValue {
+            guard $0.state != s else { return nil }
+            $0.state = s
+            return $0.handler
+        }
+        h?(s)
+    }
+
+    /// Binds and serves: calls `handler` for every new connection, each in its own child task, until
+    /// the calling task is cancelled (then returns normally) or binding fails (then throws).
+    public func run(_ handler: @escaping @Sendable (NetworkConnection<ApplicationProtocol>) async throws -> Void) async throws {
+        let proto = applicationProtocol
+        let config = proto.stackConfiguration
+        let sslContext: NIOSSLContext?
+        do {
+            sslContext = try config.tls.map { try NIOSSLContext(configuration: $0.serverConfiguration()) }
+        } catch {
+            let e = NWError.from(error)
+            set(.failed(e))
+            throw e
+        }
+        let childInit: @Sendable (Channel) -> EventLoopFuture<Transport.Established> = { channel in
+            channel.eventLoop.makeCompletedFuture {
+                if config.tcp.noDelay, channel.localAddress?.protocol != .unix {
+                    try channel.syncOptions?.setOption(.socketOption(.tcp_nodelay), value: 1)
+                }
+                return try Transport.configure(channel: channel, config: config, tls: sslContext.map { ctx in
+                    { NIOSSLServerHandler(context: ctx) }
+                })
+            }
+        }
+        let bootstrap = ServerBootstrap(group: Transport.group)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .serverChannelOption(.backlog, value: 1024)
+        let server: NIOAsyncChannel<Transport.Established, Never>
+        do {
+            switch local {
+            case .hostPort(let host, let port):
+                server = try await bootstrap.bind(host: host.name, port: Int(port.rawValue), childChannelInitializer: childInit)
+            case .unix(let path):
+                server = try await bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true,
+                                                  childChannelInitializer: childInit)
+            }
+        } catch {
+            let e = NWError.from(error)
+            set(.failed(e))
+            throw e
+        }
+        shared.withLockedValue { $0.port = server.channel.localAddress?.port.map { NWEndpoint.Port(rawValue: UInt16($0)) } }
+        set(.ready)
+        let active = NIOLockedValueBox(0)
+        let limit = shared.withLockedValue { $0.limit }
+        do {
+            try await withTaskCancellationHandler {
+                try await server.executeThenClose { inbound in
+                    try await withThrowingDiscardingTaskGroup { group in
+                        for try await established in inbound {
+                            let admitted = active.withLockedValue { n -> Bool in
+                                if let limit, n >= limit { return false }
+                                n += 1
+                                return true
+                            }
+                            guard admitted else {
+                                established.channel.channel.close(promise: nil)
+                                continue
+                            }
+                            group.addTask {
+                                defer { active.withLockedValue { $0 -= 1 } }
+                                let connection = NetworkConnection(accepted: established, applicationProtocol: proto)
+                                await connection.start()
+                                // A failed handshake ends only this child task.
+                                guard await connection.waitUntilEstablished() else { return }
+                                try? await handler(connection)
+                                await connection.cancel()
+                            }
+                        }
+                        group.cancelAll()
+                    }
+                }
+            } onCancel: {
+                server.channel.close(promise: nil)
+            }
+        } catch {
+            if Task.isCancelled { set(.cancelled); return }
+            let e = NWError.from(error)
+            set(.failed(e))
+            throw e
+        }
+        set(.cancelled)
+    }
+}
+
+extension NetworkConnection {
+    /// Waits until the connection is ready (true) or has failed or been cancelled (false).
+    func waitUntilEstablished() async -> Bool {
+        await core.waitUntilEstablished()
+    }
+}

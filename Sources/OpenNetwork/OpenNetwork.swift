@@ -1,1 +1,0 @@
-// OpenNetwork: under construction; see docs/ARCHITECTURE.md.

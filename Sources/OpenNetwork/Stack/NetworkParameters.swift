@@ -1,0 +1,29 @@
+/// A protocol stack plus path options: `.parameters { TLS() }.constrainedPathsProhibited(true)`.
+public struct NetworkParameters<ApplicationProtocol: NetworkProtocolOptions>: Sendable {
+    /// The application protocol (top of the stack).
+    public var applicationProtocol: ApplicationProtocol
+    /// Whether constrained (Low Data Mode) paths are prohibited. Linux has no notion of constrained
+    /// interfaces, so every path counts as unconstrained: the option is recorded and has no effect.
+    public var prohibitsConstrainedPaths = false
+    /// Whether expensive (cellular, hotspot) paths are prohibited. Linux exposes no such flag: recorded,
+    /// no effect.
+    public var prohibitsExpensivePaths = false
+
+    /// Parameters for the given stack.
+    public init(_ applicationProtocol: ApplicationProtocol) { self.applicationProtocol = applicationProtocol }
+
+    /// Declares parameters from a stack.
+    public static func parameters(@ProtocolStackBuilder _ stack: () -> ApplicationProtocol) -> NetworkParameters {
+        NetworkParameters(stack())
+    }
+
+    /// Prohibits constrained paths (no effect on Linux, see ``prohibitsConstrainedPaths``).
+    public func constrainedPathsProhibited(_ prohibited: Bool) -> NetworkParameters {
+        var c = self; c.prohibitsConstrainedPaths = prohibited; return c
+    }
+
+    /// Prohibits expensive paths (no effect on Linux, see ``prohibitsExpensivePaths``).
+    public func expensivePathsProhibited(_ prohibited: Bool) -> NetworkParameters {
+        var c = self; c.prohibitsExpensivePaths = prohibited; return c
+    }
+}

@@ -1,0 +1,44 @@
+/// A protocol that can sit in a connection's or listener's protocol stack (TCP, TLS, TLV, Coder, ...).
+///
+/// The stack is declared from the application protocol downwards, for example
+/// `TLV { TLS { TCP { IP() } } }`; each type contributes its options to a ``ProtocolStackConfiguration``.
+public protocol NetworkProtocolOptions: Sendable {
+    /// The resolved configuration of the stack rooted at this protocol.
+    var stackConfiguration: ProtocolStackConfiguration { get }
+}
+
+/// A byte-stream protocol (TCP, TLS): receive calls say how many bytes they want.
+public protocol StreamProtocolOptions: NetworkProtocolOptions {}
+
+/// A message protocol (TLV, Coder): send and receive whole messages.
+public protocol MessageProtocol: NetworkProtocolOptions {}
+
+/// Metadata that comes with bytes received over a stream protocol (TCP, TLS).
+public struct StreamMetadata: Sendable {
+    /// Whether the peer has finished sending (end of stream reached after these bytes).
+    public var isComplete: Bool
+}
+
+/// The flattened configuration of a protocol stack: transport, IP, TLS and framing options.
+public struct ProtocolStackConfiguration: Sendable {
+    var ip = IP()
+    var tcp = TCP.Options()
+    var tls: TLS.Options?
+    var framing: Framing = .none
+    var maximumMessageSize: Int = 16 * 1024 * 1024
+
+    enum Framing: Sendable {
+        case none
+        case tlv(typeWidth: Int, lengthWidth: Int)
+        case coder
+    }
+}
+
+/// Builds a protocol stack from a declaration such as `TLS { TCP { IP() } }`.
+@resultBuilder
+public enum ProtocolStackBuilder {
+    /// Passes the single declared protocol through.
+    public static func buildBlock<P: NetworkProtocolOptions>(_ protocolOptions: P) -> P { protocolOptions }
+    /// Passes an expression through.
+    public static func buildExpression<P: NetworkProtocolOptions>(_ protocolOptions: P) -> P { protocolOptions }
+}
