@@ -55,6 +55,8 @@ let package = Package(
             ]
         ),
 
+        .testTarget(name: "OpenNetworkTests", dependencies: ["OpenNetwork"]),
+
         // MARK: SwiftUIWeb
         .target(
             name: "SwiftUIWeb",
