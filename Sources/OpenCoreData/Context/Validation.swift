@@ -6,15 +6,15 @@ enum Validation {
     static func validate(_ object: NSManagedObject) throws {
         var errors: [NSError] = []
         object.fireFaultIfNeeded()
-        for property in object.entity.layout.properties where !property.isTransient {
-            let value: Any?
+        let values = object.data.values ?? []
+        for (slot, property) in object.entity.layout.properties.enumerated() where !property.isTransient {
             if let relationship = property as? NSRelationshipDescription {
-                value = object.value(forKey: relationship.name)
+                let value = object.value(atSlot: slot)
                 if let error = checkRelationship(value, relationship: relationship, object: object) { errors.append(error) }
                 continue
             }
-            value = object.value(forKey: property.name)
-            if let error = check(value: value, property: property, object: object) { errors.append(error) }
+            // Attribute values are read straight from their slots (no key lookups).
+            if let error = check(value: slot < values.count ? values[slot] : nil, property: property, object: object) { errors.append(error) }
         }
         try throwCollected(errors, object: object)
     }

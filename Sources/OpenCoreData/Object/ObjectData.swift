@@ -15,7 +15,7 @@ final class ObjectData {
     /// The row version (Z_OPT) the values were read at.
     var version: Int64 = 0
     /// Slots changed since the last save.
-    var changedSlots = IndexSet()
+    var changedSlots = SlotSet()
 
     init(primaryKey: Int64) { self.primaryKey = primaryKey }
 }
@@ -74,5 +74,43 @@ final class BatchGroup {
         var evict: [Int] = []
         while loadedBatches.count > 2 { evict.append(loadedBatches.removeFirst()) }
         return evict
+    }
+}
+
+/// A small set of slot numbers (a bit set): cheaper than IndexSet on the per-property change path.
+struct SlotSet: Sequence {
+    private var words: [UInt64] = []
+
+    var isEmpty: Bool { words.allSatisfy { $0 == 0 } }
+
+    func contains(_ slot: Int) -> Bool {
+        let word = slot >> 6
+        return word < words.count && words[word] & (1 << UInt64(slot & 63)) != 0
+    }
+
+    mutating func insert(_ slot: Int) {
+        let word = slot >> 6
+        if word >= words.count { words.append(contentsOf: repeatElement(0, count: word - words.count + 1)) }
+        words[word] |= 1 << UInt64(slot & 63)
+    }
+
+    mutating func removeAll() { words.removeAll(keepingCapacity: true) }
+
+    func makeIterator() -> AnyIterator<Int> {
+        var word = 0
+        var bits = words.first ?? 0
+        let words = self.words
+        return AnyIterator {
+            while true {
+                if bits != 0 {
+                    let bit = bits.trailingZeroBitCount
+                    bits &= bits - 1
+                    return word * 64 + bit
+                }
+                word += 1
+                guard word < words.count else { return nil }
+                bits = words[word]
+            }
+        }
     }
 }
