@@ -30,7 +30,9 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData"]),
+        .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData", "CoreDataProbe"]),
+        // A second process for the tests: writes or dumps a store.
+        .executableTarget(name: "CoreDataProbe", dependencies: ["OpenCoreData"], path: "Tests/Probes/CoreDataProbe"),
         .executableTarget(
             name: "AircraftLog", dependencies: ["OpenCoreData"], path: "Examples/AircraftLog",
             exclude: ["FlightLog.xcdatamodeld"]

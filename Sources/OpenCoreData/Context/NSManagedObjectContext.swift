@@ -310,10 +310,14 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
 
     /// Forgets every object: registered objects become unusable faults.
     open func reset() {
-        stateLock.lock(); defer { stateLock.unlock() }
+        // Hold every object strongly while their values are dropped: dropping one object's values can
+        // release another registered object, whose deinit would otherwise leave a dangling registry entry
+        // behind in the loop. They are released after the lock, once the registry is empty.
+        var retained: [NSManagedObject] = []
+        stateLock.lock(); defer { stateLock.unlock(); retained.removeAll() }
+        retained = registry.values.map { $0.takeUnretainedValue() }
         for object in insertedList { object.flags.remove(.inserted); object.managedObjectContext = nil }
-        for entry in registry.values {
-            let object = entry.takeUnretainedValue()
+        for object in retained {
             object.flags.remove([.registered, .deleted])
             if let data = object.payload as? ObjectData { data.values = nil; data.committed = nil; data.changedSlots.removeAll() }
         }
@@ -354,7 +358,9 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// Refreshes every registered object.
     open func refreshAllObjects() {
         stateLock.lock(); defer { stateLock.unlock() }
-        for entry in Array(registry.values) { refresh(entry.takeUnretainedValue(), mergeChanges: true) }
+        // Strong references first: refreshing one object can release another (see reset()).
+        let objects = stateLock.withLock { registry.values.map { $0.takeUnretainedValue() } }
+        for object in objects { refresh(object, mergeChanges: true) }
     }
 
     /// Gives inserted objects permanent IDs now (they get them on save anyway).

@@ -184,6 +184,45 @@ public final class ManagedMutableSet {
     }
     /// Removes every object.
     public func removeAllObjects() { owner.setValue([NSManagedObject](), forKey: key) }
+
+    // MARK: Ordered relationships (NSMutableOrderedSet's positional operations)
+
+    /// The objects in order.
+    public var array: [Any] { current }
+    /// The object at a position.
+    public func object(at index: Int) -> Any { current[index] }
+    /// The position of an object, or `NSNotFound`.
+    public func index(of object: Any) -> Int { current.firstIndex { $0 === (object as AnyObject) } ?? NSNotFound }
+    /// Inserts an object at a position (an object already present moves there).
+    public func insert(_ object: Any, at index: Int) {
+        guard let object = object as? NSManagedObject else { return }
+        var list = current.filter { $0 !== object }
+        list.insert(object, at: Swift.min(index, list.count))
+        owner.setValue(list, forKey: key)
+    }
+    /// Removes the object at a position.
+    public func removeObject(at index: Int) {
+        var list = current
+        list.remove(at: index)
+        owner.setValue(list, forKey: key)
+    }
+    /// Replaces the object at a position.
+    public func replaceObject(at index: Int, with object: Any) {
+        guard let object = object as? NSManagedObject else { return }
+        var list = current
+        list[index] = object
+        // An object appears once: a copy elsewhere is dropped.
+        list = list.enumerated().filter { $0.offset == index || $0.element !== object }.map(\.element)
+        owner.setValue(list, forKey: key)
+    }
+    /// Moves the objects at `indexes` so that they start at `index`, keeping their order.
+    public func moveObjects(at indexes: IndexSet, to index: Int) {
+        let list = current
+        let moving = indexes.map { list[$0] }
+        var rest = list.enumerated().filter { !indexes.contains($0.offset) }.map(\.element)
+        rest.insert(contentsOf: moving, at: Swift.min(index, rest.count))
+        owner.setValue(rest, forKey: key)
+    }
 }
 
 /// Whether a value is `NSNull`, without the bridging a cast (`is NSNull`) attempts on Swift values.
