@@ -37,14 +37,73 @@ public struct Managed<Value> {
         storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
     ) -> Value {
         get {
-            let key = object[keyPath: storageKeyPath].key ?? ManagedKeyNames.name(of: storageKeyPath)
-            return ManagedValueCoercion.coerce(object.value(forKey: key), to: Value.self, key: key, entity: object.entity)
+            guard let (slot, key) = ManagedSlots.slot(object, storageKeyPath) else {
+                let key = object[keyPath: storageKeyPath].key ?? ManagedKeyNames.name(of: storageKeyPath)
+                return ManagedValueCoercion.coerce(object.value(forKey: key), to: Value.self, key: key, entity: object.entity)
+            }
+            return ManagedValueCoercion.coerce(object.value(atSlot: slot), to: Value.self, key: key, entity: object.entity)
         }
         set {
-            let key = object[keyPath: storageKeyPath].key ?? ManagedKeyNames.name(of: storageKeyPath)
-            object.setValue(ManagedValueCoercion.box(newValue), forKey: key)
+            guard let (slot, key) = ManagedSlots.slot(object, storageKeyPath) else {
+                let key = object[keyPath: storageKeyPath].key ?? ManagedKeyNames.name(of: storageKeyPath)
+                object.setValue(ManagedValueCoercion.box(newValue), forKey: key)
+                return
+            }
+            object.willChangeValue(forKey: key)
+            object.setValue(ManagedValueCoercion.box(newValue), atSlot: slot, maintainInverse: true)
+            object.didChangeValue(forKey: key)
         }
     }
+}
+
+/// The slot a `@Managed` property reads and writes, per (storage key path, entity layout), cached.
+///
+/// Key path literals are uniqued by the runtime, so the key path's identity names the property; the
+/// cache keeps each key path alive, so an identity is never reused by another key path.
+enum ManagedSlots {
+    private struct Key: Hashable {
+        let keyPath: ObjectIdentifier
+        let layout: ObjectIdentifier
+    }
+
+    private struct Entry {
+        let keyPath: AnyKeyPath
+        let slot: Int
+        let key: String
+    }
+
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var entries: [Key: Entry] = [:]
+
+    /// The slot and key of the property a wrapper's storage key path belongs to; nil when the entity has
+    /// no such property (the caller then goes through key-value coding, which reports the error).
+    @inline(__always)
+    static func slot<Object: NSManagedObject, Wrapper>(_ object: Object, _ storage: ReferenceWritableKeyPath<Object, Wrapper>) -> (Int, String)? {
+        let layout = object.entity.layout
+        let key = Key(keyPath: ObjectIdentifier(storage), layout: ObjectIdentifier(layout))
+        lock.lock()
+        if let entry = entries[key] { lock.unlock(); return (entry.slot, entry.key) }
+        lock.unlock()
+        return resolve(object, storage, key: key, layout: layout)
+    }
+
+    private static func resolve<Object: NSManagedObject, Wrapper>(_ object: Object, _ storage: ReferenceWritableKeyPath<Object, Wrapper>,
+                                                                  key: Key, layout: EntityLayout) -> (Int, String)? {
+        let explicit = (object[keyPath: storage] as? ManagedKeyProviding)?.explicitKey
+        let name = explicit ?? ManagedKeyNames.name(of: storage)
+        guard let slot = layout.slotByName[name] else { return nil }
+        lock.withLock { entries[key] = Entry(keyPath: storage, slot: slot, key: name) }
+        return (slot, name)
+    }
+}
+
+/// Lets the slot cache read a wrapper's explicit key without knowing its value type.
+protocol ManagedKeyProviding {
+    var explicitKey: String? { get }
+}
+
+extension Managed: ManagedKeyProviding {
+    var explicitKey: String? { key }
 }
 
 /// Property names recovered from the wrapper's storage key path (`\Aircraft._tailNumber`), cached.
