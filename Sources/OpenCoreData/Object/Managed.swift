@@ -11,17 +11,18 @@ import Foundation
 /// }
 /// ```
 /// Reading and writing go through `value(forKey:)` / `setValue(_:forKey:)` with the property's
-/// name (taken from the declaration, or given explicitly as `@Managed("name")`), so faults fire,
+/// name (taken from the declaration), so faults fire,
 /// changes are tracked and inverses are kept, as with `@NSManaged`.
 @propertyWrapper
 public struct Managed<Value> {
-    private var key: String?
+    // One byte, not zero: the wrapper takes almost no space in the object (a fetch of a million rows
+    // holds a million objects), but every wrapper keeps its own offset. Key paths to zero-sized stored
+    // properties at one offset are equal, which would make all @Managed properties of a class one key.
+    // The property is named by its declaration, as with @NSManaged.
+    private let marker: UInt8 = 0
 
     /// Uses the declared property's name as the key.
-    public init() { key = nil }
-
-    /// Uses an explicit key (for a property whose Swift name differs from the model's).
-    public init(_ key: String) { self.key = key }
+    public init() {}
 
     /// Not available: a managed property is only reachable through its object.
     @available(*, unavailable, message: "@Managed is only available on properties of NSManagedObject subclasses")
@@ -38,14 +39,14 @@ public struct Managed<Value> {
     ) -> Value {
         get {
             guard let (slot, key) = ManagedSlots.slot(object, storageKeyPath) else {
-                let key = object[keyPath: storageKeyPath].key ?? ManagedKeyNames.name(of: storageKeyPath)
+                let key = ManagedKeyNames.name(of: storageKeyPath)
                 return ManagedValueCoercion.coerce(object.value(forKey: key), to: Value.self, key: key, entity: object.entity)
             }
             return ManagedValueCoercion.coerce(object.value(atSlot: slot), to: Value.self, key: key, entity: object.entity)
         }
         set {
             guard let (slot, key) = ManagedSlots.slot(object, storageKeyPath) else {
-                let key = object[keyPath: storageKeyPath].key ?? ManagedKeyNames.name(of: storageKeyPath)
+                let key = ManagedKeyNames.name(of: storageKeyPath)
                 object.setValue(ManagedValueCoercion.box(newValue), forKey: key)
                 return
             }
@@ -89,21 +90,11 @@ enum ManagedSlots {
 
     private static func resolve<Object: NSManagedObject, Wrapper>(_ object: Object, _ storage: ReferenceWritableKeyPath<Object, Wrapper>,
                                                                   key: Key, layout: EntityLayout) -> (Int, String)? {
-        let explicit = (object[keyPath: storage] as? ManagedKeyProviding)?.explicitKey
-        let name = explicit ?? ManagedKeyNames.name(of: storage)
+        let name = ManagedKeyNames.name(of: storage)
         guard let slot = layout.slotByName[name] else { return nil }
         lock.withLock { entries[key] = Entry(keyPath: storage, slot: slot, key: name) }
         return (slot, name)
     }
-}
-
-/// Lets the slot cache read a wrapper's explicit key without knowing its value type.
-protocol ManagedKeyProviding {
-    var explicitKey: String? { get }
-}
-
-extension Managed: ManagedKeyProviding {
-    var explicitKey: String? { key }
 }
 
 /// Property names recovered from the wrapper's storage key path (`\Aircraft._tailNumber`), cached.
