@@ -203,10 +203,13 @@ final class SaveWriter {
 
     /// Join-table rows and ordering columns of changed to-many relationships.
     private func writeToMany(_ object: NSManagedObject, db: Database) throws {
+        let toManySlots = object.entity.layout.toManySlots
+        if toManySlots.isEmpty { return }
         let data = object.data
         guard let values = data.values else { return }
         let mapping = schema.mapping(for: object.entity)
-        for (slot, slotMapping) in mapping.slots.enumerated() where object.isInserted || data.changedSlots.contains(slot) {
+        for slot in toManySlots where object.isInserted || data.changedSlots.contains(slot) {
+            let slotMapping = mapping.slots[slot]
             guard let current = values[slot] as? RelationshipObjects else { continue }
             let relationship = object.entity.layout.properties[slot] as! NSRelationshipDescription
             switch slotMapping {
