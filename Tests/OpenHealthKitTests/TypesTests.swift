@@ -28,6 +28,18 @@ import Testing
         #expect(throws: HKError.self) { try HKQueryAnchor(data: Data([1, 2, 3])) }
     }
 
+    @Test func storedUUIDsParseLikeFoundation() {
+        for _ in 0..<100 {
+            let uuid = UUID()
+            #expect(RecordMapping.parseUUID(uuid.uuidString) == uuid)
+            #expect(RecordMapping.parseUUID(uuid.uuidString.lowercased()) == uuid)
+        }
+        #expect(RecordMapping.parseUUID("not a uuid") == nil)
+        #expect(RecordMapping.parseUUID("E621E1F8-C36C-495A-93FC-0C247A3E6E5FX") == nil)
+        #expect(RecordMapping.parseUUID("E621E1F8+C36C-495A-93FC-0C247A3E6E5F") == nil)
+        #expect(RecordMapping.parseUUID("G621E1F8-C36C-495A-93FC-0C247A3E6E5F") == nil)
+    }
+
     @Test func displayNamePrefersNonEmptyNickname() {
         let concept = MedicationCatalog.bundled.entries[0].concept
         #expect(HKUserAnnotatedMedication(nickname: "Pain", isArchived: false, hasSchedule: false, medication: concept).displayName == "Pain")
