@@ -183,17 +183,50 @@ final class ChangeHub: @unchecked Sendable {
         for continuation in resumed.values { continuation.resume() }
     }
 
-    /// Waits until the file changes in this process or the timeout passes (other processes are
-    /// noticed by polling the change counter after the timeout).
-    func wait(_ url: URL, timeout: Duration) async {
+    /// Waits until the file changes in this process, the store's files change on disk (another
+    /// process committed: checked every `probeInterval` with `stat`, which costs microseconds), or
+    /// the timeout passes (the caller then re-reads the change counter anyway).
+    func wait(_ url: URL, timeout: Duration, probeInterval: Duration = .milliseconds(10)) async {
         let id = UUID()
+        let probe = StoreFileProbe(url)
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             lock.withLock { waiters[url, default: [:]][id] = continuation }
             Task {
-                try? await Task.sleep(for: timeout)
+                let deadline = ContinuousClock.now + timeout
+                while ContinuousClock.now < deadline {
+                    try? await Task.sleep(for: min(probeInterval, timeout))
+                    if self.lock.withLock({ self.waiters[url]?[id] == nil }) { return } // signalled in-process
+                    if probe.changed() { break }
+                }
                 let pending = self.lock.withLock { self.waiters[url]?.removeValue(forKey: id) }
                 pending?.resume()
             }
         }
     }
+}
+
+/// Notices commits by other processes without opening the database: in WAL mode every commit
+/// writes the `-wal` file (size or modification time change), a checkpoint the main file.
+struct StoreFileProbe: Sendable {
+    let paths: [String]
+    let initial: [FileStamp]
+
+    struct FileStamp: Equatable, Sendable {
+        var size: Int64 = -1
+        var seconds: Int = 0
+        var nanoseconds: Int = 0
+    }
+
+    init(_ url: URL) {
+        paths = [url.path + "-wal", url.path]
+        initial = paths.map(Self.stamp)
+    }
+
+    static func stamp(_ path: String) -> FileStamp {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return FileStamp() }
+        return FileStamp(size: Int64(info.st_size), seconds: Int(info.st_mtim.tv_sec), nanoseconds: Int(info.st_mtim.tv_nsec))
+    }
+
+    func changed() -> Bool { paths.map(Self.stamp) != initial }
 }
