@@ -84,8 +84,8 @@ enum RecordMapping {
     static func doseEvent(_ o: NSManagedObject, _ interner: Interner = Interner()) -> HKMedicationDoseEvent {
         HKMedicationDoseEvent(
             medicationConceptIdentifier: interner.concept(o.value(forKey: "medicationConceptIdentifier") as? String ?? ""),
-            logStatus: HKMedicationDoseEvent.LogStatus(rawValue: Int(int64(o, "logStatus"))) ?? .notLogged,
-            scheduleType: HKMedicationDoseEvent.ScheduleType(rawValue: Int(int64(o, "scheduleType"))) ?? .asNeeded,
+            logStatus: HKMedicationDoseEvent.LogStatus(rawValue: small(o, "logStatus")) ?? .notLogged,
+            scheduleType: HKMedicationDoseEvent.ScheduleType(rawValue: small(o, "scheduleType")) ?? .asNeeded,
             scheduledDate: o.value(forKey: "scheduledDate") as? Date,
             scheduledDoseQuantity: double(o, "scheduledDoseQuantity"),
             doseQuantity: double(o, "doseQuantity"),
@@ -93,6 +93,12 @@ enum RecordMapping {
             startDate: o.value(forKey: "startDate") as? Date ?? .distantPast,
             endDate: o.value(forKey: "endDate") as? Date ?? .distantPast,
             uuid: uuid(o), metadata: MetadataCoding.decode(o.value(forKey: "metadata") as? Data), sourceRevision: interner.source(o))
+    }
+
+    /// An Int16 attribute (the store decodes those as Int16: cast to it first, the cheap cast).
+    static func small(_ o: NSManagedObject, _ key: String) -> Int {
+        if let value = o.value(forKey: key) as? Int16 { return Int(value) }
+        return Int(int64(o, key))
     }
 
     static func categorySample(_ o: NSManagedObject) -> HKCategorySample {
