@@ -74,7 +74,11 @@ let package = Package(
         .target(name: "OpenHealthKit", dependencies: ["OpenCoreData"], resources: [.copy("Catalog/Resources/rxnorm-catalog.csv")]),
         .testTarget(name: "OpenHealthKitTests", dependencies: ["OpenHealthKit", "MedicationsSample"]),
         .executableTarget(name: "MedicationsSample", dependencies: ["OpenHealthKit"], path: "Examples/MedicationsSample"),
-        .executableTarget(name: "HealthKitBenchmark", dependencies: ["OpenHealthKit"], path: "Benchmarks/HealthKitBenchmark"),
+        .executableTarget(
+            name: "HealthKitBenchmark",
+            dependencies: ["OpenHealthKit", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Benchmarks/HealthKitBenchmark"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -4,6 +4,20 @@ import OpenHealthKit
 // A walk through the sample app against a fresh store: the Health app adds medications and logs
 // doses, the person shares two of three medications, the app lists them, shows today's last dose
 // and side effects, logs a symptom and charts doses per day.
+//
+// With arguments it is instead a second process on an existing store (see HelperCommands.swift):
+//   MedicationsSample log-dose STORE CONCEPT [COUNT]        the Health app logs COUNT taken doses
+//   MedicationsSample changes STORE BUNDLE ANCHOR|-          an app reads changes since an archived anchor
+if CommandLine.arguments.count > 1 {
+    do {
+        try await HelperCommands.run(Array(CommandLine.arguments.dropFirst()))
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("MedicationsSample: \(error)\n".utf8))
+        exit(1)
+    }
+}
+
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("MedicationsSample-\(UUID().uuidString)")
 let storeURL = directory.appendingPathComponent("Health.sqlite")
 defer { try? FileManager.default.removeItem(at: directory) }

@@ -28,6 +28,40 @@ import Testing
         #expect(throws: HKError.self) { try HKQueryAnchor(data: Data([1, 2, 3])) }
     }
 
+    @Test func unitsOfDoseQuantitiesConvert() {
+        #expect(HKUnit.gramUnit(with: .milli) == HKUnit(from: "mg"))
+        #expect(HKUnit.gramUnit(with: .micro).unitString == "mcg")
+        #expect(HKUnit.literUnit(with: .milli) == .milliliter())
+        let dose = HKQuantity(unit: .gramUnit(with: .milli), doubleValue: 500)
+        #expect(dose.doubleValue(for: .gram()) == 0.5)
+        #expect(dose.doubleValue(for: .gramUnit(with: .micro)) == 500_000)
+        #expect(dose.doubleValue(for: .milligram()) == 500)
+        #expect(dose.is(compatibleWith: .gramUnit(with: .kilo)))
+        #expect(!dose.is(compatibleWith: .milliliter()))
+        #expect(!dose.is(compatibleWith: .count()))
+        #expect(HKQuantity(unit: .literUnit(with: .milli), doubleValue: 250).doubleValue(for: .liter()) == 0.25)
+        #expect(HKQuantity(unit: .literUnit(with: .deci), doubleValue: 1).doubleValue(for: .milliliter()) == 100)
+        #expect(HKQuantity(unit: .count(), doubleValue: 2).doubleValue(for: .count()) == 2)
+        #expect(HKQuantity(unit: .internationalUnit(), doubleValue: 10).is(compatibleWith: .internationalUnit()))
+        #expect(!HKQuantity(unit: .internationalUnit(), doubleValue: 10).is(compatibleWith: .count()))
+        #expect(HKQuantity(unit: HKUnit(from: "puff"), doubleValue: 2).is(compatibleWith: HKUnit(from: "puff")))
+        #expect(!HKQuantity(unit: HKUnit(from: "puff"), doubleValue: 2).is(compatibleWith: .count()))
+        #expect(dose.compare(HKQuantity(unit: .gram(), doubleValue: 1)) == .orderedAscending)
+        #expect(dose == HKQuantity(unit: .gram(), doubleValue: 0.5))
+    }
+
+    @Test func storedUUIDsParseLikeFoundation() {
+        for _ in 0..<100 {
+            let uuid = UUID()
+            #expect(RecordMapping.parseUUID(uuid.uuidString) == uuid)
+            #expect(RecordMapping.parseUUID(uuid.uuidString.lowercased()) == uuid)
+        }
+        #expect(RecordMapping.parseUUID("not a uuid") == nil)
+        #expect(RecordMapping.parseUUID("E621E1F8-C36C-495A-93FC-0C247A3E6E5FX") == nil)
+        #expect(RecordMapping.parseUUID("E621E1F8+C36C-495A-93FC-0C247A3E6E5F") == nil)
+        #expect(RecordMapping.parseUUID("G621E1F8-C36C-495A-93FC-0C247A3E6E5F") == nil)
+    }
+
     @Test func displayNamePrefersNonEmptyNickname() {
         let concept = MedicationCatalog.bundled.entries[0].concept
         #expect(HKUserAnnotatedMedication(nickname: "Pain", isArchived: false, hasSchedule: false, medication: concept).displayName == "Pain")

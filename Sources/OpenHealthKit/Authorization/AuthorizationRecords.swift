@@ -21,7 +21,12 @@ enum AuthorizationRecords {
                      in context: NSManagedObjectContext) throws -> Set<String> {
         var p = predicate(bundle, kind)
         if grantedOnly { p = HKQuery.and([p, HKQuery.compare("granted", .equal, true)]) }
-        return Set(try db.fetch(HealthStoreModel.authorization, p, in: context).compactMap { $0.value(forKey: "key") as? String })
+        // Only the keys, as dictionaries: no managed objects to register for a read on every query.
+        let request = NSFetchRequest<NSDictionary>(entityName: HealthStoreModel.authorization)
+        request.predicate = p
+        request.resultType = .dictionaryResultType
+        request.propertiesToFetch = ["key"]
+        return Set(try context.fetch(request).compactMap { $0.object(forKey: "key") as? String })
     }
 
     static func set(_ db: HealthDatabase, _ bundle: String, _ kind: String, key: String, granted: Bool,

@@ -30,6 +30,11 @@ public final class MedicationCatalog: Sendable {
     private let byCode: [String: Int]
     /// Sorted (token, entry index) pairs; a prefix search is a binary search plus a scan.
     private let tokens: [(String, Int)]
+    /// Each entry's rank in name order (case- and diacritic-insensitive), computed once so that
+    /// ordering a keystroke's matches compares integers, not localized strings.
+    private let nameRank: [Int]
+    /// Each entry's ingredient words, folded, for the "ingredient first" ordering.
+    private let ingredientWords: [[String]]
 
     /// The catalog bundled with OpenHealthKit.
     public static let bundled: MedicationCatalog = {
@@ -87,6 +92,11 @@ public final class MedicationCatalog: Sendable {
         self.entries = entries
         self.byCode = byCode
         self.tokens = tokens
+        var rank = [Int](repeating: 0, count: entries.count)
+        let order = entries.indices.sorted { entries[$0].displayName.localizedCaseInsensitiveCompare(entries[$1].displayName) == .orderedAscending }
+        for (position, index) in order.enumerated() { rank[index] = position }
+        self.nameRank = rank
+        self.ingredientWords = entries.map { $0.ingredients.flatMap { Self.words($0) } }
     }
 
     static func words(_ text: String) -> [String] {
@@ -121,11 +131,8 @@ public final class MedicationCatalog: Sendable {
             if result!.isEmpty { return [] }
         }
         let first = words[0]
-        return result!.sorted { a, b in
-            let ea = entries[a], eb = entries[b]
-            let ia = ea.ingredients.contains { $0.hasPrefix(first) }, ib = eb.ingredients.contains { $0.hasPrefix(first) }
-            if ia != ib { return ia }
-            return ea.displayName.localizedCaseInsensitiveCompare(eb.displayName) == .orderedAscending
-        }.prefix(limit).map { entries[$0] }
+        let matches = result!.map { index in (ingredient: ingredientWords[index].contains { $0.hasPrefix(first) }, rank: nameRank[index], index: index) }
+        return matches.sorted { a, b in a.ingredient != b.ingredient ? a.ingredient : a.rank < b.rank }
+            .prefix(limit).map { entries[$0.index] }
     }
 }

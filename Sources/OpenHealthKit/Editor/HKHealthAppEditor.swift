@@ -33,18 +33,17 @@ public final class HKHealthAppEditor: @unchecked Sendable {
     public func addMedication(_ concept: HKMedicationConcept, nickname: String? = nil,
                               schedule: MedicationSchedule? = nil) async throws -> HKUserAnnotatedMedication {
         guard !concept.identifier.identifier.isEmpty else { throw HKError(.errorInvalidArgument, "the concept has an empty identifier") }
-        let (medication, apps) = try database.perform { context -> (HKUserAnnotatedMedication, Set<String>) in
+        let (medication, apps) = try database.write { context, sequence -> (HKUserAnnotatedMedication, Set<String>) in
             if try record(HealthStoreModel.medication, "medicationConceptIdentifier", concept.identifier.identifier, in: context) != nil {
                 throw HKError(.errorInvalidArgument, "medication \(concept.identifier.identifier) is already in the list")
             }
-            let seq = try database.changeCounter(in: context) + 1
+            let seq = sequence.next()
             database.insert(HealthStoreModel.medication, [
                 "medicationConceptIdentifier": concept.identifier.identifier, "displayText": concept.displayText,
                 "generalForm": concept.generalForm.rawValue, "codings": RecordMapping.codingsData(concept.relatedCodings),
                 "nickname": nickname, "isArchived": false, "hasSchedule": schedule?.hasSchedule ?? false,
                 "schedule": try schedule.map { try JSONEncoder().encode($0) }, "createdAt": Date(), "seq": seq,
             ], in: context)
-            try database.save(context)
             let medication = HKUserAnnotatedMedication(nickname: nickname, isArchived: false,
                                                        hasSchedule: schedule?.hasSchedule ?? false, medication: concept)
             return (medication, try AuthorizationRecords.appsThatRequestedMedications(database, in: context))
@@ -67,7 +66,7 @@ public final class HKHealthAppEditor: @unchecked Sendable {
     @discardableResult
     public func updateMedication(_ id: HKHealthConceptIdentifier, nickname: String?? = nil, isArchived: Bool? = nil,
                                  schedule: MedicationSchedule?? = nil) throws -> HKUserAnnotatedMedication {
-        try database.perform { context in
+        try database.write { context, sequence in
             let record = try medicationRecord(id, in: context)
             if let nickname { record.setValue(nickname, forKey: "nickname") }
             if let isArchived { record.setValue(isArchived, forKey: "isArchived") }
@@ -75,8 +74,7 @@ public final class HKHealthAppEditor: @unchecked Sendable {
                 record.setValue(try schedule.map { try JSONEncoder().encode($0) }, forKey: "schedule")
                 record.setValue(schedule?.hasSchedule ?? false, forKey: "hasSchedule")
             }
-            record.setValue(try database.changeCounter(in: context) + 1, forKey: "seq")
-            try database.save(context)
+            record.setValue(sequence.next(), forKey: "seq")
             return RecordMapping.medication(record)
         }
     }
@@ -93,18 +91,15 @@ public final class HKHealthAppEditor: @unchecked Sendable {
     /// Deletes a medication with its dose events (reported as deletions to anchored queries) and
     /// every app's permission for it.
     public func deleteMedication(_ id: HKHealthConceptIdentifier) throws {
-        try database.perform { context in
+        try database.write { context, sequence in
             let record = try medicationRecord(id, in: context)
-            var seq = try database.changeCounter(in: context)
             for dose in try database.fetch(HealthStoreModel.doseEvent, HKQuery.compare("medicationConceptIdentifier", .equal, id.identifier), in: context) {
-                seq += 1
-                recordDeletion(of: dose, seq: seq, in: context)
+                recordDeletion(of: dose, seq: sequence.next(), in: context)
                 context.delete(dose)
             }
             let grants = HKQuery.and([HKQuery.compare("kind", .equal, AuthorizationRecords.medication), HKQuery.compare("key", .equal, id.identifier)])
             for grant in try database.fetch(HealthStoreModel.authorization, grants, in: context) { context.delete(grant) }
             context.delete(record)
-            try database.save(context)
         }
     }
 
@@ -166,9 +161,8 @@ public final class HKHealthAppEditor: @unchecked Sendable {
     @discardableResult
     public func logDoses(_ logs: [DoseLog]) throws -> [HKMedicationDoseEvent] {
         try logs.forEach(Self.validate)
-        return try database.perform { context in
+        return try database.write { context, sequence in
             var known = Set<String>()
-            var seq = try database.changeCounter(in: context)
             var events: [HKMedicationDoseEvent] = []
             events.reserveCapacity(logs.count)
             for log in logs {
@@ -176,7 +170,7 @@ public final class HKHealthAppEditor: @unchecked Sendable {
                     _ = try medicationRecord(log.medication, in: context)
                     known.insert(log.medication.identifier)
                 }
-                seq += 1
+                let seq = sequence.next()
                 let uuid = UUID()
                 let quantity = Self.defaultQuantity(log)
                 database.insert(HealthStoreModel.doseEvent, [
@@ -194,7 +188,6 @@ public final class HKHealthAppEditor: @unchecked Sendable {
                     startDate: log.date, endDate: log.date, uuid: uuid, metadata: nil,
                     sourceRevision: HKSourceRevision(source: HKSource(name: "Health", bundleIdentifier: HKHealthStore.healthAppBundleIdentifier), version: nil)))
             }
-            try database.save(context)
             return events
         }
     }
@@ -213,13 +206,12 @@ public final class HKHealthAppEditor: @unchecked Sendable {
 
     /// Deletes a dose event (anchored queries report it as deleted).
     public func deleteDose(_ event: HKMedicationDoseEvent) throws {
-        try database.perform { context in
+        try database.write { context, sequence in
             guard let dose = try record(HealthStoreModel.doseEvent, "uuid", event.uuid.uuidString, in: context) else {
                 throw HKError(.errorInvalidArgument, "no dose event \(event.uuid)")
             }
-            recordDeletion(of: dose, seq: try database.changeCounter(in: context) + 1, in: context)
+            recordDeletion(of: dose, seq: sequence.next(), in: context)
             context.delete(dose)
-            try database.save(context)
         }
     }
 

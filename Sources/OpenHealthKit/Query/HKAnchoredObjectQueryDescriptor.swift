@@ -19,7 +19,9 @@ public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: @unchecked Send
     public var anchor: HKQueryAnchor?
     /// The most changes per result (nil: all); read long histories in batches by anchor.
     public let limit: Int?
-    /// How often `results(for:)` checks for changes made by other processes.
+    /// How often `results(for:)` re-reads the change counter at the latest. In-process saves wake
+    /// it at once; commits by other processes as soon as the store's files change on disk (checked
+    /// every 10 ms).
     public var pollingInterval: Duration = .milliseconds(250)
 
     /// Creates a descriptor.

@@ -2,7 +2,7 @@ import OpenCoreData
 
 /// Comparison operators HealthKit's predicate factories use.
 enum HKPredicateOperator {
-    case equal, notEqual, below, atLeast, above, within
+    case equal, notEqual, below, atMost, atLeast, above, within
 }
 
 /// The one place that builds predicate and sort objects: NSComparisonPredicate, NSExpression,
@@ -15,6 +15,7 @@ extension HKQuery {
         case .equal: type = .equalTo
         case .notEqual: type = .notEqualTo
         case .below: type = .lessThan
+        case .atMost: type = .lessThanOrEqualTo
         case .atLeast: type = .greaterThanOrEqualTo
         case .above: type = .greaterThan
         case .within: type = .in
@@ -26,6 +27,15 @@ extension HKQuery {
 
     static func and(_ parts: [NSPredicate]) -> NSPredicate {
         parts.count == 1 ? parts[0] : NSCompoundPredicate(andPredicateWithSubpredicates: parts)
+    }
+
+    /// The same condition, written `NOT (NOT p)` so that SQLite applies it as a row filter and never
+    /// picks an index for it. Used for the authorization filter (`medicationConceptIdentifier IN
+    /// granted`): as an indexable IN list it lured the planner into reading every remaining row of the
+    /// granted medications and sorting them for each page of an anchored query; as a filter, the
+    /// plan walks the `seq` index (or an index serving the app's own predicate) and stops at the limit.
+    static func filterOnly(_ predicate: NSPredicate) -> NSPredicate {
+        NSCompoundPredicate(notPredicateWithSubpredicate: NSCompoundPredicate(notPredicateWithSubpredicate: predicate))
     }
 
     static var everything: NSPredicate { NSPredicate(value: true) }

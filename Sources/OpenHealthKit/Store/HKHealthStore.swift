@@ -138,29 +138,27 @@ public final class HKHealthStore: @unchecked Sendable {
             }
             return sample
         }
-        try database.perform { context in
+        try database.write { context, sequence in
             if !isPrivileged {
                 let shared = try AuthorizationRecords.keys(database, bundleIdentifier, AuthorizationRecords.share, in: context)
                 for sample in samples where !shared.contains(sample.categoryType.identifier) {
                     throw HKError(.errorAuthorizationDenied, "\(bundleIdentifier) is not authorized to share \(sample.categoryType.identifier)")
                 }
             }
-            var seq = try database.changeCounter(in: context)
             for sample in samples {
-                seq += 1
+                let seq = sequence.next()
                 database.insert(HealthStoreModel.categorySample, [
                     "uuid": sample.uuid.uuidString, "seq": seq, "startDate": sample.startDate, "endDate": sample.endDate,
                     "sourceName": bundleIdentifier, "sourceBundle": bundleIdentifier, "metadata": MetadataCoding.encode(sample.metadata),
                     "typeIdentifier": sample.categoryType.identifier, "value": Int64(sample.value),
                 ], in: context)
             }
-            try database.save(context)
         }
     }
 
     /// Deletes a category sample this app saved.
     public func delete(_ object: HKObject) async throws {
-        try database.perform { context in
+        try database.write { context, sequence in
             let p = HKQuery.compare("uuid", .equal, object.uuid.uuidString)
             guard let record = try database.fetch(HealthStoreModel.categorySample, p, limit: 1, in: context).first else {
                 throw HKError(.errorInvalidArgument, "no sample \(object.uuid) saved by \(bundleIdentifier)")
@@ -168,13 +166,12 @@ public final class HKHealthStore: @unchecked Sendable {
             guard isPrivileged || record.value(forKey: "sourceBundle") as? String == bundleIdentifier else {
                 throw HKError(.errorAuthorizationDenied, "\(bundleIdentifier) can delete only samples it saved")
             }
-            let seq = try database.changeCounter(in: context) + 1
+            let seq = sequence.next()
             database.insert(HealthStoreModel.deletedObject, [
                 "uuid": object.uuid.uuidString, "seq": seq, "sampleType": record.value(forKey: "typeIdentifier") as? String ?? "",
                 "metadata": record.value(forKey: "metadata") as? Data, "deletedAt": Date(),
             ], in: context)
             context.delete(record)
-            try database.save(context)
         }
     }
 }

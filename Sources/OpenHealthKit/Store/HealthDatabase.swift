@@ -7,18 +7,23 @@ final class HealthDatabase: @unchecked Sendable {
     let container: NSPersistentContainer
     let context: NSManagedObjectContext
 
+    /// How often a write is retried when another connection allocated sequence numbers first.
+    static let maxWriteAttempts = 64
+
     init(url: URL) throws {
         self.url = url.standardizedFileURL
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         container = NSPersistentContainer(name: url.deletingPathExtension().lastPathComponent,
                                           managedObjectModel: HealthStoreModel.make())
         do {
-            _ = try container.persistentStoreCoordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil,
-                                                                            at: url, options: nil)
+            // Writers in other processes hold SQLite's write lock briefly: wait for it instead of failing.
+            _ = try container.persistentStoreCoordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url,
+                                                                            options: [NSSQLitePragmasOption: ["busy_timeout": 10_000]])
         } catch {
             throw HKError(.errorDatabaseInaccessible, "cannot open the health store at \(url.path): \(error)")
         }
         context = container.newBackgroundContext()
+        try write { _, sequence in _ = sequence } // creates the change counter row of a new store
     }
 
     /// Runs a block on the context; the context forgets its objects afterwards, so the next read sees
@@ -31,9 +36,48 @@ final class HealthDatabase: @unchecked Sendable {
             } catch let error as HKError {
                 context.rollback()
                 throw error
+            } catch let error as NSError where Self.isWriteConflict(error) {
+                context.rollback()
+                throw WriteConflict(underlying: error)
             } catch {
                 context.rollback()
                 throw HKError(.errorDatabaseInaccessible, "health store operation failed: \(error)")
+            }
+        }
+    }
+
+    /// Another connection saved first: the change counter row moved on (optimistic locking), its row
+    /// was created twice, or the write lock stayed busy.
+    struct WriteConflict: Error { let underlying: NSError }
+
+    static func isWriteConflict(_ error: NSError) -> Bool {
+        guard error.domain == NSCocoaErrorDomain else { return false }
+        if error.code == NSManagedObjectMergeError || error.code == NSManagedObjectConstraintMergeError { return true }
+        return error.code == NSPersistentStoreSaveError && "\(error)".contains("database is locked")
+    }
+
+    /// A write that changes the store's history. `body` takes sequence numbers from the allocator;
+    /// they come from the change counter row, which is saved in the same SQLite transaction as the
+    /// rows carrying them. Writers are serialized by SQLite's write lock (GRDB begins IMMEDIATE
+    /// transactions) and the counter row's optimistic lock: when another connection or process
+    /// allocated first, the save fails as a whole and the write runs again from fresh data. So
+    /// sequence numbers never collide, and they become visible in increasing order.
+    func write<T>(_ body: (NSManagedObjectContext, SequenceAllocator) throws -> T) throws -> T {
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                return try perform { context in
+                    let allocator = try SequenceAllocator(in: context, database: self)
+                    let result = try body(context, allocator)
+                    try save(context)
+                    return result
+                }
+            } catch let conflict as WriteConflict {
+                guard attempt < Self.maxWriteAttempts else {
+                    throw HKError(.errorDatabaseInaccessible, "health store write kept conflicting with other writers (\(attempt) attempts): \(conflict.underlying)")
+                }
+                usleep(UInt32.random(in: 100...2_000) * UInt32(min(attempt, 8)))
             }
         }
     }
@@ -48,15 +92,9 @@ final class HealthDatabase: @unchecked Sendable {
         return try context.fetch(request)
     }
 
-    /// The store's change counter: the highest sequence number of any record (0 when empty).
+    /// The store's change counter: the last sequence number handed out (0 when nothing was written).
     func changeCounter(in context: NSManagedObjectContext) throws -> Int64 {
-        var highest: Int64 = 0
-        for entity in [HealthStoreModel.doseEvent, HealthStoreModel.categorySample, HealthStoreModel.deletedObject, HealthStoreModel.medication] {
-            if let object = try fetch(entity, nil, sort: [HKQuery.sort("seq", ascending: false)], limit: 1, in: context).first {
-                highest = max(highest, int64(object, "seq"))
-            }
-        }
-        return highest
+        try SequenceAllocator.counterRecord(in: context, database: self).map { int64($0, "value") } ?? 0
     }
 
     /// The change counter, read on its own.
@@ -103,6 +141,38 @@ func double(_ object: NSManagedObject, _ key: String) -> Double? {
 }
 
 /// In-process change notification: waiters on a store file are resumed when a connection saves to it.
+/// Hands out the store-wide sequence numbers of one write (see `HealthDatabase.write`).
+final class SequenceAllocator {
+    static let counterName = "seq"
+    private let record: NSManagedObject
+    private(set) var last: Int64
+
+    static func counterRecord(in context: NSManagedObjectContext, database: HealthDatabase) throws -> NSManagedObject? {
+        try database.fetch(HealthStoreModel.changeCounter, HKQuery.compare("name", .equal, counterName), limit: 1, in: context).first
+    }
+
+    init(in context: NSManagedObjectContext, database: HealthDatabase) throws {
+        if let record = try Self.counterRecord(in: context, database: database) {
+            self.record = record
+            last = int64(record, "value")
+        } else {
+            // A new store (a second process creating it at the same time hits the unique name and retries).
+            let record = NSEntityDescription.insertNewObject(forEntityName: HealthStoreModel.changeCounter, into: context)
+            record.setValue(Self.counterName, forKey: "name")
+            record.setValue(Int64(0), forKey: "value")
+            self.record = record
+            last = 0
+        }
+    }
+
+    /// The next sequence number.
+    func next() -> Int64 {
+        last += 1
+        record.setValue(last, forKey: "value")
+        return last
+    }
+}
+
 final class ChangeHub: @unchecked Sendable {
     static let shared = ChangeHub()
     private let lock = NSLock()
@@ -113,17 +183,50 @@ final class ChangeHub: @unchecked Sendable {
         for continuation in resumed.values { continuation.resume() }
     }
 
-    /// Waits until the file changes in this process or the timeout passes (other processes are
-    /// noticed by polling the change counter after the timeout).
-    func wait(_ url: URL, timeout: Duration) async {
+    /// Waits until the file changes in this process, the store's files change on disk (another
+    /// process committed: checked every `probeInterval` with `stat`, which costs microseconds), or
+    /// the timeout passes (the caller then re-reads the change counter anyway).
+    func wait(_ url: URL, timeout: Duration, probeInterval: Duration = .milliseconds(10)) async {
         let id = UUID()
+        let probe = StoreFileProbe(url)
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             lock.withLock { waiters[url, default: [:]][id] = continuation }
             Task {
-                try? await Task.sleep(for: timeout)
+                let deadline = ContinuousClock.now + timeout
+                while ContinuousClock.now < deadline {
+                    try? await Task.sleep(for: min(probeInterval, timeout))
+                    if self.lock.withLock({ self.waiters[url]?[id] == nil }) { return } // signalled in-process
+                    if probe.changed() { break }
+                }
                 let pending = self.lock.withLock { self.waiters[url]?.removeValue(forKey: id) }
                 pending?.resume()
             }
         }
     }
+}
+
+/// Notices commits by other processes without opening the database: in WAL mode every commit
+/// writes the `-wal` file (size or modification time change), a checkpoint the main file.
+struct StoreFileProbe: Sendable {
+    let paths: [String]
+    let initial: [FileStamp]
+
+    struct FileStamp: Equatable, Sendable {
+        var size: Int64 = -1
+        var seconds: Int = 0
+        var nanoseconds: Int = 0
+    }
+
+    init(_ url: URL) {
+        paths = [url.path + "-wal", url.path]
+        initial = paths.map(Self.stamp)
+    }
+
+    static func stamp(_ path: String) -> FileStamp {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return FileStamp() }
+        return FileStamp(size: Int64(info.st_size), seconds: Int(info.st_mtim.tv_sec), nanoseconds: Int(info.st_mtim.tv_nsec))
+    }
+
+    func changed() -> Bool { paths.map(Self.stamp) != initial }
 }

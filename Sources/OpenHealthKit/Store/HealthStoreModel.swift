@@ -9,13 +9,15 @@ enum HealthStoreModel {
     static let categorySample = "HKCategorySampleRecord"
     static let deletedObject = "HKDeletedObjectRecord"
     static let authorization = "HKAuthorizationRecord"
+    static let changeCounter = "HKChangeCounterRecord"
 
     static func make() -> NSManagedObjectModel {
         func attr(_ name: String, _ type: NSAttributeType, optional: Bool = true) -> NSAttributeDescription {
             NSAttributeDescription(name: name, type: type, optional: optional)
         }
-        func entity(_ name: String, _ attributes: [NSAttributeDescription], indexes: [[String]]) -> NSEntityDescription {
+        func entity(_ name: String, _ attributes: [NSAttributeDescription], indexes: [[String]], unique: [[String]] = []) -> NSEntityDescription {
             let e = NSEntityDescription(name: name, properties: attributes)
+            e.uniquenessConstraints = unique
             let byName = Dictionary(uniqueKeysWithValues: attributes.map { ($0.name, $0) })
             e.indexes = indexes.map { keys in
                 NSFetchIndexDescription(name: "\(name)_" + keys.joined(separator: "_"),
@@ -52,8 +54,12 @@ enum HealthStoreModel {
             attr("bundleIdentifier", .stringAttributeType, optional: false), attr("kind", .stringAttributeType, optional: false),
             attr("key", .stringAttributeType, optional: false), attr("granted", .booleanAttributeType, optional: false),
         ], indexes: [["bundleIdentifier", "kind", "key"]])
+        // One row: the last sequence number handed out, updated in the transaction that uses it.
+        let counter = entity(Self.changeCounter, [
+            attr("name", .stringAttributeType, optional: false), attr("value", .integer64AttributeType, optional: false),
+        ], indexes: [], unique: [["name"]])
         let model = NSManagedObjectModel()
-        model.entities = [medication, dose, category, deleted, authorization]
+        model.entities = [medication, dose, category, deleted, authorization, counter]
         return model
     }
 }

@@ -18,7 +18,7 @@ extension HKHealthStore {
         if isPrivileged { return nil }
         if type.identifier == HKSampleType.medicationDoseEventIdentifier {
             let concepts = try AuthorizationRecords.keys(database, bundleIdentifier, AuthorizationRecords.medication, in: context)
-            return HKQuery.compare("medicationConceptIdentifier", .within, concepts.sorted())
+            return HKQuery.filterOnly(HKQuery.compare("medicationConceptIdentifier", .within, concepts.sorted()))
         }
         let readable = try AuthorizationRecords.keys(database, bundleIdentifier, AuthorizationRecords.read, in: context)
         return readable.contains(type.identifier) ? HKQuery.compare("typeIdentifier", .equal, type.identifier) : HKQuery.nothing
@@ -32,8 +32,8 @@ extension HKHealthStore {
         return parts.isEmpty ? HKQuery.everything : HKQuery.and(parts)
     }
 
-    func map(_ object: NSManagedObject, _ type: HKSampleType) -> HKSample {
-        entity(for: type) == HealthStoreModel.doseEvent ? RecordMapping.doseEvent(object) : RecordMapping.categorySample(object)
+    func map(_ object: NSManagedObject, _ type: HKSampleType, _ interner: RecordMapping.Interner) -> HKSample {
+        entity(for: type) == HealthStoreModel.doseEvent ? RecordMapping.doseEvent(object, interner) : RecordMapping.categorySample(object)
     }
 
     /// The medications the app may read that match a predicate.
@@ -57,28 +57,41 @@ extension HKHealthStore {
         if let limit, limit < 0 { throw HKError(.errorInvalidArgument, "limit must not be negative (got \(limit))") }
         return try database.perform { context in
             let p = try samplePredicate(type, predicate, in: context)
-            return try database.fetch(entity(for: type), p, sort: sort, limit: limit ?? 0, in: context).map { map($0, type) }
+            let interner = RecordMapping.Interner()
+            return try database.fetch(entity(for: type), p, sort: sort, limit: limit ?? 0, in: context).map { map($0, type, interner) }
         }
     }
 
     /// Samples added and objects deleted after an anchor, in sequence order, at most `limit` in all.
+    /// Everything is read up to the change counter as it was at the start: sequence numbers become
+    /// visible in increasing order (see `HealthDatabase.write`), so nothing at or below it can still
+    /// appear, and the new anchor never skips a change. Each read walks the `seq` index from the
+    /// anchor (or an index of the app's own predicate), so a page costs what it returns.
     func anchoredChanges(of type: HKSampleType, matching predicate: NSPredicate?, after anchor: Int64?, limit: Int?)
         throws -> (added: [SequencedSample], deleted: [SequencedDeletion], newAnchor: Int64) {
         if let limit, limit < 0 { throw HKError(.errorInvalidArgument, "limit must not be negative (got \(limit))") }
         return try database.perform { context in
-            let counter = try database.changeCounter(in: context)
             let since = anchor ?? 0
-            var p = try samplePredicate(type, predicate, in: context)
-            p = HKQuery.and([HKQuery.compare("seq", .above, since), p])
+            let counter = try database.changeCounter(in: context)
+            guard counter > since else { return ([], [], since) }
+            let window = HKQuery.and([HKQuery.compare("seq", .above, since), HKQuery.compare("seq", .atMost, counter)])
+            let visible = try visibility(for: type, in: context)
+            var parts = [window]
+            if entity(for: type) == HealthStoreModel.categorySample { parts.append(HKQuery.compare("typeIdentifier", .equal, type.identifier)) }
+            if let visible { parts.append(visible) }
+            if let predicate { parts.append(predicate) }
             let bySeq = [HKQuery.sort("seq", ascending: true)]
-            var added = try database.fetch(entity(for: type), p, sort: bySeq, limit: limit ?? 0, in: context)
-                .map { SequencedSample(seq: int64($0, "seq"), sample: map($0, type)) }
+            let interner = RecordMapping.Interner()
+            var added = try database.fetch(entity(for: type), HKQuery.and(parts), sort: bySeq, limit: limit ?? 0, in: context)
+                .map { SequencedSample(seq: int64($0, "seq"), sample: map($0, type, interner)) }
             var deleted: [SequencedDeletion] = []
             if anchor != nil {
-                var parts = [HKQuery.compare("sampleType", .equal, type.identifier), HKQuery.compare("seq", .above, since)]
+                // Deleted dose events carry their medication, filtered like the samples; a category
+                // type's deletions need read access to the type (visibility is then its type).
+                var parts = [HKQuery.compare("sampleType", .equal, type.identifier), window]
                 if !isPrivileged {
                     if type.identifier == HKSampleType.medicationDoseEventIdentifier {
-                        if let visible = try visibility(for: type, in: context) { parts.append(visible) }
+                        if let visible { parts.append(visible) }
                     } else if !(try AuthorizationRecords.keys(database, bundleIdentifier, AuthorizationRecords.read, in: context)
                                 .contains(type.identifier)) {
                         parts.append(HKQuery.nothing)
@@ -87,17 +100,19 @@ extension HKHealthStore {
                 deleted = try database.fetch(HealthStoreModel.deletedObject, HKQuery.and(parts), sort: bySeq, limit: limit ?? 0, in: context)
                     .map { SequencedDeletion(seq: int64($0, "seq"), object: RecordMapping.deletedObject($0)) }
             }
-            if let limit, limit > 0, added.count + deleted.count > limit {
+            guard let limit, limit > 0 else { return (added, deleted, counter) }
+            if added.count + deleted.count > limit {
                 // Keep the first `limit` changes in sequence order; the anchor is the last one kept.
                 let cut = (added.map(\.seq) + deleted.map(\.seq)).sorted()[limit - 1]
                 added = added.filter { $0.seq <= cut }
                 deleted = deleted.filter { $0.seq <= cut }
                 return (added, deleted, cut)
             }
-            if let limit, limit > 0, added.count + deleted.count == limit {
+            if added.count == limit || deleted.count == limit {
+                // A full list may have more after its last change.
                 return (added, deleted, max(added.last?.seq ?? 0, deleted.last?.seq ?? 0))
             }
-            return (added, deleted, max(counter, since, added.last?.seq ?? 0, deleted.last?.seq ?? 0))
+            return (added, deleted, counter)
         }
     }
 }

@@ -9,25 +9,96 @@ enum RecordMapping {
     }
 
     static func uuid(_ object: NSManagedObject) -> UUID {
-        UUID(uuidString: object.value(forKey: "uuid") as? String ?? "") ?? UUID()
+        let string = object.value(forKey: "uuid") as? String ?? ""
+        return parseUUID(string) ?? UUID(uuidString: string) ?? UUID()
+    }
+
+    /// Parses the canonical 8-4-4-4-12 form the store writes, without the scanf that
+    /// `UUID(uuidString:)` uses on Linux (a measurable share of reading long histories).
+    static func parseUUID(_ string: String) -> UUID? {
+        string.utf8.withContiguousStorageIfAvailable { chars -> UUID? in
+            guard chars.count == 36 else { return nil }
+            var bytes = [UInt8](repeating: 0, count: 16)
+            var n = 0, i = 0
+            func nibble(_ c: UInt8) -> UInt8? {
+                switch c {
+                case 48...57: return c - 48
+                case 65...70: return c - 55
+                case 97...102: return c - 87
+                default: return nil
+                }
+            }
+            while i < 36 {
+                if i == 8 || i == 13 || i == 18 || i == 23 {
+                    guard chars[i] == 45 else { return nil }
+                    i += 1
+                    continue
+                }
+                guard let high = nibble(chars[i]), let low = nibble(chars[i + 1]) else { return nil }
+                bytes[n] = high << 4 | low
+                n += 1
+                i += 2
+            }
+            return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                               bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        } ?? nil
     }
 
     static func conceptIdentifier(_ string: String) -> HKHealthConceptIdentifier {
         HKHealthConceptIdentifier(domain: .medication, identifier: string)
     }
 
-    static func doseEvent(_ o: NSManagedObject) -> HKMedicationDoseEvent {
+    /// Shares the immutable parts of many mapped records (units, sources, concept identifiers).
+    final class Interner {
+        private var units: [String: HKUnit] = [:]
+        private var sources: [String: HKSourceRevision] = [:]
+        private var concepts: [String: HKHealthConceptIdentifier] = [:]
+
+        func unit(_ string: String) -> HKUnit {
+            if let unit = units[string] { return unit }
+            let unit = HKUnit(from: string)
+            units[string] = unit
+            return unit
+        }
+
+        private var lastSource: HKSourceRevision?
+
+        func source(_ o: NSManagedObject) -> HKSourceRevision {
+            let name = o.value(forKey: "sourceName") as? String ?? "", bundle = o.value(forKey: "sourceBundle") as? String ?? ""
+            if let last = lastSource, last.source.bundleIdentifier == bundle, last.source.name == name { return last }
+            let key = name + "\u{0}" + bundle
+            let source = sources[key] ?? RecordMapping.source(o)
+            sources[key] = source
+            lastSource = source
+            return source
+        }
+
+        func concept(_ string: String) -> HKHealthConceptIdentifier {
+            if let concept = concepts[string] { return concept }
+            let concept = RecordMapping.conceptIdentifier(string)
+            concepts[string] = concept
+            return concept
+        }
+    }
+
+    static func doseEvent(_ o: NSManagedObject, _ interner: Interner = Interner()) -> HKMedicationDoseEvent {
         HKMedicationDoseEvent(
-            medicationConceptIdentifier: conceptIdentifier(o.value(forKey: "medicationConceptIdentifier") as? String ?? ""),
-            logStatus: HKMedicationDoseEvent.LogStatus(rawValue: Int(int64(o, "logStatus"))) ?? .notLogged,
-            scheduleType: HKMedicationDoseEvent.ScheduleType(rawValue: Int(int64(o, "scheduleType"))) ?? .asNeeded,
+            medicationConceptIdentifier: interner.concept(o.value(forKey: "medicationConceptIdentifier") as? String ?? ""),
+            logStatus: HKMedicationDoseEvent.LogStatus(rawValue: small(o, "logStatus")) ?? .notLogged,
+            scheduleType: HKMedicationDoseEvent.ScheduleType(rawValue: small(o, "scheduleType")) ?? .asNeeded,
             scheduledDate: o.value(forKey: "scheduledDate") as? Date,
             scheduledDoseQuantity: double(o, "scheduledDoseQuantity"),
             doseQuantity: double(o, "doseQuantity"),
-            unit: HKUnit(from: o.value(forKey: "unit") as? String ?? "count"),
+            unit: interner.unit(o.value(forKey: "unit") as? String ?? "count"),
             startDate: o.value(forKey: "startDate") as? Date ?? .distantPast,
             endDate: o.value(forKey: "endDate") as? Date ?? .distantPast,
-            uuid: uuid(o), metadata: MetadataCoding.decode(o.value(forKey: "metadata") as? Data), sourceRevision: source(o))
+            uuid: uuid(o), metadata: MetadataCoding.decode(o.value(forKey: "metadata") as? Data), sourceRevision: interner.source(o))
+    }
+
+    /// An Int16 attribute (the store decodes those as Int16: cast to it first, the cheap cast).
+    static func small(_ o: NSManagedObject, _ key: String) -> Int {
+        if let value = o.value(forKey: key) as? Int16 { return Int(value) }
+        return Int(int64(o, key))
     }
 
     static func categorySample(_ o: NSManagedObject) -> HKCategorySample {

@@ -25,9 +25,8 @@ public class HKObjectType: NSObject, @unchecked Sendable {
     }
 
     /// The type of medication dose events.
-    public static func medicationDoseEventType() -> HKSampleType {
-        HKSampleType(identifier: HKSampleType.medicationDoseEventIdentifier)
-    }
+    public static func medicationDoseEventType() -> HKSampleType { sharedDoseEventType }
+    private static let sharedDoseEventType = HKSampleType(identifier: HKSampleType.medicationDoseEventIdentifier)
 
     /// The category type of an identifier.
     public static func categoryType(forIdentifier identifier: HKCategoryTypeIdentifier) -> HKCategoryType? {
