@@ -7,6 +7,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "OpenCoreData", targets: ["OpenCoreData"]),
+        .executable(name: "coredata-tool", targets: ["coredata-tool"]),
         .library(name: "OpenNetwork", targets: ["OpenNetwork"]),
         .library(name: "SwiftUIWeb", targets: ["SwiftUIWeb"]),
         .library(name: "OpenHealthKit", targets: ["OpenHealthKit"]),
@@ -30,10 +31,25 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData"]),
+        .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData", "AircraftMigration", "MigrationCrashWorker", .product(name: "GRDB", package: "GRDB.swift")]),
+        .executableTarget(
+            name: "AircraftMigration", dependencies: ["OpenCoreData"], path: "Examples/AircraftMigration",
+            resources: [.copy("Models/modelV1.xcdatamodel"), .copy("Models/modelV2.xcdatamodel"), .copy("Models/modelV3.xcdatamodel")]
+        ),
         .executableTarget(
             name: "AircraftLog", dependencies: ["OpenCoreData"], path: "Examples/AircraftLog",
             exclude: ["FlightLog.xcdatamodeld"]
+        ),
+        .executableTarget(
+            name: "coredata-tool",
+            dependencies: ["OpenCoreData", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Tools/coredata-tool"
+        ),
+        .executableTarget(name: "MigrationCrashWorker", dependencies: ["OpenCoreData"], path: "Tests/MigrationCrashWorker"),
+        .executableTarget(
+            name: "MigrationBenchmark",
+            dependencies: ["OpenCoreData", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Benchmarks/MigrationBenchmark"
         ),
         .executableTarget(
             name: "CoreDataBenchmark",
