@@ -68,7 +68,6 @@ enum CrashModels {
                         plane.setValue(nil, forKey: "flightData")
                     }
                     try context.save()
-                    context.reset()
                 }
             }
         }

@@ -9,7 +9,7 @@ import Testing
 /// run resumes from where the killed one stopped; a store that reached V3 starts over from V1.
 @Suite("Migration crash safety")
 struct MigrationCrashTests {
-    static let aircraftCount = 20_000
+    static let aircraftCount = 5_000
     static let kills = 50
 
     static var worker: URL {
