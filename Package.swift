@@ -7,6 +7,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "OpenCoreData", targets: ["OpenCoreData"]),
+        .executable(name: "coredata-tool", targets: ["coredata-tool"]),
         .library(name: "OpenNetwork", targets: ["OpenNetwork"]),
         .library(name: "SwiftUIWeb", targets: ["SwiftUIWeb"]),
         .library(name: "OpenHealthKit", targets: ["OpenHealthKit"]),
@@ -30,12 +31,30 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData", "CoreDataProbe"]),
-        // A second process for the tests: writes or dumps a store.
+        .testTarget(
+            name: "OpenCoreDataTests",
+            dependencies: ["OpenCoreData", "CoreDataProbe", "AircraftMigration", "MigrationCrashWorker", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        // Second processes for the tests: one writes or dumps a store, one runs a migration to be killed.
         .executableTarget(name: "CoreDataProbe", dependencies: ["OpenCoreData"], path: "Tests/Probes/CoreDataProbe"),
+        .executableTarget(
+            name: "AircraftMigration", dependencies: ["OpenCoreData"], path: "Examples/AircraftMigration",
+            resources: [.copy("Models/modelV1.xcdatamodel"), .copy("Models/modelV2.xcdatamodel"), .copy("Models/modelV3.xcdatamodel")]
+        ),
         .executableTarget(
             name: "AircraftLog", dependencies: ["OpenCoreData"], path: "Examples/AircraftLog",
             exclude: ["FlightLog.xcdatamodeld"]
+        ),
+        .executableTarget(
+            name: "coredata-tool",
+            dependencies: ["OpenCoreData", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Tools/coredata-tool"
+        ),
+        .executableTarget(name: "MigrationCrashWorker", dependencies: ["OpenCoreData"], path: "Tests/Probes/MigrationCrashWorker"),
+        .executableTarget(
+            name: "MigrationBenchmark",
+            dependencies: ["OpenCoreData", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Benchmarks/MigrationBenchmark"
         ),
         .executableTarget(
             name: "CoreDataBenchmark",

@@ -3,6 +3,7 @@ import Foundation
 /// What a fetch request can return: managed objects, object IDs, dictionaries or counts.
 public protocol NSFetchRequestResult: AnyObject {}
 
+extension NSManagedObject: NSFetchRequestResult {}
 extension NSManagedObjectID: NSFetchRequestResult {}
 extension NSDictionary: NSFetchRequestResult {}
 extension NSNumber: NSFetchRequestResult {}

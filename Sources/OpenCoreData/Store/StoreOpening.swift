@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
 
-/// Opens a store for a coordinator. Migration (a later layer) hooks in here.
+/// Opens a store for a coordinator: migrates the file first when its model changed (`MigrationDriver`),
+/// and records the model in the store (`StoreModelCache`) for later migrations.
 enum StoreOpening {
     static func open(_ store: NSPersistentStore, coordinator: NSPersistentStoreCoordinator, options: [AnyHashable: Any]) throws {
         let model = coordinator.managedObjectModel
@@ -9,7 +10,9 @@ enum StoreOpening {
         guard entities != nil else {
             throw coreDataError(NSPersistentStoreInvalidTypeError, "The model has no configuration named \(store.configurationName).")
         }
+        try MigrationDriver.prepare(store, model: model, options: options)
         try store.open(model: model)
+        try StoreModelCache.record(model, in: store)
     }
 }
 

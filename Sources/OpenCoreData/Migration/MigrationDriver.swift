@@ -1,0 +1,51 @@
+import Foundation
+import GRDB
+
+/// Decides, when a store file opens, whether and how it migrates: staged (a manager in the options),
+/// lightweight (the automatic-migration and inference options), or not at all (a changed model is then
+/// `NSPersistentStoreIncompatibleVersionHashError`, never a silent rewrite).
+enum MigrationDriver {
+    static func prepare(_ store: NSPersistentStore, model: NSManagedObjectModel, options: [AnyHashable: Any]) throws {
+        guard store.type == NSSQLiteStoreType, !store.isReadOnly, let url = store.url,
+              FileManager.default.fileExists(atPath: url.path) else { return }
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(30)
+        let queue: DatabaseQueue
+        do { queue = try DatabaseQueue(path: url.path, configuration: configuration) } catch { return }
+        defer { try? queue.close() }
+        guard let metadata = try queue.read(StoreMetadataFile.read) else { return }
+        let deferCleanup = (options[NSPersistentStoreDeferredLightweightMigrationOptionKey] as? Bool) ?? false
+        if let manager = options[NSPersistentStoreStagedMigrationManagerOptionKey] as? NSStagedMigrationManager {
+            let reporter = MigrationProgressReporter(options: options, progress: manager.progress)
+            try StagedMigration(manager: manager, writer: queue, url: url, finalModel: model,
+                                deferCleanup: deferCleanup, reporter: reporter).run()
+            ModelRegistry.shared.register(model)
+            return
+        }
+        guard let stored = StoreMetadataFile.checksum(metadata), stored != model.versionChecksum else { return }
+        let migrate = (options[NSMigratePersistentStoresAutomaticallyOption] as? Bool) ?? false
+        let infer = (options[NSInferMappingModelAutomaticallyOption] as? Bool) ?? false
+        let source = try queue.read(StoreModelCache.read)
+        guard migrate else {
+            var detail = ""
+            if let source, source.versionChecksum == stored {
+                let inference = MigrationInference(chain: [source, model])
+                detail = " Changes: " + (inference.changes + inference.faults).joined(separator: "; ") + "."
+            }
+            throw coreDataError(NSPersistentStoreIncompatibleVersionHashError,
+                                "The model used to open the store is incompatible with the one used to create the store, and automatic migration is off (NSMigratePersistentStoresAutomaticallyOption)." + detail)
+        }
+        guard let source, source.versionChecksum == stored else {
+            throw coreDataError(NSMigrationMissingMappingModelError, "Can't find the model the store was written with (checksum \(stored)): the store has no model cache, so no mapping can be inferred.")
+        }
+        guard infer else {
+            throw coreDataError(NSMigrationMissingMappingModelError, "Can't find mapping model for migration: NSInferMappingModelAutomaticallyOption is off and Orchard has no custom mapping models.")
+        }
+        _ = try LightweightMigration.infer([source, model], code: NSPersistentStoreIncompatibleVersionHashError)
+        if !DeferredMigration.tasks(in: metadata).isEmpty { _ = try DeferredMigration.finishAll(in: queue) }
+        let reporter = MigrationProgressReporter(options: options, progress: nil)
+        reporter.begin(steps: 1)
+        try LightweightMigration.migrate(queue, chain: [source, model], deferCleanup: deferCleanup, reporter: reporter)
+        reporter.finishedStep()
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+import GRDB
+
+/// Reads and writes the metadata plist inside a migration's own transaction.
+enum StoreMetadataFile {
+    static func read(_ db: Database) throws -> [String: Any]? {
+        guard try db.tableExists("Z_METADATA"),
+              let data = try Data.fetchOne(db, sql: "SELECT Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1") else { return nil }
+        return try MetadataCoding.decode(data)
+    }
+
+    static func write(_ metadata: [String: Any], _ db: Database) throws {
+        try db.execute(sql: "UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = 1", arguments: [try MetadataCoding.encode(metadata)])
+    }
+
+    /// The checksum of the model the store was written with (from the hashes when the key is absent).
+    static func checksum(_ metadata: [String: Any]) -> String? {
+        if let checksum = metadata[NSStoreModelVersionChecksumKey] as? String { return checksum }
+        guard let hashes = metadata[NSStoreModelVersionHashesKey] as? [String: Data] else { return nil }
+        return ModelHashing.checksum(ofEntityHashes: hashes)
+    }
+
+    /// Metadata stamped with a model: its entity hashes, checksum and version identifiers.
+    static func stamped(_ metadata: [String: Any], with model: NSManagedObjectModel) -> [String: Any] {
+        var result = metadata
+        result[NSStoreModelVersionHashesKey] = model.entityVersionHashesByName
+        result[NSStoreModelVersionChecksumKey] = model.versionChecksum
+        let identifiers = model.versionIdentifiers.compactMap { $0.base as? String }.sorted()
+        if identifiers.isEmpty { result[NSStoreModelVersionIdentifiersKey] = nil } else { result[NSStoreModelVersionIdentifiersKey] = identifiers }
+        return result
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import GRDB
+
+/// The model a store was last written with, kept in the store itself (`Z_MODELCACHE`, as Core Data
+/// does), so that lightweight migration finds its source model even when the app no longer has it.
+/// Orchard writes the model as JSON (`ModelArchive`) next to its version checksum.
+enum StoreModelCache {
+    static func read(_ db: Database) throws -> NSManagedObjectModel? {
+        guard try db.tableExists("Z_MODELCACHE"),
+              let data = try Data.fetchOne(db, sql: "SELECT Z_CONTENT FROM Z_MODELCACHE LIMIT 1") else { return nil }
+        return try ModelArchive.decode(data)
+    }
+
+    static func storedChecksum(_ db: Database) throws -> String? {
+        guard try db.tableExists("Z_MODELCACHE") else { return nil }
+        return try String.fetchOne(db, sql: "SELECT Z_CHECKSUM FROM Z_MODELCACHE LIMIT 1")
+    }
+
+    static func write(_ model: NSManagedObjectModel, _ db: Database) throws {
+        try db.execute(sql: "CREATE TABLE IF NOT EXISTS Z_MODELCACHE (Z_CHECKSUM VARCHAR, Z_CONTENT BLOB)")
+        try db.execute(sql: "DELETE FROM Z_MODELCACHE")
+        try db.execute(sql: "INSERT INTO Z_MODELCACHE (Z_CHECKSUM, Z_CONTENT) VALUES (?, ?)",
+                       arguments: [model.versionChecksum, try ModelArchive.encode(model)])
+    }
+
+    /// Records the model of a store that just opened, unless it is already recorded.
+    static func record(_ model: NSManagedObjectModel, in store: NSPersistentStore) throws {
+        guard !store.isReadOnly, let writer = store.writer else { return }
+        let checksum = model.versionChecksum
+        try writer.write { db in
+            if try storedChecksum(db) != checksum { try write(model, db) }
+        }
+    }
+}
+
+extension NSPersistentStoreCoordinator {
+    /// The model the SQLite store at `url` was last written with, as the store itself recorded it
+    /// (an Orchard addition, for tools that open a store without the app's model).
+    public class func cachedModel(forPersistentStoreAt url: URL) throws -> NSManagedObjectModel {
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw coreDataError(NSPersistentStoreInvalidFileError, "No store file at \(url.path).")
+        }
+        var configuration = Configuration()
+        configuration.readonly = true
+        let queue = try DatabaseQueue(path: url.path, configuration: configuration)
+        defer { try? queue.close() }
+        guard let model = try queue.read(StoreModelCache.read) else {
+            throw coreDataError(NSPersistentStoreInvalidFileError, "The store at \(url.path) has no model cache (Z_MODELCACHE); pass the model instead.")
+        }
+        return model
+    }
+}
