@@ -52,6 +52,9 @@ actor ConnectionCore {
     private let highWater = 1 << 20
     /// Bytes the current read waits for (0 when no read is pending).
     private var wanted = 0
+    /// Received datagrams not yet read (UDP).
+    private var datagrams: [ByteBuffer] = []
+    private var datagramHead = 0
     /// The ALPN protocol agreed in the TLS handshake.
     private(set) var negotiatedProtocol: String?
 
@@ -160,6 +163,14 @@ actor ConnectionCore {
     }
 
     private func deliver(_ bytes: ByteBuffer) async {
+        if config.transport == .udp {
+            datagrams.append(bytes)
+            wakeAll()
+            while datagrams.count > 1024 && !isFinished {   // bounded: stop reading the socket
+                await withCheckedContinuation { pumpWaiter = $0 }
+            }
+            return
+        }
         var bytes = bytes
         buffer.writeBuffer(&bytes)
         wakeAll()
@@ -187,7 +198,7 @@ actor ConnectionCore {
     /// seconds for a peer that reads nothing), then the channel closes (with TLS, after close_notify).
     func close() async {
         guard !isFinished else { return }
-        if let ch = channel {
+        if let ch = channel, config.transport == .tcp {
             let closer = ch.eventLoop.scheduleTask(in: .seconds(3)) { ch.close(promise: nil) }
             _ = try? await ch.writeAndFlush(ByteBuffer()).get()
             closer.cancel()
@@ -315,6 +326,23 @@ actor ConnectionCore {
         guard case .header(let type, let length, _) = parsed else { throw NWError.malformedMessage("short header") }
         let body = length == 0 ? ByteBuffer() : try await readExactly(length)
         return (type, body)
+    }
+
+    /// Returns the next datagram (UDP).
+    func readDatagram() async throws -> ByteBuffer {
+        start()
+        while true {
+            if let e = terminalError { throw e }
+            if datagramHead < datagrams.count {
+                let d = datagrams[datagramHead]
+                datagramHead += 1
+                if datagramHead > 256 { datagrams.removeFirst(datagramHead); datagramHead = 0 }
+                if let p = pumpWaiter, datagrams.count - datagramHead <= 512 { pumpWaiter = nil; p.resume() }
+                return d
+            }
+            if eof { throw NWError.connectionClosed }
+            await waitChange()
+        }
     }
 
     func readExactly(_ n: Int) async throws -> ByteBuffer {

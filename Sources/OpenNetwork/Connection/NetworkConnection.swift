@@ -240,3 +240,29 @@ extension ByteBuffer {
         }
     }
 }
+
+// MARK: - UDP
+
+extension NetworkConnection where ApplicationProtocol == UDP {
+    /// Sends one datagram; resumes once the transport has taken it.
+    public func send(_ content: Data) async throws {
+        var b = ByteBuffer()
+        b.writeBytes(content)
+        let datagram = b
+        try await withConnection { core in try await core.write(datagram) }
+    }
+
+    /// Receives one datagram. A peer port with nothing behind it fails the connection with
+    /// ECONNREFUSED (the ICMP answer to an earlier datagram).
+    public func receive() async throws -> UDP.Message<Data> {
+        try await withConnection { core in
+            let d = try await core.readDatagram()
+            return (Data(d.readableBytesView), UDP.Metadata(size: d.readableBytes))
+        }
+    }
+
+    /// Every received datagram, until the connection is cancelled or fails.
+    public var messages: NetworkMessages<Data, UDP.Metadata> {
+        NetworkMessages { [self] in try await receive() }
+    }
+}

@@ -15,8 +15,45 @@ enum Transport {
 
     static var group: MultiThreadedEventLoopGroup { .singleton }
 
+    /// Opens a connected UDP socket to `endpoint`; datagrams travel as ByteBuffers through the async wrapper.
+    static func connectUDP(to endpoint: NWEndpoint, config: ProtocolStackConfiguration) async throws -> Established {
+        guard case .hostPort(let host, let port) = endpoint else {
+            throw NWError.transport("UDP needs a host and port endpoint, not \(endpoint)")
+        }
+        let addresses: [SocketAddress]
+        if let fixed = config.resolvedAddresses {
+            addresses = fixed.compactMap { try? SocketAddress(ipAddress: $0, port: Int(port.rawValue)) }
+        } else if isIPLiteral(host.name) {
+            addresses = [try SocketAddress(ipAddress: host.name, port: Int(port.rawValue))]
+        } else {
+            var found: [SocketAddress] = []
+            for family in config.ip.version == .any ? [IP.Version.v6, .v4] : [config.ip.version] {
+                found += (try? resolve(host.name, port: Int(port.rawValue), version: family)) ?? []
+            }
+            addresses = found
+        }
+        let usable = addresses.filter {
+            switch config.ip.version {
+            case .any: true
+            case .v4: $0.protocol == .inet
+            case .v6: $0.protocol == .inet6
+            }
+        }
+        guard let address = usable.first else { throw NWError.dns(host.name) }
+        // A datagram can be up to 65,507 bytes over IPv4; NIO's default read buffer (2 KiB) would truncate it.
+        return try await DatagramBootstrap(group: group)
+            .channelOption(.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 65_536))
+            .connect(to: address) { channel in
+            channel.eventLoop.makeCompletedFuture {
+                try channel.pipeline.syncOperations.addHandler(DatagramEnvelopeHandler())
+                return try configure(channel: channel, config: config, tls: nil)
+            }
+        }
+    }
+
     /// Connects to `endpoint` with the stack's options.
     static func connect(to endpoint: NWEndpoint, config: ProtocolStackConfiguration) async throws -> Established {
+        if config.transport == .udp { return try await connectUDP(to: endpoint, config: config) }
         var bootstrap = ClientBootstrap(group: group)
         if let timeout = config.tcp.connectionTimeout {
             bootstrap = bootstrap.connectTimeout(.nanoseconds(nanoseconds(timeout)))
@@ -226,5 +263,26 @@ final class IdleTimeoutHandler: ChannelInboundHandler, RemovableChannelHandler {
             return
         }
         context.fireUserInboundEventTriggered(event)
+    }
+}
+
+/// Turns a connected datagram channel's envelopes into plain ByteBuffers (one per datagram) and back.
+final class DatagramEnvelopeHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = AddressedEnvelope<ByteBuffer>
+    typealias InboundOut = ByteBuffer
+    typealias OutboundIn = ByteBuffer
+    typealias OutboundOut = AddressedEnvelope<ByteBuffer>
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        context.fireChannelRead(wrapInboundOut(unwrapInboundIn(data).data))
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        guard let remote = context.channel.remoteAddress else {
+            promise?.fail(NWError.connectionClosed)
+            return
+        }
+        context.write(wrapOutboundOut(AddressedEnvelope(remoteAddress: remote, data: unwrapOutboundIn(data))),
+                      promise: promise)
     }
 }

@@ -134,6 +134,11 @@ public final class NetworkListener<ApplicationProtocol: NetworkProtocolOptions>:
     public func run(_ handler: @escaping @Sendable (NetworkConnection<ApplicationProtocol>) async throws -> Void) async throws {
         let proto = applicationProtocol
         let config = proto.stackConfiguration
+        guard config.transport == .tcp else {
+            let e = NWError.transport("NetworkListener supports TCP-based stacks only; UDP listeners are not implemented")
+            set(.failed(e))
+            throw e
+        }
         let sslContext: NIOSSLContext?
         do {
             sslContext = try config.tls.map { try NIOSSLContext(configuration: $0.serverConfiguration()) }
