@@ -77,6 +77,17 @@ let package = Package(
         ),
 
         .testTarget(name: "OpenNetworkTests", dependencies: ["OpenNetwork"]),
+        .executableTarget(name: "TicTacToe", dependencies: ["OpenNetwork"], path: "Examples/TicTacToe"),
+        .executableTarget(
+            name: "NetworkBenchmark",
+            dependencies: [
+                "OpenNetwork",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            path: "Benchmarks/NetworkBenchmark"
+        ),
 
         // MARK: SwiftUIWeb
         .target(

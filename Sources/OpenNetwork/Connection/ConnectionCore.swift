@@ -47,8 +47,16 @@ actor ConnectionCore {
     private var pumpWaiter: CheckedContinuation<Void, Never>?
     private var runTask: Task<Void, Never>?
     private var timeoutTask: Task<Void, Never>?
-    /// Inbound bytes buffered beyond this make the reading side stop pulling from the socket.
+    /// Inbound bytes buffered beyond this make the reading side stop pulling from the socket, unless a
+    /// pending read needs more (a large frame): then the pump stops once that much is buffered.
     private let highWater = 1 << 20
+    /// Bytes the current read waits for (0 when no read is pending).
+    private var wanted = 0
+    /// Received datagrams not yet read (UDP).
+    private var datagrams: [ByteBuffer] = []
+    private var datagramHead = 0
+    /// The ALPN protocol agreed in the TLS handshake.
+    private(set) var negotiatedProtocol: String?
 
     init(config: ProtocolStackConfiguration, retries: Bool, notify: @escaping @Sendable (ConnectionState) -> Void,
          establish: @escaping Establish) {
@@ -103,9 +111,9 @@ actor ConnectionCore {
             do {
                 let est = try await establish()
                 do {
-                    try await est.ready.get()
+                    negotiatedProtocol = try await est.ready.get()
                 } catch {
-                    est.channel.channel.close(promise: nil)
+                    await Transport.discard(est.channel)
                     throw error
                 }
                 await serve(est.channel)
@@ -131,7 +139,7 @@ actor ConnectionCore {
     }
 
     private func serve(_ ch: Transport.AsyncChannel) async {
-        if isFinished { ch.channel.close(promise: nil); return }
+        if isFinished { await Transport.discard(ch); return }
         do {
             try await ch.executeThenClose { inbound, outbound in
                 self.becameReady(outbound, ch.channel)
@@ -150,14 +158,23 @@ actor ConnectionCore {
         if isFinished { c.close(promise: nil); return }
         writer = w
         channel = c
+        endpoints = (c.localAddress, c.remoteAddress)
         set(.ready)
     }
 
     private func deliver(_ bytes: ByteBuffer) async {
+        if config.transport == .udp {
+            datagrams.append(bytes)
+            wakeAll()
+            while datagrams.count > 1024 && !isFinished {   // bounded: stop reading the socket
+                await withCheckedContinuation { pumpWaiter = $0 }
+            }
+            return
+        }
         var bytes = bytes
         buffer.writeBuffer(&bytes)
         wakeAll()
-        while buffer.readableBytes > highWater && !isFinished {
+        while buffer.readableBytes > Swift.max(highWater, wanted) && !isFinished {
             await withCheckedContinuation { pumpWaiter = $0 }
         }
     }
@@ -177,7 +194,19 @@ actor ConnectionCore {
         teardown()
     }
 
-    /// Cancels the connection: closes the channel and wakes every waiting operation.
+    /// Cancels gracefully: bytes already taken by `write` reach the socket first (bounded by a few
+    /// seconds for a peer that reads nothing), then the channel closes (with TLS, after close_notify).
+    func close() async {
+        guard !isFinished else { return }
+        if let ch = channel, config.transport == .tcp {
+            let closer = ch.eventLoop.scheduleTask(in: .seconds(3)) { ch.close(promise: nil) }
+            _ = try? await ch.writeAndFlush(ByteBuffer()).get()
+            closer.cancel()
+        }
+        cancel()
+    }
+
+    /// Cancels the connection at once: closes the channel and wakes every waiting operation.
     func cancel() {
         guard !isFinished else { return }
         set(.cancelled)
@@ -226,22 +255,36 @@ actor ConnectionCore {
         }
     }
 
-    /// Returns between `min` and `max` bytes, waiting for at least `min`.
-    func read(atLeast min: Int, atMost max: Int) async throws -> (ByteBuffer, Bool) {
+    /// Returns between `min` and `max` bytes, waiting for at least `min`. When the peer has finished
+    /// sending and fewer than `min` bytes remain, returns what remains if `partialAtEnd` (with the
+    /// completion flag set) and throws ``NWError/connectionClosed`` otherwise.
+    func read(atLeast min: Int, atMost max: Int, partialAtEnd: Bool = false) async throws -> (ByteBuffer, Bool) {
         start()
         while true {
             if let e = terminalError { throw e }
-            if case .ready = state, buffer.readableBytes >= min, buffer.readableBytes > 0 || min == 0 {
-                let n = Swift.min(max, buffer.readableBytes)
+            let available = buffer.readableBytes
+            if case .ready = state, available >= min, available > 0 || min == 0 {
+                let n = Swift.min(max, available)
                 let out = buffer.readSlice(length: n)!
                 consumed()
                 return (out, eof && buffer.readableBytes == 0)
             }
             if eof {
                 if let e = terminalError { throw e }
+                if partialAtEnd && available > 0 {
+                    let out = buffer.readSlice(length: Swift.min(max, available))!
+                    consumed()
+                    return (out, buffer.readableBytes == 0)
+                }
                 throw NWError.connectionClosed
             }
+            wanted = min
+            if let p = pumpWaiter, available < min {
+                pumpWaiter = nil
+                p.resume()
+            }
             await waitChange()
+            wanted = 0
         }
     }
 
@@ -267,20 +310,38 @@ actor ConnectionCore {
         }
     }
 
-    /// Reads one frame: header parsed with the given widths, limit enforced before the body is read.
+    /// Reads one frame: header parsed with the given widths, the size limit enforced before the value
+    /// is read or any buffer allocated for it. Oversize and malformed headers fail the connection.
     func readFrame(typeWidth: Int, lengthWidth: Int) async throws -> (type: UInt64, body: ByteBuffer) {
         let header = try await readExactly(typeWidth + lengthWidth)
-        let view = header.readableBytesView
+        let parsed: FrameHeader.Parse
         do {
-            guard case .header(let type, let length, _) = try FrameHeader.parse(
-                view, typeWidth: typeWidth, lengthWidth: lengthWidth, limit: config.maximumMessageSize)
-            else { throw NWError.malformedMessage("short header") }
-            let body = length == 0 ? ByteBuffer() : try await readExactly(length)
-            return (type, body)
-        } catch let e as NWError {
-            if case .messageTooLarge = e { fail(e) }
-            if case .malformedMessage = e { fail(e) }
+            parsed = try FrameHeader.parse(header.readableBytesView, typeWidth: typeWidth, lengthWidth: lengthWidth,
+                                           limit: config.maximumMessageSize)
+        } catch {
+            let e = NWError.from(error)
+            fail(e)
             throw e
+        }
+        guard case .header(let type, let length, _) = parsed else { throw NWError.malformedMessage("short header") }
+        let body = length == 0 ? ByteBuffer() : try await readExactly(length)
+        return (type, body)
+    }
+
+    /// Returns the next datagram (UDP).
+    func readDatagram() async throws -> ByteBuffer {
+        start()
+        while true {
+            if let e = terminalError { throw e }
+            if datagramHead < datagrams.count {
+                let d = datagrams[datagramHead]
+                datagramHead += 1
+                if datagramHead > 256 { datagrams.removeFirst(datagramHead); datagramHead = 0 }
+                if let p = pumpWaiter, datagrams.count - datagramHead <= 512 { pumpWaiter = nil; p.resume() }
+                return d
+            }
+            if eof { throw NWError.connectionClosed }
+            await waitChange()
         }
     }
 
@@ -297,7 +358,8 @@ actor ConnectionCore {
     }
 
     /// The channel's local and remote addresses, once ready.
-    func addresses() -> (local: SocketAddress?, remote: SocketAddress?) {
-        (channel?.localAddress, channel?.remoteAddress)
-    }
+    func addresses() -> (local: SocketAddress?, remote: SocketAddress?) { endpoints }
+
+    /// The addresses seen when the connection became ready (a closed channel no longer knows them).
+    private var endpoints: (local: SocketAddress?, remote: SocketAddress?) = (nil, nil)
 }

@@ -23,6 +23,8 @@ public enum NWError: Error, Sendable, Equatable, CustomStringConvertible {
     case connectionClosed
     /// The connection or listener was cancelled.
     case cancelled
+    /// Another failure of the transport below (the text says what).
+    case transport(String)
 
     /// errno for a refused connection.
     public static let connectionRefused = NWError.posix(ECONNREFUSED)
@@ -55,13 +57,16 @@ public enum NWError: Error, Sendable, Equatable, CustomStringConvertible {
         case .decodingFailed(let why): return "decoding failed: \(why)"
         case .connectionClosed: return "connection closed by peer"
         case .cancelled: return "cancelled"
+        case .transport(let why): return "transport failure: \(why)"
         }
     }
 
     /// Whether the error is worth retrying in the waiting state (the peer may become reachable).
     var isTransient: Bool {
         switch self {
-        case .posix(let c): return c == ECONNREFUSED || c == ENETUNREACH || c == EHOSTUNREACH || c == ECONNRESET
+        case .posix(let c):
+            // ENOENT: a Unix domain socket path that does not exist yet.
+            return c == ECONNREFUSED || c == ENETUNREACH || c == EHOSTUNREACH || c == ECONNRESET || c == ENOENT
         case .dns: return true
         default: return false
         }
@@ -70,6 +75,12 @@ public enum NWError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Maps an error thrown by SwiftNIO or NIOSSL to an NWError.
     static func from(_ error: any Error, host: String? = nil) -> NWError {
         if let e = error as? NWError { return e }
+        if let e = error as? FrameError {
+            switch e {
+            case .tooLarge(let length, let limit): return .messageTooLarge(length: length, limit: limit)
+            case .malformed(let why): return .malformedMessage(why)
+            }
+        }
         if let e = error as? IOError { return .posix(e.errnoCode) }
         if let e = error as? NIOConnectionError {
             if e.dnsAAAAError != nil && e.dnsAError != nil && e.connectionErrors.isEmpty {
@@ -82,7 +93,7 @@ public enum NWError: Error, Sendable, Equatable, CustomStringConvertible {
             switch e {
             case .connectTimeout: return .posix(ETIMEDOUT)
             case .ioOnClosedChannel, .alreadyClosed, .eof, .outputClosed: return .connectionClosed
-            default: return .malformedMessage("channel error \(e)")
+            default: return .transport("channel error: \(e)")
             }
         }
         if let e = error as? NIOSSLError {
@@ -92,8 +103,9 @@ public enum NWError: Error, Sendable, Equatable, CustomStringConvertible {
             }
         }
         if let e = error as? BoringSSLError { return .tls(String(describing: e)) }
+        if let e = error as? NIOSSLExtraError { return .tls(String(describing: e)) }
         if error is CancellationError { return .cancelled }
         if let e = error as? SocketAddressError { return .dns(host ?? String(describing: e)) }
-        return .malformedMessage("unexpected transport error: \(error)")
+        return .transport(String(describing: error))
     }
 }

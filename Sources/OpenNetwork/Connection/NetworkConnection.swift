@@ -17,6 +17,8 @@ public final class NetworkConnection<ApplicationProtocol: NetworkProtocolOptions
     public let endpoint: NWEndpoint?
     /// The application protocol at the top of the stack.
     let applicationProtocol: ApplicationProtocol
+    /// The flattened stack configuration (computed once).
+    let config: ProtocolStackConfiguration
 
     /// Connects to `endpoint` with the protocol stack declared in `stack`.
     public convenience init(to endpoint: NWEndpoint, @ProtocolStackBuilder using stack: () -> ApplicationProtocol) {
@@ -29,15 +31,19 @@ public final class NetworkConnection<ApplicationProtocol: NetworkProtocolOptions
         handlerBox = box
         self.endpoint = endpoint
         applicationProtocol = parameters.applicationProtocol
-        let config = parameters.applicationProtocol.stackConfiguration
+        var stack = parameters.applicationProtocol.stackConfiguration
+        stack.resolvedAddresses = parameters.resolvedAddresses
+        let config = stack
+        self.config = config
         core = ConnectionCore(config: config, retries: true, notify: { s in box.withLockedValue { $0 }?(s) }) {
             try await Transport.connect(to: endpoint, config: config)
         }
     }
 
     /// Wraps a channel accepted by a listener.
-    init(accepted established: Transport.Established, applicationProtocol: ApplicationProtocol) {
-        let config = applicationProtocol.stackConfiguration
+    init(accepted established: Transport.Established, applicationProtocol: ApplicationProtocol,
+         config: ProtocolStackConfiguration) {
+        self.config = config
         self.applicationProtocol = applicationProtocol
         let box = NIOLockedValueBox<(@Sendable (ConnectionState) -> Void)?>(nil)
         handlerBox = box
@@ -67,8 +73,14 @@ public final class NetworkConnection<ApplicationProtocol: NetworkProtocolOptions
     /// Starts connecting now instead of on the first send or receive.
     public func start() async { await core.start() }
 
-    /// Cancels the connection; pending and later operations throw ``NWError/cancelled``.
-    public func cancel() async { await core.cancel() }
+    /// Cancels the connection gracefully: what `send` already handed over is delivered, then the
+    /// connection closes. Pending and later operations throw ``NWError/cancelled``. (Cancelling the task
+    /// that runs an operation cancels the connection at once.)
+    public func cancel() async { await core.close() }
+
+    /// The application protocol (ALPN) agreed during the TLS handshake, once ready; nil without TLS or
+    /// when the peers agreed none.
+    public var negotiatedApplicationProtocol: String? { get async { await core.negotiatedProtocol } }
 
     /// The remote address once connected, as text.
     public var remoteAddress: String? { get async { await core.addresses().remote?.description } }
@@ -102,14 +114,19 @@ extension NetworkConnection where ApplicationProtocol: StreamProtocolOptions {
 
     /// Receives exactly `byteCount` bytes.
     public func receive(exactly byteCount: Int) async throws -> Message<Data> {
-        try await receive(atLeast: byteCount, atMost: byteCount)
+        precondition(byteCount > 0, "receive(exactly:) needs a positive byte count")
+        return try await withConnection { core in
+            let (buf, complete) = try await core.read(atLeast: byteCount, atMost: byteCount)
+            return (Data(buf.readableBytesView), StreamMetadata(isComplete: complete))
+        }
     }
 
-    /// Receives between `minimum` and `maximum` bytes, waiting until at least `minimum` are there.
+    /// Receives between `minimum` and `maximum` bytes, waiting until at least `minimum` are there (or
+    /// the peer has finished sending: then what remains comes with `metadata.isComplete` set).
     public func receive(atLeast minimum: Int = 1, atMost maximum: Int) async throws -> Message<Data> {
         precondition(minimum >= 0 && maximum >= minimum && maximum > 0, "receive(atLeast:atMost:) needs 0 <= atLeast <= atMost, atMost > 0")
         return try await withConnection { core in
-            let (buf, complete) = try await core.read(atLeast: minimum, atMost: maximum)
+            let (buf, complete) = try await core.read(atLeast: minimum, atMost: maximum, partialAtEnd: true)
             return (Data(buf.readableBytesView), StreamMetadata(isComplete: complete))
         }
     }
@@ -118,10 +135,9 @@ extension NetworkConnection where ApplicationProtocol: StreamProtocolOptions {
     public func receive<T: FixedWidthInteger & Sendable>(as type: T.Type) async throws -> Message<T> {
         try await withConnection { core in
             let size = T.bitWidth / 8
-            let (buf, complete) = try await core.read(atLeast: size, atMost: size)
-            var v = T.zero
-            for b in buf.readableBytesView { v = (v << 8) | T(truncatingIfNeeded: b) }
-            if size == 1 { v = T(truncatingIfNeeded: buf.readableBytesView.first!) }
+            let (bytes, complete) = try await core.read(atLeast: size, atMost: size)
+            var buf = bytes
+            let v = buf.readInteger(endianness: .big, as: T.self)!
             return (v, StreamMetadata(isComplete: complete))
         }
     }
@@ -130,20 +146,24 @@ extension NetworkConnection where ApplicationProtocol: StreamProtocolOptions {
 // MARK: - TLV
 
 extension NetworkConnection where ApplicationProtocol == TLV {
-    /// Sends one TLV message with the given type.
+    /// Sends one TLV message with the given type; resumes once the transport has taken it.
     public func send(_ content: Data, type: Int) async throws {
-        try await withConnection { core in
-            guard case .tlv(let tw, let lw) = core.config.framing else { return }
-            if content.count > core.config.maximumMessageSize {
-                throw NWError.messageTooLarge(length: UInt64(content.count), limit: core.config.maximumMessageSize)
-            }
-            let header = try FrameHeader.encode(type: type, length: content.count, typeWidth: tw, lengthWidth: lw)
-            var b = ByteBuffer()
-            b.reserveCapacity(header.count + content.count)
-            b.writeBytes(header)
-            b.writeBytes(content)
-            try await core.write(b)
+        guard case .tlv(let tw, let lw) = config.framing else { return }
+        guard content.count <= config.maximumMessageSize else {
+            throw NWError.messageTooLarge(length: UInt64(content.count), limit: config.maximumMessageSize)
         }
+        var b = ByteBuffer()
+        b.reserveCapacity(tw + lw + content.count)
+        do {
+            try FrameHeader.validate(type: type, length: content.count, typeWidth: tw, lengthWidth: lw)
+        } catch {
+            throw NWError.from(error)
+        }
+        b.writeFrameField(UInt64(type), width: tw)
+        b.writeFrameField(UInt64(content.count), width: lw)
+        b.writeBytes(content)
+        let frame = b
+        try await withConnection { core in try await core.write(frame) }
     }
 
     /// Receives one TLV message: its value and metadata (with the type).
@@ -173,16 +193,16 @@ extension NetworkConnection where ApplicationProtocol: CoderProtocol {
         do { encoded = try applicationProtocol.format.encode(value) } catch {
             throw NWError.malformedMessage("cannot encode \(ApplicationProtocol.Sending.self): \(error)")
         }
-        try await withConnection { core in
-            guard encoded.count <= core.config.maximumMessageSize else {
-                throw NWError.messageTooLarge(length: UInt64(encoded.count), limit: core.config.maximumMessageSize)
-            }
-            var b = ByteBuffer()
-            b.reserveCapacity(4 + encoded.count)
-            b.writeInteger(UInt32(encoded.count))
-            b.writeBytes(encoded)
-            try await core.write(b)
+        let limit = config.maximumMessageSize
+        guard encoded.count <= limit else {
+            throw NWError.messageTooLarge(length: UInt64(encoded.count), limit: limit)
         }
+        var b = ByteBuffer()
+        b.reserveCapacity(4 + encoded.count)
+        b.writeInteger(UInt32(encoded.count))
+        b.writeBytes(encoded)
+        let frame = b
+        try await withConnection { core in try await core.write(frame) }
     }
 
     /// Receives one value; throws ``NWError/decodingFailed(_:)`` when the bytes do not decode (the
@@ -203,5 +223,46 @@ extension NetworkConnection where ApplicationProtocol: CoderProtocol {
             if try await withConnection({ try await $0.atCleanEnd() }) { return nil }
             return try await receive()
         }
+    }
+}
+
+extension ByteBuffer {
+    /// Writes an unsigned big-endian field of `width` bytes (1, 2, 4 or 8; others byte by byte).
+    mutating func writeFrameField(_ value: UInt64, width: Int) {
+        switch width {
+        case 0: break
+        case 1: writeInteger(UInt8(truncatingIfNeeded: value))
+        case 2: writeInteger(UInt16(truncatingIfNeeded: value))
+        case 4: writeInteger(UInt32(truncatingIfNeeded: value))
+        case 8: writeInteger(value)
+        default:
+            for i in stride(from: width - 1, through: 0, by: -1) { writeInteger(UInt8(truncatingIfNeeded: value >> (8 * UInt64(i)))) }
+        }
+    }
+}
+
+// MARK: - UDP
+
+extension NetworkConnection where ApplicationProtocol == UDP {
+    /// Sends one datagram; resumes once the transport has taken it.
+    public func send(_ content: Data) async throws {
+        var b = ByteBuffer()
+        b.writeBytes(content)
+        let datagram = b
+        try await withConnection { core in try await core.write(datagram) }
+    }
+
+    /// Receives one datagram. A peer port with nothing behind it fails the connection with
+    /// ECONNREFUSED (the ICMP answer to an earlier datagram).
+    public func receive() async throws -> UDP.Message<Data> {
+        try await withConnection { core in
+            let d = try await core.readDatagram()
+            return (Data(d.readableBytesView), UDP.Metadata(size: d.readableBytes))
+        }
+    }
+
+    /// Every received datagram, until the connection is cancelled or fails.
+    public var messages: NetworkMessages<Data, UDP.Metadata> {
+        NetworkMessages { [self] in try await receive() }
     }
 }

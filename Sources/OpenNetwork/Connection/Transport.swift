@@ -9,17 +9,54 @@ import NIOTLS
 /// Builds NIO channels for a protocol stack: socket options, TLS handlers and the async wrapper.
 enum Transport {
     typealias AsyncChannel = NIOAsyncChannel<ByteBuffer, ByteBuffer>
-    /// A configured channel and a future that completes when it is ready (TLS handshake done).
-    typealias Established = (channel: AsyncChannel, ready: EventLoopFuture<Void>)
+    /// A configured channel and a future that completes when it is ready (TLS handshake done), with
+    /// the ALPN protocol negotiated, if any.
+    typealias Established = (channel: AsyncChannel, ready: EventLoopFuture<String?>)
 
     static var group: MultiThreadedEventLoopGroup { .singleton }
 
+    /// Opens a connected UDP socket to `endpoint`; datagrams travel as ByteBuffers through the async wrapper.
+    static func connectUDP(to endpoint: NWEndpoint, config: ProtocolStackConfiguration) async throws -> Established {
+        guard case .hostPort(let host, let port) = endpoint else {
+            throw NWError.transport("UDP needs a host and port endpoint, not \(endpoint)")
+        }
+        let addresses: [SocketAddress]
+        if let fixed = config.resolvedAddresses {
+            addresses = fixed.compactMap { try? SocketAddress(ipAddress: $0, port: Int(port.rawValue)) }
+        } else if isIPLiteral(host.name) {
+            addresses = [try SocketAddress(ipAddress: host.name, port: Int(port.rawValue))]
+        } else {
+            var found: [SocketAddress] = []
+            for family in config.ip.version == .any ? [IP.Version.v6, .v4] : [config.ip.version] {
+                found += (try? resolve(host.name, port: Int(port.rawValue), version: family)) ?? []
+            }
+            addresses = found
+        }
+        let usable = addresses.filter {
+            switch config.ip.version {
+            case .any: true
+            case .v4: $0.protocol == .inet
+            case .v6: $0.protocol == .inet6
+            }
+        }
+        guard let address = usable.first else { throw NWError.dns(host.name) }
+        // A datagram can be up to 65,507 bytes over IPv4; NIO's default read buffer (2 KiB) would truncate it.
+        return try await DatagramBootstrap(group: group)
+            .channelOption(.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 65_536))
+            .connect(to: address) { channel in
+            channel.eventLoop.makeCompletedFuture {
+                try channel.pipeline.syncOperations.addHandler(DatagramEnvelopeHandler())
+                return try configure(channel: channel, config: config, tls: nil)
+            }
+        }
+    }
+
     /// Connects to `endpoint` with the stack's options.
     static func connect(to endpoint: NWEndpoint, config: ProtocolStackConfiguration) async throws -> Established {
+        if config.transport == .udp { return try await connectUDP(to: endpoint, config: config) }
         var bootstrap = ClientBootstrap(group: group)
         if let timeout = config.tcp.connectionTimeout {
-            bootstrap = bootstrap.connectTimeout(.nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000
-                                                               + timeout.components.attoseconds / 1_000_000_000))
+            bootstrap = bootstrap.connectTimeout(.nanoseconds(nanoseconds(timeout)))
         }
         let tlsContext: NIOSSLContext?
         var serverName: String?
@@ -36,7 +73,7 @@ enum Transport {
             channel.eventLoop.makeCompletedFuture {
                 try configure(channel: channel, config: config, tls: tlsContext.map { ctx in
                     { try NIOSSLClientHandler(context: ctx, serverHostname: sni) }
-                })
+                }, expectedName: config.tls?.peerVerification == true ? sni : nil)
             }
         }
         switch endpoint {
@@ -44,7 +81,12 @@ enum Transport {
             return try await bootstrap.connect(unixDomainSocketPath: path, channelInitializer: initializer)
         case .hostPort(let host, let port):
             bootstrap = applySocketOptions(bootstrap, config: config, isUnix: false)
+            if let fixed = config.resolvedAddresses {
+                bootstrap = bootstrap.resolver(StaticResolver(addresses: fixed, eventLoop: group.next()))
+            }
             if config.ip.version == .any {
+                // NIO's connect-by-name resolves A and AAAA and races the addresses (Happy Eyeballs v2,
+                // RFC 8305): IPv6 first, IPv4 250 ms later or as soon as an attempt fails.
                 return try await bootstrap.connect(host: host.name, port: Int(port.rawValue), channelInitializer: initializer)
             }
             let addresses = try resolve(host.name, port: Int(port.rawValue), version: config.ip.version)
@@ -58,17 +100,22 @@ enum Transport {
 
     /// Adds TLS (if any), the handshake observer and the async wrapper to a fresh channel.
     static func configure(channel: Channel, config: ProtocolStackConfiguration,
-                          tls: (() throws -> ChannelHandler)?) throws -> Established {
+                          tls: (() throws -> ChannelHandler)?, expectedName: String? = nil) throws -> Established {
         let sync = channel.pipeline.syncOperations
-        let ready: EventLoopFuture<Void>
+        let ready: EventLoopFuture<String?>
         if let tls {
             try sync.addHandler(tls())
             let observer = HandshakeObserver(timeout: config.tls?.handshakeTimeout ?? .seconds(10),
+                                             expectedName: expectedName,
                                              promise: channel.eventLoop.makePromise())
             try sync.addHandler(observer)
             ready = observer.promise.futureResult
         } else {
-            ready = channel.eventLoop.makeSucceededVoidFuture()
+            ready = channel.eventLoop.makeSucceededFuture(nil)
+        }
+        if let idle = config.tcp.idleTimeout {
+            try sync.addHandler(IdleStateHandler(allTimeout: .nanoseconds(nanoseconds(idle))))
+            try sync.addHandler(IdleTimeoutHandler())
         }
         let wrapped = try AsyncChannel(
             wrappingChannelSynchronously: channel,
@@ -88,6 +135,17 @@ enum Transport {
             b = b.channelOption(option, value: value)
         }
         return b
+    }
+
+    /// Closes a wrapped channel that will not be served (its writer must be finished before release).
+    static func discard(_ channel: AsyncChannel) async {
+        try? await channel.executeThenClose { _, _ in }
+    }
+
+    /// A Duration as whole nanoseconds (for NIO's TimeAmount).
+    static func nanoseconds(_ d: Duration) -> Int64 {
+        let (s, atto) = d.components
+        return s * 1_000_000_000 + atto / 1_000_000_000
     }
 
     static func isIPLiteral(_ s: String) -> Bool {
@@ -128,19 +186,22 @@ extension TLS {
 final class HandshakeObserver: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
-    let promise: EventLoopPromise<Void>
+    let promise: EventLoopPromise<String?>
     let timeout: Duration
+    /// The DNS name the peer's certificate must be valid for (clients that verify, with a server name).
+    let expectedName: String?
     private var done = false
     private var timer: Scheduled<Void>?
 
-    init(timeout: Duration, promise: EventLoopPromise<Void>) {
+    init(timeout: Duration, expectedName: String?, promise: EventLoopPromise<String?>) {
         self.timeout = timeout
+        self.expectedName = expectedName
         self.promise = promise
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
         let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        let nanos = Int64(timeout.components.seconds) * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
+        let nanos = Transport.nanoseconds(timeout)
         timer = context.eventLoop.scheduleTask(in: .nanoseconds(nanos)) {
             let (me, ctx) = bound.value
             me.finish(.failure(NWError.posix(ETIMEDOUT)))
@@ -148,18 +209,30 @@ final class HandshakeObserver: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
-    private func finish(_ result: Result<Void, any Error>) {
+    private func finish(_ result: Result<String?, any Error>) {
         guard !done else { return }
         done = true
         timer?.cancel()
         switch result {
-        case .success: promise.succeed()
+        case .success(let alpn): promise.succeed(alpn)
         case .failure(let e): promise.fail(e)
         }
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if let e = event as? TLSUserEvent, case .handshakeCompleted = e { finish(.success(())) }
+        if let e = event as? TLSUserEvent, case .handshakeCompleted(let alpn) = e {
+            // NIOSSL accepts a certificate whose IP address entry matches the peer even when a server
+            // name was asked for; the name itself must match too.
+            if let name = expectedName,
+               let tls = try? context.pipeline.syncOperations.handler(type: NIOSSLClientHandler.self),
+               let certificate = tls.peerCertificate,
+               let problem = ServerNameCheck.problem(certificate: certificate, name: name) {
+                finish(.failure(NWError.tls(problem)))
+                context.close(promise: nil)
+                return
+            }
+            finish(.success(alpn))
+        }
         context.fireUserInboundEventTriggered(event)
     }
 
@@ -175,5 +248,41 @@ final class HandshakeObserver: ChannelInboundHandler, RemovableChannelHandler {
 
     func handlerRemoved(context: ChannelHandlerContext) {
         finish(.failure(NWError.cancelled))
+    }
+}
+
+/// Turns an idle event (nothing read or written for the idle timeout) into an ETIMEDOUT failure.
+final class IdleTimeoutHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let idle = event as? IdleStateHandler.IdleStateEvent, idle == .all {
+            context.fireErrorCaught(NWError.timedOut)
+            context.close(promise: nil)
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+}
+
+/// Turns a connected datagram channel's envelopes into plain ByteBuffers (one per datagram) and back.
+final class DatagramEnvelopeHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = AddressedEnvelope<ByteBuffer>
+    typealias InboundOut = ByteBuffer
+    typealias OutboundIn = ByteBuffer
+    typealias OutboundOut = AddressedEnvelope<ByteBuffer>
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        context.fireChannelRead(wrapInboundOut(unwrapInboundIn(data).data))
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        guard let remote = context.channel.remoteAddress else {
+            promise?.fail(NWError.connectionClosed)
+            return
+        }
+        context.write(wrapOutboundOut(AddressedEnvelope(remoteAddress: remote, data: unwrapOutboundIn(data))),
+                      promise: promise)
     }
 }

@@ -27,8 +27,12 @@ public final class NetworkListener<ApplicationProtocol: NetworkProtocolOptions>:
         var state: State = .setup
         var port: NWEndpoint.Port?
         var handler: (@Sendable (State) -> Void)?
-        var limit: Int?
+        var limit = NetworkListener.InfiniteConnectionLimit
+        var limitWaiter: CheckedContinuation<Void, Never>?
     }
+
+    /// The value of ``newConnectionLimit`` that delivers every inbound connection (the default).
+    public static var InfiniteConnectionLimit: Int { -1 }
     private let shared = NIOLockedValueBox(Shared())
     let applicationProtocol: ApplicationProtocol
     let local: NWEndpoint
@@ -65,12 +69,55 @@ public final class NetworkListener<ApplicationProtocol: NetworkProtocolOptions>:
         return self
     }
 
-    /// Limits how many connections are served at once; connections beyond the limit are closed
-    /// right after being accepted.
+    /// The remaining number of inbound connections to deliver. Unless it is ``InfiniteConnectionLimit``
+    /// (the default) it decreases by one for every connection handed to `run`'s handler; at zero, new
+    /// connections stay queued (accepted by the kernel, not delivered) until the limit is raised.
+    public var newConnectionLimit: Int {
+        get { shared.withLockedValue { $0.limit } }
+        set {
+            let waiter = shared.withLockedValue { s -> CheckedContinuation<Void, Never>? in
+                s.limit = newValue
+                defer { s.limitWaiter = nil }
+                return newValue != 0 ? s.limitWaiter : nil
+            }
+            waiter?.resume()
+        }
+    }
+
+    /// Sets ``newConnectionLimit``; returns the listener for chaining.
     @discardableResult
     public func newConnectionLimit(_ limit: Int) -> Self {
-        shared.withLockedValue { $0.limit = limit }
+        newConnectionLimit = limit
         return self
+    }
+
+    /// Takes one unit of the connection limit, waiting while it is zero; false when cancelled meanwhile.
+    private func admitOne() async -> Bool {
+        while true {
+            if Task.isCancelled { return false }
+            let admitted = shared.withLockedValue { s -> Bool in
+                if s.limit == NetworkListener.InfiniteConnectionLimit || s.limit < 0 { return true }
+                if s.limit > 0 { s.limit -= 1; return true }
+                return false
+            }
+            if admitted { return true }
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+                    let resumeNow = shared.withLockedValue { s -> Bool in
+                        if s.limit != 0 || Task.isCancelled { return true }
+                        s.limitWaiter = c
+                        return false
+                    }
+                    if resumeNow { c.resume() }
+                }
+            } onCancel: {
+                let waiter = shared.withLockedValue { s -> CheckedContinuation<Void, Never>? in
+                    defer { s.limitWaiter = nil }
+                    return s.limitWaiter
+                }
+                waiter?.resume()
+            }
+        }
     }
 
     private func set(_ s: State) {
@@ -87,6 +134,11 @@ public final class NetworkListener<ApplicationProtocol: NetworkProtocolOptions>:
     public func run(_ handler: @escaping @Sendable (NetworkConnection<ApplicationProtocol>) async throws -> Void) async throws {
         let proto = applicationProtocol
         let config = proto.stackConfiguration
+        guard config.transport == .tcp else {
+            let e = NWError.transport("NetworkListener supports TCP-based stacks only; UDP listeners are not implemented")
+            set(.failed(e))
+            throw e
+        }
         let sslContext: NIOSSLContext?
         do {
             sslContext = try config.tls.map { try NIOSSLContext(configuration: $0.serverConfiguration()) }
@@ -124,25 +176,18 @@ public final class NetworkListener<ApplicationProtocol: NetworkProtocolOptions>:
         }
         shared.withLockedValue { $0.port = server.channel.localAddress?.port.map { NWEndpoint.Port(rawValue: UInt16($0)) } }
         set(.ready)
-        let active = NIOLockedValueBox(0)
-        let limit = shared.withLockedValue { $0.limit }
         do {
             try await withTaskCancellationHandler {
                 try await server.executeThenClose { inbound in
                     try await withThrowingDiscardingTaskGroup { group in
                         for try await established in inbound {
-                            let admitted = active.withLockedValue { n -> Bool in
-                                if let limit, n >= limit { return false }
-                                n += 1
-                                return true
-                            }
-                            guard admitted else {
-                                established.channel.channel.close(promise: nil)
-                                continue
+                            guard await self.admitOne() else {
+                                await Transport.discard(established.channel)
+                                break
                             }
                             group.addTask {
-                                defer { active.withLockedValue { $0 -= 1 } }
-                                let connection = NetworkConnection(accepted: established, applicationProtocol: proto)
+                                let connection = NetworkConnection(accepted: established, applicationProtocol: proto,
+                                                                   config: config)
                                 await connection.start()
                                 // A failed handshake ends only this child task.
                                 guard await connection.waitUntilEstablished() else { return }
@@ -169,6 +214,11 @@ public final class NetworkListener<ApplicationProtocol: NetworkProtocolOptions>:
 extension NetworkConnection {
     /// Waits until the connection is ready (true) or has failed or been cancelled (false).
     func waitUntilEstablished() async -> Bool {
-        await core.waitUntilEstablished()
+        let core = self.core
+        return await withTaskCancellationHandler {
+            await core.waitUntilEstablished()
+        } onCancel: {
+            Task { await core.cancel() }
+        }
     }
 }

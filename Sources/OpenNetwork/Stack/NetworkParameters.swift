@@ -9,6 +9,9 @@ public struct NetworkParameters<ApplicationProtocol: NetworkProtocolOptions>: Se
     /// no effect.
     public var prohibitsExpensivePaths = false
 
+    /// Fixed answers for name resolution (internal: tests drive the Happy Eyeballs race with them).
+    var resolvedAddresses: [String]?
+
     /// Parameters for the given stack.
     public init(_ applicationProtocol: ApplicationProtocol) { self.applicationProtocol = applicationProtocol }
 
@@ -25,5 +28,10 @@ public struct NetworkParameters<ApplicationProtocol: NetworkProtocolOptions>: Se
     /// Prohibits expensive paths (no effect on Linux, see ``prohibitsExpensivePaths``).
     public func expensivePathsProhibited(_ prohibited: Bool) -> NetworkParameters {
         var c = self; c.prohibitsExpensivePaths = prohibited; return c
+    }
+
+    /// Resolves every host name to these addresses instead of asking the system (for tests).
+    func resolvedAddresses(_ addresses: [String]) -> NetworkParameters {
+        var c = self; c.resolvedAddresses = addresses; return c
     }
 }

@@ -26,6 +26,11 @@ public struct ProtocolStackConfiguration: Sendable {
     var tls: TLS.Options?
     var framing: Framing = .none
     var maximumMessageSize: Int = 16 * 1024 * 1024
+    var transport: TransportKind = .tcp
+
+    enum TransportKind: Sendable { case tcp, udp }
+    /// Fixed name-resolution answers (tests of the Happy Eyeballs race); nil resolves with getaddrinfo.
+    var resolvedAddresses: [String]?
 
     enum Framing: Sendable {
         case none

@@ -4,6 +4,7 @@ public struct TCP: StreamProtocolOptions {
         var noDelay = true
         var keepAlive = false
         var connectionTimeout: Duration?
+        var idleTimeout: Duration?
     }
     var ip: IP
     var options = Options()
@@ -20,6 +21,11 @@ public struct TCP: StreamProtocolOptions {
     /// Fails the connection with ETIMEDOUT when it is not ready within the timeout (connect plus
     /// handshakes, including time spent waiting). Without a timeout a connection waits until cancelled.
     public func connectionTimeout(_ timeout: Duration) -> TCP { var c = self; c.options.connectionTimeout = timeout; return c }
+
+    /// Fails the connection with ETIMEDOUT when nothing has been sent or received for `timeout` once it
+    /// is established (OpenNetwork's addition, to shed idle or stalled peers; no timeout by default).
+    /// In a listener's stack it applies to every accepted connection.
+    public func idleTimeout(_ timeout: Duration) -> TCP { var c = self; c.options.idleTimeout = timeout; return c }
 
     /// The stack configuration of this TCP layer.
     public var stackConfiguration: ProtocolStackConfiguration {

@@ -33,6 +33,8 @@ public struct TLSIdentity: Sendable {
     let privateKey: NIOSSLPrivateKey
     /// The PEM text of the certificate chain (useful as a trust root for the peer).
     public let certificatePEM: String
+    /// The PEM text of the private key (to save a generated identity to a file).
+    public let privateKeyPEM: String
 
     /// Loads an identity from PEM text: a certificate chain and a private key.
     public init(certificatePEM: String, privateKeyPEM: String) throws {
@@ -44,6 +46,7 @@ public struct TLSIdentity: Sendable {
         }
         guard !certificateChain.isEmpty else { throw NWError.tls("identity PEM contains no certificate") }
         self.certificatePEM = certificatePEM
+        self.privateKeyPEM = privateKeyPEM
     }
 
     /// Loads an identity from a certificate chain PEM file and a private key PEM file.

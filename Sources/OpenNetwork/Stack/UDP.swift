@@ -1,0 +1,31 @@
+/// UDP datagrams over IP: `NetworkConnection(to: endpoint) { UDP() }`; each `send` is one datagram and each
+/// `receive` returns one. OpenNetwork supports UDP on outgoing connections (a connected socket: datagrams
+/// from other addresses are dropped by the kernel); a NetworkListener with a UDP stack fails with a
+/// clear error.
+public struct UDP: DatagramProtocol {
+    /// Metadata of a received datagram.
+    public struct Metadata: Sendable {
+        /// The datagram's size in bytes.
+        public var size: Int
+    }
+    /// A received datagram: its content and metadata.
+    public typealias Message<Content> = (content: Content, metadata: Metadata)
+
+    var ip: IP
+
+    /// UDP over default IP.
+    public init() { ip = IP() }
+    /// UDP over the declared IP options.
+    public init(@ProtocolStackBuilderIP _ ip: () -> IP) { self.ip = ip() }
+
+    /// The stack configuration of this UDP layer.
+    public var stackConfiguration: ProtocolStackConfiguration {
+        var s = ProtocolStackConfiguration()
+        s.ip = ip
+        s.transport = .udp
+        return s
+    }
+}
+
+/// A datagram protocol (UDP): every send and receive is one whole datagram.
+public protocol DatagramProtocol: NetworkProtocolOptions {}
