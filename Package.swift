@@ -65,8 +65,10 @@ let package = Package(
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             ]
         ),
-        .testTarget(name: "SwiftUIWebTests", dependencies: ["SwiftUIWeb"]),
+        .testTarget(name: "SwiftUIWebTests", dependencies: ["SwiftUIWeb", "BookClub", "Groceries"]),
         .executableTarget(name: "BookClub", dependencies: ["SwiftUIWeb"], path: "Examples/BookClub"),
+        .executableTarget(name: "Groceries", dependencies: ["SwiftUIWeb"], path: "Examples/Groceries"),
+        .executableTarget(name: "SwiftUIWebBenchmark", dependencies: ["SwiftUIWeb"], path: "Benchmarks/SwiftUIWebBenchmark"),
 
         // MARK: OpenHealthKit
         .target(name: "OpenHealthKit", dependencies: ["OpenCoreData"], resources: [.copy("Catalog/Resources/rxnorm-catalog.csv")]),

@@ -62,7 +62,7 @@ func buttonID(_ scene: SceneInstance, _ label: String) -> String {
         #expect(b.flush().isEmpty)
         a.handle(event: ClientEvent(t: "click", id: buttonID(a, "Add")))
         let patchesB = b.flush()
-        #expect(patchesB.contains { if case .replace(_, let html) = $0 { return html.contains("&lt;x&gt;") }; return false })
+        #expect(patchesB.contains { if case .insert(_, _, let html) = $0 { return html.contains("&lt;x&gt;") }; return false })
         #expect(b.lastTree!.html.contains("Count 0"))
         #expect(a.lastTree!.html.contains("Count 1"))
     }

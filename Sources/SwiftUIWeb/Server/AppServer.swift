@@ -29,7 +29,8 @@ public struct AppServer: Sendable {
                 return scene.document()
             }
             guard let html else {
-                let id = await MainActor.run { host.newScene().id }
+                let group = request.uri.queryParameters.get("g").map { String($0) }
+                let id = await MainActor.run { host.newScene(group: group.flatMap { host.hasGroup($0) ? $0 : nil }).id }
                 return Response(status: .seeOther, headers: [.location: "/?w=" + id])
             }
             return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],

@@ -24,7 +24,7 @@ public struct StateObject<ObjectType: ObservableObject>: DynamicProperty, SceneB
 
     func install(in scene: SceneInstance, key: String, context: RenderContext) {
         let b = box
-        box.slot = scene.slot(for: key) { b.make() }
+        box.slot = scene.slot(for: key, context: context) { b.make() }
         scene.observe(box.object)
     }
 }
@@ -73,7 +73,7 @@ public struct EnvironmentObject<ObjectType: ObservableObject>: DynamicProperty, 
     public var projectedValue: ObservedObject<ObjectType>.Wrapper { .init(object: wrappedValue) }
 
     func install(in scene: SceneInstance, key: String, context: RenderContext) {
-        if let o = context.environmentObjects[ObjectIdentifier(ObjectType.self)] as? ObjectType {
+        if let o = context.environment.objects[ObjectIdentifier(ObjectType.self)] as? ObjectType {
             box.object = o
             scene.observe(o)
         }
@@ -93,9 +93,9 @@ struct EnvironmentObjectWriter<Content: View>: View, PrimitiveView {
     let object: AnyObject
     var body: Never { fatalError("primitive view") }
     func makeNodes(_ context: RenderContext, path: String) -> [Node] {
-        let saved = context.environmentObjects[key]
-        context.environmentObjects[key] = object
-        defer { context.environmentObjects[key] = saved }
+        let saved = context.environment.objects[key]
+        context.environment.objects[key] = object
+        defer { context.environment.objects[key] = saved }
         return context.render(content, path: path)
     }
 }

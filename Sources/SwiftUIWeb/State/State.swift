@@ -27,7 +27,7 @@ public struct State<Value>: DynamicProperty, SceneBindable {
     }
 
     func install(in scene: SceneInstance, key: String, context: RenderContext) {
-        box.slot = scene.slot(for: key) { box.initial }
+        box.slot = scene.slot(for: key, context: context) { box.initial }
     }
 }
 
@@ -43,7 +43,7 @@ public struct Binding<Value>: DynamicProperty {
     let setter: @MainActor (Value) -> Void
 
     /// Creates a binding from a getter and a setter.
-    public init(get: @escaping @MainActor () -> Value, set: @escaping @MainActor (Value) -> Void) {
+    nonisolated public init(get: @escaping @MainActor () -> Value, set: @escaping @MainActor (Value) -> Void) {
         getter = get; setter = set
     }
     /// Creates a binding from another binding (`@Binding var x: T` initializer).
