@@ -11,6 +11,7 @@ function connect(){
  ws.onopen=function(){tries=0;sw.open=true;document.documentElement.classList.remove('sw-offline');};
  ws.onmessage=function(m){var ps=JSON.parse(m.data);
   if(ps.rebind){id=ps.rebind;history.replaceState(null,'','/?w='+id);location.reload();return;}
+  if(ps.reload){location.reload();return;}
   for(var i=0;i<ps.length;i++)apply(ps[i]);
   sw.patches++;sw.last=performance.now();};
  ws.onclose=function(){sw.open=false;document.documentElement.classList.add('sw-offline');tries++;
@@ -83,10 +84,11 @@ connect();
     .sw-detail>.sw-title{align-self:stretch;margin:0 0 12px}\
     .sw-title{font-size:22px;font-weight:700;margin:4px 16px 10px;letter-spacing:-.01em}\
     .sw-stack{flex:1;display:flex;flex-direction:column}\
-    .sw-stack-bar{display:flex;align-items:center;gap:4px;padding:10px 12px 0}.sw-stack-bar .sw-title{margin:0 4px}\
+    .sw-stack-bar{display:flex;align-items:center;gap:4px;width:100%;max-width:712px;margin:0 auto;padding:14px 16px 0}.sw-stack-bar .sw-title{margin:0 4px}\
     .sw-back{border:0;background:transparent;color:var(--sw-accent);font-size:20px;padding:4px;cursor:pointer;border-radius:6px;display:flex}\
     .sw-back:hover{background:rgba(0,0,0,.05)}\
     .sw-stack-content{flex:1;display:flex;flex-direction:column;align-items:center;justify-content:center}\
+    .sw-stack-content>.sw-list{width:calc(100% - 32px);max-width:680px;align-self:center}.sw-stack-content>.sw-form{padding-top:12px}\
     .sw-list{margin:12px 16px;background:var(--sw-surface);border-radius:var(--sw-radius);box-shadow:0 0 0 .5px rgba(0,0,0,.1);overflow:hidden}\
     .sw-list>.sw-row{padding:10px 16px;min-height:44px;display:flex;align-items:center}\
     .sw-list>.sw-row+.sw-row{border-top:1px solid var(--sw-separator)}\
@@ -119,7 +121,7 @@ connect();
     .sw-button.sw-role-cancel{font-weight:500}\
     .sw-button:disabled,.sw-step:disabled,.sw-segment:disabled{opacity:.4;cursor:default;filter:none}\
     .sw-control{display:flex;align-items:center;justify-content:space-between;gap:12px;width:100%}\
-    .sw-control-label{flex:1 1 auto;min-width:0}\
+    .sw-control-label{flex:1 1 auto;min-width:0;display:flex;align-items:center}\
     .sw-field{font:inherit;color:inherit;padding:7px 10px;border:1px solid #d2d2d7;border-radius:8px;background:var(--sw-surface);\
     min-width:200px;width:100%;outline:none;resize:vertical}\
     .sw-field:focus{border-color:var(--sw-accent);box-shadow:0 0 0 3px rgba(0,122,255,.2)}\
@@ -130,7 +132,7 @@ connect();
     .sw-switch:checked{background:#34c759}.sw-switch:checked::after{transform:translateX(17px)}\
     .sw-switch:disabled,.sw-checkbox:disabled{opacity:.5;cursor:default}\
     .sw-checkbox{width:18px;height:18px;margin:0;accent-color:var(--sw-accent);flex:none}\
-    .sw-toggle{cursor:pointer}.sw-toggle-checkbox{justify-content:flex-start;flex-direction:row-reverse}\
+    .sw-c-toggle{cursor:pointer}.sw-toggle-checkbox{justify-content:flex-start;flex-direction:row-reverse}\
     .sw-slider{width:100%;min-width:160px;accent-color:var(--sw-accent)}\
     .sw-stepper-buttons{display:inline-flex;background:var(--sw-fill);border-radius:8px;overflow:hidden;flex:none}\
     .sw-step{border:0;background:transparent;width:40px;height:30px;display:flex;align-items:center;justify-content:center;\

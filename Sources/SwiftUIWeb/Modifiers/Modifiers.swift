@@ -257,10 +257,12 @@ struct ToolbarView<Content: View, Items: View>: View, PrimitiveView {
     var body: Never { fatalError("primitive view") }
     func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         let nodes = context.render(content, path: path)
-        let saved = context.axis
+        let saved = context.axis, savedEnv = context.environment
         context.axis = .horizontal
+        // Toolbar labels show their icon (the title becomes the tooltip), as in a window toolbar.
+        context.environment.labelStyle = .iconOnly
         context.toolbar += context.render(items, path: path + ".tb")
-        context.axis = saved
+        context.axis = saved; context.environment = savedEnv
         return nodes
     }
 }

@@ -18,7 +18,7 @@ extension RenderContext {
             let l = render(label, path: path + ".lb", axis: .horizontal)
             if !l.isEmpty { children.append(Node("span", id: path + ".lb~", attributes: [("class", "sw-control-label")], children: l)) }
         }
-        return [Node(tag, id: path + "~", attributes: [("class", "sw-control sw-" + kind)], children: children + control)]
+        return [Node(tag, id: path + "~", attributes: [("class", "sw-control sw-c-" + kind)], children: children + control)]
     }
 }
 

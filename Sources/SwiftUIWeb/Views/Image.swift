@@ -74,10 +74,13 @@ public struct Label<Title: View, Icon: View>: View, PrimitiveView {
         if style != .titleOnly {
             children += [Node("span", id: path + ".i", attributes: [("class", "sw-label-icon")], children: context.render(icon, path: path + ".i.c"))]
         }
+        let titleNodes = context.render(title, path: path + ".t.c")
         if style != .iconOnly {
-            children += [Node("span", id: path + ".t", attributes: [("class", "sw-label-title")], children: context.render(title, path: path + ".t.c"))]
+            children += [Node("span", id: path + ".t", attributes: [("class", "sw-label-title")], children: titleNodes)]
+            return [Node("span", id: path, attributes: [("class", "sw-label")], children: children)]
         }
-        return [Node("span", id: path, attributes: [("class", "sw-label")], children: children)]
+        let name = titleNodes.map(\.textContent).joined()
+        return [Node("span", id: path, attributes: [("class", "sw-label"), ("title", name), ("aria-label", name)], children: children)]
     }
 }
 
