@@ -1,3 +1,4 @@
+import SwiftUIWebDriver
 import Foundation
 import Testing
 

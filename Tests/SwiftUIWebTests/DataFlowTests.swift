@@ -133,6 +133,7 @@ final class SentBox: @unchecked Sendable {
         #expect(inspector.document().contains("Inspecting"))
         #expect(inspector.title == "Inspector")
         // The group survives a restart through the scene's storage.
+        host.saveStorage()
         let restarted = AppHost(app: TwoGroups(), storageDirectory: host.storageFile.deletingLastPathComponent().path)
         #expect(restarted.scene(id: inspector.id)?.document().contains("Inspecting") == true)
     }

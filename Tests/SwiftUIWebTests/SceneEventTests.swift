@@ -75,6 +75,7 @@ func buttonID(_ scene: SceneInstance, _ label: String) -> String {
         scene.handle(event: ClientEvent(t: "click", id: buttonID(scene, "Note")))
         let other = host.newScene()
         #expect(other.document().contains("none"))
+        host.saveStorage()
         let restarted = AppHost(app: Shared(), storageDirectory: dir)
         #expect(restarted.scene(id: scene.id)?.document().contains("saved") == true)
         #expect(restarted.scene(id: "unknown") == nil)

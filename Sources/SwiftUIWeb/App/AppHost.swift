@@ -65,10 +65,36 @@ public final class AppHost {
         return s
     }
 
+    private var saveScheduled = false
+
     func persist(_ scene: SceneInstance) {
         guard scene.id != "app" else { return }
         storedScenes[scene.id] = scene.sceneStorage
+        // Coalesce writes (typing into a @SceneStorage field changes it on every key).
+        guard !saveScheduled else { return }
+        saveScheduled = true
+        Task { @MainActor in
+            try? await Task.sleep(for: .milliseconds(50))
+            self.saveStorage()
+        }
+    }
+
+    /// Writes the @SceneStorage file now (also done 50 ms after any change, and when the server stops).
+    public func saveStorage() {
+        saveScheduled = false
         if let data = try? JSONEncoder().encode(storedScenes) { try? data.write(to: storageFile, options: .atomic) }
+    }
+
+    /// Closes a scene and frees it (its @SceneStorage stays saved).
+    public func remove(_ scene: SceneInstance) {
+        scene.close()
+        scenes[scene.id] = nil
+    }
+
+    /// The App's own `@StateObject` (or `@State`) object of a type, shared by every window.
+    public func appObject<T: AnyObject>(_ type: T.Type) -> T? {
+        for slot in appSlots.values { if let o = slot.value as? T { return o } }
+        return nil
     }
 
     /// Frees scenes whose window has been gone longer than `retention`.

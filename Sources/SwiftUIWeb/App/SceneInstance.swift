@@ -137,7 +137,10 @@ public final class SceneInstance {
     /// `echo` is the value an input event just set: a `value`/`checked` patch repeating it to its own
     /// element is left out, so a fast typist's field is never reset to an older value.
     @discardableResult
-    func flush(echo: (id: String, value: String)? = nil) -> [Patch] {
+    public func flush() -> [Patch] { flush(echo: nil) }
+
+    @discardableResult
+    func flush(echo: (id: String, value: String)?) -> [Patch] {
         var patches: [Patch] = []
         // Life-cycle hooks may change state again: settle in a few passes.
         for _ in 0..<4 {
@@ -164,7 +167,7 @@ public final class SceneInstance {
     }
 
     /// Full HTML document for the first response.
-    func document() -> String {
+    public func document() -> String {
         var tree = render()
         if dirty { dirty = false; tree = render() }
         lastTree = tree

@@ -13,7 +13,7 @@ function connect(){
   if(ps.rebind){id=ps.rebind;history.replaceState(null,'','/?w='+id);location.reload();return;}
   if(ps.reload){location.reload();return;}
   for(var i=0;i<ps.length;i++)apply(ps[i]);
-  sw.patches++;sw.last=performance.now();};
+  sw.patches++;sw.last=performance.now();if(sw.onpatch)sw.onpatch();};
  ws.onclose=function(){sw.open=false;document.documentElement.classList.add('sw-offline');tries++;
   setTimeout(connect,Math.min(10000,100*Math.pow(2,tries)));};
 }

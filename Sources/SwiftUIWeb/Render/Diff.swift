@@ -1,7 +1,7 @@
 import Foundation
 
 /// A minimal DOM change sent to the browser.
-enum Patch: Equatable, Sendable {
+public enum Patch: Equatable, Sendable {
     /// Replace the element with this id by new HTML.
     case replace(id: String, html: String)
     /// Set the text content of the element with this id.
@@ -18,7 +18,7 @@ enum Patch: Equatable, Sendable {
     case insert(parent: String, before: String?, html: String)
 
     /// JSON encoding for the wire.
-    var json: String {
+    public var json: String {
         switch self {
         case .replace(let id, let html): return "{\"op\":\"replace\",\"id\":\(JSON.quote(id)),\"html\":\(JSON.quote(html))}"
         case .text(let id, let text): return "{\"op\":\"text\",\"id\":\(JSON.quote(id)),\"text\":\(JSON.quote(text))}"

@@ -28,6 +28,7 @@ public struct AppServer: Sendable {
             try await group.next()
             group.cancelAll()
         }
+        await MainActor.run { host.saveStorage() }
     }
 
     /// Builds the Hummingbird application.

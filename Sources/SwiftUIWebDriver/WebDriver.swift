@@ -4,19 +4,22 @@ import Glibc
 #endif
 
 /// Errors from the WebDriver helpers.
-struct BrowserError: Error, CustomStringConvertible { let description: String }
+public struct BrowserError: Error, CustomStringConvertible {
+    public let description: String
+    public init(description: String) { self.description = description }
+}
 
 /// Where headless Chromium and its driver are (Debian's `chromium` and `chromium-driver`).
-enum BrowserEnvironment {
-    static let chromium = ProcessInfo.processInfo.environment["CHROMIUM"] ?? "/usr/bin/chromium"
-    static let driver = ProcessInfo.processInfo.environment["CHROMEDRIVER"] ?? "/usr/bin/chromedriver"
-    static var available: Bool { FileManager.default.isExecutableFile(atPath: chromium) && FileManager.default.isExecutableFile(atPath: driver) }
+public enum BrowserEnvironment {
+    public static let chromium = ProcessInfo.processInfo.environment["CHROMIUM"] ?? "/usr/bin/chromium"
+    public static let driver = ProcessInfo.processInfo.environment["CHROMEDRIVER"] ?? "/usr/bin/chromedriver"
+    public static var available: Bool { FileManager.default.isExecutableFile(atPath: chromium) && FileManager.default.isExecutableFile(atPath: driver) }
     /// Run browser tests where the browser is installed, and always on CI (where a missing browser is a failure).
-    static var shouldRun: Bool { available || ProcessInfo.processInfo.environment["CI"] != nil }
+    public static var shouldRun: Bool { available || ProcessInfo.processInfo.environment["CI"] != nil }
 }
 
 /// A free TCP port on the loopback interface (bound, read, released).
-func freePort() -> Int {
+public func freePort() -> Int {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     defer { close(fd) }
     var addr = sockaddr_in()
@@ -30,7 +33,7 @@ func freePort() -> Int {
 }
 
 /// Polls until `condition` holds, at most `timeout` seconds.
-func waitUntil(_ what: String, timeout: Double = 8, _ condition: () async throws -> Bool) async throws {
+public func waitUntil(_ what: String, timeout: Double = 8, _ condition: @Sendable () async throws -> Bool) async throws {
     let deadline = Date().addingTimeInterval(timeout)
     var lastError: Error?
     while Date() < deadline {
@@ -42,7 +45,7 @@ func waitUntil(_ what: String, timeout: Double = 8, _ condition: () async throws
 
 /// One HTTP/1.1 exchange over a plain loopback socket. (chromedriver writes headers without the space
 /// after the colon, which FoundationNetworking's parser refuses, so the tests speak HTTP themselves.)
-func httpRequest(_ method: String, _ url: URL, body: Data? = nil, timeout: Double = 30) throws -> (status: Int, body: Data) {
+public func httpRequest(_ method: String, _ url: URL, body: Data? = nil, timeout: Double = 30) throws -> (status: Int, body: Data) {
     guard let host = url.host, let port = url.port else { throw BrowserError(description: "bad url \(url)") }
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw BrowserError(description: "socket failed") }
@@ -95,16 +98,16 @@ func httpRequest(_ method: String, _ url: URL, body: Data? = nil, timeout: Doubl
 }
 
 /// One HTTP exchange with a JSON body and a JSON reply.
-func httpJSON(_ method: String, _ url: URL, _ body: Any? = nil, timeout: Double = 30) async throws -> Any {
+public func httpJSON(_ method: String, _ url: URL, _ body: Any? = nil, timeout: Double = 30) async throws -> Any {
     let data = try body.map { try JSONSerialization.data(withJSONObject: $0) }
     let reply = try httpRequest(method, url, body: data, timeout: timeout)
     return try JSONSerialization.jsonObject(with: reply.body, options: [.fragmentsAllowed])
 }
 
 /// A process started by a test, stopped by its pid (never by name).
-final class ChildProcess: @unchecked Sendable {
-    let process = Process()
-    init(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+public final class ChildProcess: @unchecked Sendable {
+    public let process = Process()
+    public init(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws {
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
@@ -115,7 +118,7 @@ final class ChildProcess: @unchecked Sendable {
         try process.run()
     }
     /// Terminates, then kills if it has not exited within a second.
-    func stop() {
+    public func stop() {
         guard process.isRunning else { return }
         process.terminate()
         let deadline = Date().addingTimeInterval(1)
@@ -126,11 +129,11 @@ final class ChildProcess: @unchecked Sendable {
 }
 
 /// chromedriver on a free port, speaking W3C WebDriver.
-final class ChromeDriver: @unchecked Sendable {
+public final class ChromeDriver: @unchecked Sendable {
     let child: ChildProcess
-    let base: URL
+    public let base: URL
 
-    init() async throws {
+    public init() async throws {
         guard BrowserEnvironment.available else {
             throw BrowserError(description: "chromium/chromedriver not installed (scripts/install-test-deps installs them)")
         }
@@ -144,7 +147,7 @@ final class ChromeDriver: @unchecked Sendable {
     }
 
     /// Opens a headless Chromium session.
-    func session(width: Int = 1100, height: Int = 720) async throws -> WebSession {
+    public func session(width: Int = 1100, height: Int = 720) async throws -> WebSession {
         let caps: [String: Any] = ["capabilities": ["alwaysMatch": [
             "browserName": "chrome",
             "goog:chromeOptions": ["binary": BrowserEnvironment.chromium,
@@ -159,15 +162,15 @@ final class ChromeDriver: @unchecked Sendable {
         return WebSession(base: base.appendingPathComponent("session").appendingPathComponent(id))
     }
 
-    func stop() { child.stop() }
+    public func stop() { child.stop() }
 }
 
 /// One browser session: windows, navigation, scripts, clicks, typing, screenshots.
-struct WebSession: Sendable {
-    let base: URL
+public struct WebSession: Sendable {
+    public let base: URL
 
     @discardableResult
-    func command(_ method: String, _ path: String, _ body: [String: Any]? = nil) async throws -> Any? {
+    public func command(_ method: String, _ path: String, _ body: [String: Any]? = nil) async throws -> Any? {
         let url = path.isEmpty ? base : base.appendingPathComponent(path)
         let reply = try await httpJSON(method, url, body ?? (method == "POST" ? [:] : nil)) as? [String: Any]
         let value = reply?["value"]
@@ -177,53 +180,53 @@ struct WebSession: Sendable {
         return value
     }
 
-    func open(_ url: String) async throws { try await command("POST", "url", ["url": url]) }
-    func url() async throws -> String { try await command("GET", "url") as? String ?? "" }
-    func title() async throws -> String { try await command("GET", "title") as? String ?? "" }
-    func refresh() async throws { try await command("POST", "refresh") }
-    func quit() async { _ = try? await command("DELETE", "") }
+    public func open(_ url: String) async throws { try await command("POST", "url", ["url": url]) }
+    public func url() async throws -> String { try await command("GET", "url") as? String ?? "" }
+    public func title() async throws -> String { try await command("GET", "title") as? String ?? "" }
+    public func refresh() async throws { try await command("POST", "refresh") }
+    public func quit() async { _ = try? await command("DELETE", "") }
 
     /// Runs a script in the page (its `return` value comes back).
-    func run(_ script: String, _ args: [Any] = []) async throws -> Any? {
+    public func run(_ script: String, _ args: [Any] = []) async throws -> Any? {
         try await command("POST", "execute/sync", ["script": script, "args": args])
     }
     /// Runs an asynchronous script: it calls `arguments[arguments.length-1]` with its result.
-    func runAsync(_ script: String, _ args: [Any] = []) async throws -> Any? {
+    public func runAsync(_ script: String, _ args: [Any] = []) async throws -> Any? {
         try await command("POST", "execute/async", ["script": script, "args": args])
     }
 
     /// The element reference for a CSS selector or XPath.
-    func find(css: String) async throws -> String { try await find("css selector", css) }
-    func find(xpath: String) async throws -> String { try await find("xpath", xpath) }
+    public func find(css: String) async throws -> String { try await find("css selector", css) }
+    public func find(xpath: String) async throws -> String { try await find("xpath", xpath) }
     private func find(_ using: String, _ value: String) async throws -> String {
         let v = try await command("POST", "element", ["using": using, "value": value]) as? [String: Any]
         guard let ref = v?.values.first as? String else { throw BrowserError(description: "no element \(value)") }
         return ref
     }
-    func click(_ element: String) async throws { try await command("POST", "element/\(element)/click") }
-    func type(_ element: String, _ text: String) async throws { try await command("POST", "element/\(element)/value", ["text": text]) }
+    public func click(_ element: String) async throws { try await command("POST", "element/\(element)/click") }
+    public func type(_ element: String, _ text: String) async throws { try await command("POST", "element/\(element)/value", ["text": text]) }
 
     /// The visible text of the element matching a CSS selector ("" when absent).
-    func text(_ css: String) async throws -> String {
+    public func text(_ css: String) async throws -> String {
         try await run("var e=document.querySelector(arguments[0]);return e?e.textContent:''", [css]) as? String ?? ""
     }
     /// Whether the page's socket is connected.
-    func connected() async throws -> Bool {
+    public func connected() async throws -> Bool {
         try await run("return !!(window.__swiftuiweb&&window.__swiftuiweb.open)") as? Bool ?? false
     }
 
-    func windowHandle() async throws -> String { try await command("GET", "window") as? String ?? "" }
+    public func windowHandle() async throws -> String { try await command("GET", "window") as? String ?? "" }
     /// Opens a new top-level window and switches to it; returns its handle.
-    func newWindow() async throws -> String {
+    public func newWindow() async throws -> String {
         let v = try await command("POST", "window/new", ["type": "window"]) as? [String: Any]
         let handle = v?["handle"] as? String ?? ""
         try await switchTo(handle)
         return handle
     }
-    func switchTo(_ handle: String) async throws { try await command("POST", "window", ["handle": handle]) }
+    public func switchTo(_ handle: String) async throws { try await command("POST", "window", ["handle": handle]) }
 
     /// A PNG of the current window.
-    func screenshot() async throws -> Data {
+    public func screenshot() async throws -> Data {
         guard let b64 = try await command("GET", "screenshot") as? String, let data = Data(base64Encoded: b64) else {
             throw BrowserError(description: "no screenshot")
         }
@@ -232,21 +235,21 @@ struct WebSession: Sendable {
 }
 
 /// An example app run as its own server process on a free port (so it can be restarted).
-final class ExampleServer: @unchecked Sendable {
-    let name: String
-    let port: Int
-    let stateDirectory: String
+public final class ExampleServer: @unchecked Sendable {
+    public let name: String
+    public let port: Int
+    public let stateDirectory: String
     private var child: ChildProcess?
 
-    init(_ name: String) throws {
+    public init(_ name: String) throws {
         self.name = name
         port = freePort()
         stateDirectory = NSTemporaryDirectory() + "swiftuiweb-browser-" + UUID().uuidString
     }
 
-    var url: String { "http://127.0.0.1:\(port)/" }
+    public var url: String { "http://127.0.0.1:\(port)/" }
 
-    static func executable(_ name: String) throws -> String {
+    public static func executable(_ name: String) throws -> String {
         // The test bundle sits in the build products directory next to the example executables.
         var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         for _ in 0..<4 {
@@ -260,21 +263,14 @@ final class ExampleServer: @unchecked Sendable {
         return fallback
     }
 
-    func start() async throws {
+    public func start() async throws {
         child = try ChildProcess(try ExampleServer.executable(name), [],
                                  environment: ["SWIFTUIWEB_PORT": String(port), "SWIFTUIWEB_STATE_DIR": stateDirectory])
         let url = URL(string: "http://127.0.0.1:\(port)/_swiftuiweb/client.js")!
         try await waitUntil("\(name) to listen on \(port)", timeout: 15) { try httpRequest("GET", url, timeout: 2).status == 200 }
     }
 
-    func stop() { child?.stop(); child = nil }
+    public func stop() { child?.stop(); child = nil }
     deinit { stop() }
 }
 
-/// Where tests leave files for people to look at (gitignored).
-let artifactsDirectory: URL = {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    let dir = root.appendingPathComponent(".test-artifacts")
-    try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    return dir
-}()
