@@ -14,8 +14,15 @@ public final class SceneInstance {
     var actions: [String: () -> Void] = [:]
     var inputs: [String: (String) -> Void] = [:]
     var title: String = ""
-    var observed: [ObjectIdentifier: (ObservableObjectPublisher, UInt64)] = [:]
+    var observed: [ObjectIdentifier: (publisher: ObservableObjectPublisher, token: UInt64, paths: Set<String>)] = [:]
     var dirty = false
+    /// Every view must be evaluated again (set by changes not tied to one view).
+    var needsFull = true
+    /// The custom views of the last pass, by path: their cached nodes, effects and dirty state.
+    var records: [String: ViewRecord] = [:]
+    private var live: Set<String> = []
+    /// How many view bodies were evaluated (for tests and the benchmark).
+    public private(set) var bodyEvaluations = 0
     var sink: (@Sendable (String) -> Void)?
     var lastSeen = Date()
     /// Patches produced outside a render (window opening), sent with the next flush.
@@ -31,20 +38,128 @@ public final class SceneInstance {
     init(id: String, host: AppHost, group: String? = nil) { self.id = id; self.host = host; self.group = group }
 
     func slot(for key: String, context: RenderContext? = nil, make: () -> Any) -> StorageSlot {
-        context?.usedSlots.insert(key)
-        if let s = slots[key] { return s }
-        let s = StorageSlot(value: make(), scene: self); slots[key] = s; return s
+        context?.useSlot(key)
+        let owner = context?.record?.path
+        if let s = slots[key] { s.owner = owner; return s }
+        let s = StorageSlot(value: make(), scene: self); s.owner = owner; slots[key] = s; return s
     }
 
-    func observe(_ object: some ObservableObject) {
+    /// A slot's value changed: its owning view (or, without one, the whole window) renders again.
+    func changed(_ slot: StorageSlot) {
+        if let owner = slot.owner { markDirty(owner) } else { invalidate() }
+    }
+
+    /// Re-renders the views that observe `object` when it announces a change.
+    func observe(_ object: some ObservableObject, context: RenderContext?) {
         let key = ObjectIdentifier(object)
-        if observed[key] != nil { return }
+        let path = context?.record?.path
+        if var entry = observed[key] {
+            if let path { entry.paths.insert(path); observed[key] = entry }
+            return
+        }
         let publisher = object.objectWillChange
-        let token = publisher.subscribe { [weak self] in SceneInstance.invalidate(self) }
-        observed[key] = (publisher, token)
+        let token = publisher.subscribe { [marks, weak self] in marks.add(object: key); SceneInstance.wake(self) }
+        observed[key] = (publisher, token, path.map { [$0] } ?? [])
+    }
+
+    /// Changes announced from any thread, applied on the main actor before the next pass (or at once
+    /// by the flush of the event whose handler made them).
+    nonisolated let marks = Marks()
+
+    final class Marks: @unchecked Sendable {
+        private let lock = NSLock()
+        private var paths: Set<String> = [], objects: Set<ObjectIdentifier> = []
+        func add(path: String) { lock.lock(); paths.insert(path); lock.unlock() }
+        func add(object: ObjectIdentifier) { lock.lock(); objects.insert(object); lock.unlock() }
+        func take() -> (Set<String>, Set<ObjectIdentifier>) {
+            lock.lock(); defer { lock.unlock() }
+            let r = (paths, objects); paths = []; objects = []; return r
+        }
+    }
+
+    nonisolated static func wake(_ scene: SceneInstance?) {
+        guard let scene else { return }
+        Task { @MainActor in scene.applyMarks() }
+    }
+
+    func applyMarks() {
+        let (paths, objects) = marks.take()
+        for p in paths { markDirty(p) }
+        for key in objects {
+            guard let entry = observed[key], !entry.paths.isEmpty else { invalidate(); continue }
+            for p in entry.paths { markDirty(p) }
+        }
+    }
+
+    /// Marks one view for re-rendering (its ancestors learn that something below them changed).
+    func markDirty(_ path: String) {
+        guard let r = records[path] else { invalidate(); return }
+        r.dirty = true
+        var p = r.parent
+        while let q = p, !q.dirtyBelow { q.dirtyBelow = true; p = q.parent }
+        schedule()
+    }
+
+
+    /// Renders a custom view: replays its cached output when neither it nor anything below it changed,
+    /// walks its last body again when only something below changed, and evaluates `body` otherwise.
+    func renderRecord(_ view: any View, path: String, context: RenderContext) -> [Node] {
+        let type = ObjectIdentifier(Swift.type(of: view))
+        let old = records[path].flatMap { $0.type == type && $0.body != nil ? $0 : nil }
+        if !context.forcing, let old, !old.dirty, !old.dirtyBelow {
+            context.replay(old.effects)
+            old.parent = context.record
+            context.record?.children.append(old)
+            markLive(old)
+            return old.nodes
+        }
+        let record = ViewRecord(path: path, type: type)
+        record.parent = context.record
+        context.record?.children.append(record)
+        records[path] = record
+        live.insert(path)
+        let savedRecord = context.record, savedForcing = context.forcing
+        let titleBefore = context.title, shownBefore = context.titleShown
+        let collector = Effects()
+        context.effects.append(collector)
+        context.record = record
+        var nodes: [Node] = []
+        withObservationTracking {
+            if !context.forcing, let old, !old.dirty, let body = old.body {
+                // Only something below changed: walk the last body again, without evaluating it.
+                record.body = body
+                record.ownSlots = old.ownSlots
+                for k in old.ownSlots { context.useSlot(k) }
+                nodes = context.render(body, path: path)
+            } else {
+                context.forcing = true
+                let before = collector.slots.count
+                installDynamicProperties(of: view, path: path, context: context)
+                record.ownSlots = Array(collector.slots[before...])
+                bodyEvaluations += 1
+                let body = view.body
+                record.body = body
+                nodes = context.render(body, path: path)
+            }
+        } onChange: { [marks, weak self] in marks.add(path: path); SceneInstance.wake(self) }
+        context.forcing = savedForcing
+        context.record = savedRecord
+        context.effects.removeLast()
+        if titleBefore == nil { collector.title = context.title }
+        collector.titleShown = !shownBefore && context.titleShown
+        context.effects.last?.absorb(collector)
+        record.effects = collector
+        record.nodes = nodes
+        return nodes
+    }
+
+    private func markLive(_ r: ViewRecord) {
+        live.insert(r.path)
+        for c in r.children { markLive(c) }
     }
 
     func installDynamicProperties(of view: Any, path: String, context: RenderContext) {
+        if Mirror(reflecting: view).children.isEmpty { return }
         for child in Mirror(reflecting: view).children {
             if let b = child.value as? any SceneBindable {
                 b.install(in: self, key: path + "/" + (child.label ?? "?"), context: context)
@@ -61,17 +176,22 @@ public final class SceneInstance {
     /// Asks the browser to open a new window of a window group.
     func openWindow(group: String?) {
         pending.append(.open(url: group.map { "/?g=" + ($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "") } ?? "/"))
-        invalidate()
+        schedule()
     }
 
     /// Renders the scene's root view to a node tree, with the window bar (title, toolbar, New Window).
     func render() -> Node {
         renderCount += 1
         let context = makeContext()
-        // @Observable objects read anywhere in the pass re-render the scene when they change.
-        let nodes = withObservationTracking {
-            context.render(host.rootView(group: group), path: "v", axis: .vertical)
-        } onChange: { [weak self] in SceneInstance.invalidate(self) }
+        context.forcing = needsFull
+        needsFull = false
+        live = []
+        let nodes = context.render(RootView(content: host.rootView(group: group)), path: "v", axis: .vertical)
+        records = records.filter { live.contains($0.key) }
+        for (key, entry) in observed {
+            let paths = entry.paths.filter { live.contains($0) }
+            if paths.isEmpty { entry.publisher.cancel(entry.token); observed[key] = nil } else { observed[key]?.paths = paths }
+        }
         actions = context.actions
         inputs = context.inputs
         title = context.title ?? ""
@@ -126,9 +246,14 @@ public final class SceneInstance {
         Task { @MainActor in scene.invalidate() }
     }
 
-    /// Marks the scene for re-rendering and schedules a flush.
+    /// Marks the whole scene for re-rendering and schedules a flush.
     func invalidate() {
-        if dirty { return }
+        needsFull = true
+        schedule()
+    }
+
+    private func schedule() {
+        if dirty || id == "app" { return }
         dirty = true
         Task { @MainActor in if self.dirty { self.flush() } }
     }
@@ -144,6 +269,7 @@ public final class SceneInstance {
         var patches: [Patch] = []
         // Life-cycle hooks may change state again: settle in a few passes.
         for _ in 0..<4 {
+            applyMarks()
             dirty = false
             let oldTitle = title
             let new = render()
@@ -168,6 +294,8 @@ public final class SceneInstance {
 
     /// Full HTML document for the first response.
     public func document() -> String {
+        applyMarks()
+        needsFull = true
         var tree = render()
         if dirty { dirty = false; tree = render() }
         lastTree = tree
@@ -205,7 +333,7 @@ public final class SceneInstance {
     func close() {
         for r in running.values { r.task.cancel() }
         running = [:]
-        for (_, (publisher, token)) in observed { publisher.cancel(token) }
+        for entry in observed.values { entry.publisher.cancel(entry.token) }
         observed = [:]
     }
 }
@@ -221,4 +349,28 @@ public struct ClientEvent: Codable, Sendable {
     public var v: String?
     /// Creates an event.
     public init(t: String, id: String, v: String? = nil) { self.t = t; self.id = id; self.v = v }
+}
+
+/// One custom view of a window's last pass.
+@MainActor
+final class ViewRecord {
+    let path: String
+    let type: ObjectIdentifier
+    weak var parent: ViewRecord?
+    var children: [ViewRecord] = []
+    var body: (any View)?
+    var nodes: [Node] = []
+    var effects = Effects()
+    var ownSlots: [String] = []
+    /// Its own state changed: evaluate `body` again.
+    var dirty = false
+    /// A descendant's state changed: walk the last body again to reach it.
+    var dirtyBelow = false
+    init(path: String, type: ObjectIdentifier) { self.path = path; self.type = type }
+}
+
+/// The window's root: a custom view so that what the root reads is tracked like any view's.
+struct RootView: View {
+    let content: any View
+    var body: some View { Group { AnyView(content) } }
 }

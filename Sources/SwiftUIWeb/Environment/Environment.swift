@@ -40,7 +40,7 @@ public struct Environment<Value>: DynamicProperty, SceneBindable {
 
     func install(in scene: SceneInstance, key: String, context: RenderContext) {
         box.value = read(context.environment)
-        if let observable = box.value as? any ObservableObject { scene.observe(observable) }
+        if let observable = box.value as? any ObservableObject { scene.observe(observable, context: context) }
     }
 }
 

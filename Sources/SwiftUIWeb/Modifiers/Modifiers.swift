@@ -68,7 +68,7 @@ struct TagView<Content: View>: View, PrimitiveView {
     var body: Never { fatalError("primitive view") }
     func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         let nodes = context.render(content, path: path)
-        if let first = nodes.first { context.tags[first.id] = tag }
+        if let first = nodes.first { context.setTag(first.id, tag) }
         return nodes
     }
 }
@@ -96,8 +96,8 @@ struct LifecycleView<Content: View>: View, PrimitiveView {
     var body: Never { fatalError("primitive view") }
     func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         switch kind {
-        case .appear(let f): context.appear[path] = f
-        case .disappear(let f): context.disappear[path] = f
+        case .appear(let f): context.addAppear(path, f)
+        case .disappear(let f): context.addDisappear(path, f)
         }
         return context.render(content, path: path + ".l")
     }
@@ -111,7 +111,7 @@ struct ChangeView<Content: View, V: Equatable>: View, PrimitiveView {
     var body: Never { fatalError("primitive view") }
     func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         let value = self.value, action = self.action
-        context.changes.append(ChangeHook(path: path, value: value, initial: initial,
+        context.addChange(ChangeHook(path: path, value: value, initial: initial,
                                           equals: { ($0 as? V) == value },
                                           fire: { old in action((old as? V) ?? value, value) }))
         return context.render(content, path: path + ".o")
@@ -140,7 +140,7 @@ struct TaskView<Content: View>: View, PrimitiveView {
     let hook: TaskHook
     var body: Never { fatalError("primitive view") }
     func makeNodes(_ context: RenderContext, path: String) -> [Node] {
-        context.tasks[path] = hook
+        context.addTask(path, hook)
         return context.render(content, path: path + ".k")
     }
 }
@@ -261,7 +261,7 @@ struct ToolbarView<Content: View, Items: View>: View, PrimitiveView {
         context.axis = .horizontal
         // Toolbar labels show their icon (the title becomes the tooltip), as in a window toolbar.
         context.environment.labelStyle = .iconOnly
-        context.toolbar += context.render(items, path: path + ".tb")
+        context.addToolbar(context.render(items, path: path + ".tb"))
         context.axis = saved; context.environment = savedEnv
         return nodes
     }

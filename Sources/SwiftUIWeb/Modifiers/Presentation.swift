@@ -16,7 +16,7 @@ struct PresentationView<Content: View>: View, PrimitiveView {
         var nodes = context.render(content, path: path + ".p")
         let presented = isPresented()
         if let onDismiss {
-            context.changes.append(ChangeHook(path: path + "/presented", value: presented, initial: false,
+            context.addChange(ChangeHook(path: path + "/presented", value: presented, initial: false,
                                               equals: { ($0 as? Bool) == presented }, fire: { _ in if !presented { onDismiss() } }))
         }
         guard presented else { return nodes }

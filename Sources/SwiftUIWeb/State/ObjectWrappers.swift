@@ -25,7 +25,7 @@ public struct StateObject<ObjectType: ObservableObject>: DynamicProperty, SceneB
     func install(in scene: SceneInstance, key: String, context: RenderContext) {
         let b = box
         box.slot = scene.slot(for: key, context: context) { b.make() }
-        scene.observe(box.object)
+        scene.observe(box.object, context: context)
     }
 }
 
@@ -52,7 +52,7 @@ public struct ObservedObject<ObjectType: ObservableObject>: DynamicProperty, Sce
     /// Bindings to the object's properties.
     public var projectedValue: Wrapper { Wrapper(object: wrappedValue) }
 
-    func install(in scene: SceneInstance, key: String, context: RenderContext) { scene.observe(wrappedValue) }
+    func install(in scene: SceneInstance, key: String, context: RenderContext) { scene.observe(wrappedValue, context: context) }
 }
 
 /// An observable object supplied by an ancestor view with `environmentObject(_:)`.
@@ -75,7 +75,7 @@ public struct EnvironmentObject<ObjectType: ObservableObject>: DynamicProperty, 
     func install(in scene: SceneInstance, key: String, context: RenderContext) {
         if let o = context.environment.objects[ObjectIdentifier(ObjectType.self)] as? ObjectType {
             box.object = o
-            scene.observe(o)
+            scene.observe(o, context: context)
         }
     }
 }

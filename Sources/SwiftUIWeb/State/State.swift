@@ -15,7 +15,7 @@ public struct State<Value>: DynamicProperty, SceneBindable {
         nonmutating set {
             guard let slot = box.slot else { return }
             slot.value = newValue
-            slot.scene?.invalidate()
+            slot.scene?.changed(slot)
         }
     }
 
@@ -23,7 +23,7 @@ public struct State<Value>: DynamicProperty, SceneBindable {
     public var projectedValue: Binding<Value> {
         let box = self.box
         return Binding(get: { (box.slot?.value as? Value) ?? box.initial },
-                       set: { v in box.slot?.value = v; box.slot?.scene?.invalidate() })
+                       set: { v in if let slot = box.slot { slot.value = v; slot.scene?.changed(slot) } })
     }
 
     func install(in scene: SceneInstance, key: String, context: RenderContext) {

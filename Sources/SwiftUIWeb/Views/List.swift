@@ -12,7 +12,7 @@ public struct ForEach<Data: RandomAccessCollection, ID: Hashable, Content: View>
             let id = idOf(element)
             let nodes = context.render(content(element), path: path + "[" + String(describing: id) + "]")
             // A row's identity is its implicit tag (for pickers and list selection).
-            if let first = nodes.first, context.tags[first.id] == nil { context.tags[first.id] = AnyHashable(id) }
+            if let first = nodes.first, context.tags[first.id] == nil { context.setTag(first.id, AnyHashable(id)) }
             out += nodes
         }
         return out

@@ -7,12 +7,12 @@ public struct NavigationView<Content: View>: View, PrimitiveView {
     public var body: Never { fatalError("primitive view") }
     func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         let saved = context.detail, savedLinks = context.linkSelection
-        context.detail = nil
+        context.resetDetail()
         context.linkSelection = context.scene.slot(for: path + "/links", context: context) { "" }
         defer { context.linkSelection = savedLinks }
         let sidebar = context.column(content, path: path + ".s")
         let detail = context.detail.map { context.render($0, path: path + ".d", axis: .vertical) } ?? []
-        context.detail = saved
+        context.consumeDetail(restoring: saved)
         return [Node("div", id: path, attributes: [("class", "sw-navigation")], children: [
             Node("nav", id: path + ".sb", attributes: [("class", "sw-sidebar")], children: sidebar),
             Node("section", id: path + ".dt", attributes: [("class", "sw-detail")], children: detail),
@@ -59,7 +59,7 @@ public struct NavigationSplitView<Sidebar: View, Content: View, Detail: View>: V
     public var body: Never { fatalError("primitive view") }
     func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         let saved = context.detail, savedLinks = context.linkSelection
-        context.detail = nil
+        context.resetDetail()
         context.linkSelection = context.scene.slot(for: path + "/links", context: context) { "" }
         defer { context.linkSelection = savedLinks }
         var columns = [Node("nav", id: path + ".sb", attributes: [("class", "sw-sidebar")], children: context.column(sidebar, path: path + ".s"))]
@@ -67,7 +67,7 @@ public struct NavigationSplitView<Sidebar: View, Content: View, Detail: View>: V
             columns.append(Node("div", id: path + ".ct", attributes: [("class", "sw-content-column")], children: context.column(content, path: path + ".c")))
         }
         let linked = context.detail
-        context.detail = saved
+        context.consumeDetail(restoring: saved)
         let detailNodes = linked.map { context.column($0, path: path + ".l") } ?? context.column(detail, path: path + ".d")
         columns.append(Node("section", id: path + ".dt", attributes: [("class", "sw-detail")], children: detailNodes))
         return [Node("div", id: path, attributes: [("class", "sw-navigation sw-split")], children: columns)]
@@ -137,12 +137,12 @@ public struct NavigationStack<Root: View>: View, PrimitiveView {
                 external.set(new.map { if case .value(let v) = $0 { return v } else { return AnyHashable(UUID()) } })
             } else {
                 pushed.internalPath = new
-                scene.invalidate()
+                scene.changed(slot)
             }
         }
         let savedPush = context.push, savedDestinations = context.destinations, outerTitle = context.title
-        defer { context.push = savedPush; context.destinations = savedDestinations }
-        context.destinations = [:]
+        defer { context.push = savedPush; context.consumeDestinations(restoring: savedDestinations) }
+        context.resetDestinations()
         let current = entries
         context.push = { setEntries(current + [$0]) }
         // Render the root (it registers the destinations), then each pushed level; the top one shows.
@@ -190,7 +190,7 @@ struct DestinationView<Content: View, D: Hashable, Dest: View>: View, PrimitiveV
     var body: Never { fatalError("primitive view") }
     func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         let make = self.make
-        context.destinations[ObjectIdentifier(D.self)] = { make($0 as! D) }
+        context.addDestination(ObjectIdentifier(D.self)) { make($0 as! D) }
         return context.render(content, path: path)
     }
 }
@@ -238,7 +238,7 @@ public struct NavigationLink<Label: View, Destination: View>: View, PrimitiveVie
         var selected = isSelected()
         var action: (() -> Void)?
         if let value {
-            context.tags[path] = value
+            context.setTag(path, value)
             if let sel = context.listSelection {
                 selected = sel.isSelected(value)
                 action = nil // the row selects
@@ -254,10 +254,10 @@ public struct NavigationLink<Label: View, Destination: View>: View, PrimitiveVie
             selected = slot.value as? String == path
             action = { [weak scene = context.scene] in
                 slot.value = path
-                scene?.invalidate()
+                scene?.changed(slot)
             }
         }
-        if selected, let destination { context.detail = destination }
+        if selected, let destination { context.setDetail(destination) }
         var attrs: [(String, String)] = [("class", selected ? "sw-link sw-selected" : "sw-link"), ("href", "#")]
         if let action, context.action(path, action) { attrs.append(("data-click", "1")) }
         return [Node("a", id: path, attributes: attrs + [("aria-current", selected ? "true" : "false")],
