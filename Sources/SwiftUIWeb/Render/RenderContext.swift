@@ -65,6 +65,8 @@ final class RenderContext {
     var effects: [Effects] = []
     /// The view record being rendered (owner of the state installed now).
     var record: ViewRecord?
+    /// Inside a picker or a selectable list: `ForEach` tags its rows with their identities.
+    var wantsTags = false
     /// Inside a view whose body was evaluated afresh: descendants are evaluated too.
     var forcing = false
 

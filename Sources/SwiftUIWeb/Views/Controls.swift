@@ -342,7 +342,10 @@ public struct Picker<Label: View, SelectionValue: Hashable, Content: View>: View
     public var body: Never { fatalError("primitive view") }
     func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         // Render the options to learn their tags and titles.
+        let savedWants = context.wantsTags
+        context.wantsTags = true
         let items = context.render(content, path: path + ".o")
+        context.wantsTags = savedWants
         let options: [(tag: AnyHashable?, node: Node)] = items.map { (context.tags[$0.id], $0) }
         let current = AnyHashable(selection.wrappedValue)
         let selection = self.selection

@@ -8,11 +8,12 @@ public struct ForEach<Data: RandomAccessCollection, ID: Hashable, Content: View>
     func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         var out: [Node] = []
         out.reserveCapacity(data.count)
+        let wantsTags = context.wantsTags
         for element in data {
             let id = idOf(element)
-            let nodes = context.render(content(element), path: path + "[" + String(describing: id) + "]")
+            let nodes = context.render(content(element), path: path + "[" + identityKey(id) + "]")
             // A row's identity is its implicit tag (for pickers and list selection).
-            if let first = nodes.first, context.tags[first.id] == nil { context.setTag(first.id, AnyHashable(id)) }
+            if wantsTags, let first = nodes.first, context.tags[first.id] == nil { context.setTag(first.id, AnyHashable(id)) }
             out += nodes
         }
         return out
@@ -47,9 +48,10 @@ public struct List<SelectionValue: Hashable, Content: View>: View, PrimitiveView
     /// Primitive view.
     public var body: Never { fatalError("primitive view") }
     func makeNodes(_ context: RenderContext, path: String) -> [Node] {
-        let saved = context.listSelection
+        let saved = context.listSelection, savedWants = context.wantsTags
         context.listSelection = selection
-        defer { context.listSelection = saved }
+        context.wantsTags = selection != nil
+        defer { context.listSelection = saved; context.wantsTags = savedWants }
         let items = context.render(content, path: path + ".c", axis: .vertical)
         return [Node("div", id: path, attributes: [("class", "sw-list"), ("role", selection == nil ? "list" : "listbox")], children: context.rows(items))]
     }
@@ -107,4 +109,14 @@ public struct ListStyle: Sendable {
 extension View {
     /// Accepted for source compatibility.
     public func listStyle(_ style: ListStyle) -> some View { self }
+}
+
+/// The path segment for an identity (fast for the common identifier types).
+func identityKey<ID: Hashable>(_ id: ID) -> String {
+    switch id {
+    case let i as Int: return String(i)
+    case let s as String: return s
+    case let u as UUID: return u.uuidString
+    default: return String(describing: id)
+    }
 }
