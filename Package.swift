@@ -97,8 +97,11 @@ let package = Package(
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             ]
         ),
-        .testTarget(name: "SwiftUIWebTests", dependencies: ["SwiftUIWeb"]),
+        .target(name: "SwiftUIWebDriver", path: "Sources/SwiftUIWebDriver"),
+        .testTarget(name: "SwiftUIWebTests", dependencies: ["SwiftUIWeb", "SwiftUIWebDriver", "BookClub", "Groceries"]),
         .executableTarget(name: "BookClub", dependencies: ["SwiftUIWeb"], path: "Examples/BookClub"),
+        .executableTarget(name: "Groceries", dependencies: ["SwiftUIWeb"], path: "Examples/Groceries"),
+        .executableTarget(name: "SwiftUIWebBenchmark", dependencies: ["SwiftUIWeb", "SwiftUIWebDriver"], path: "Benchmarks/SwiftUIWebBenchmark"),
 
         // MARK: OpenHealthKit
         .target(name: "OpenHealthKit", dependencies: ["OpenCoreData"], resources: [.copy("Catalog/Resources/rxnorm-catalog.csv")]),

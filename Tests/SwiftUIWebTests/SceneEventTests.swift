@@ -62,7 +62,7 @@ func buttonID(_ scene: SceneInstance, _ label: String) -> String {
         #expect(b.flush().isEmpty)
         a.handle(event: ClientEvent(t: "click", id: buttonID(a, "Add")))
         let patchesB = b.flush()
-        #expect(patchesB.contains { if case .replace(_, let html) = $0 { return html.contains("&lt;x&gt;") }; return false })
+        #expect(patchesB.contains { if case .insert(_, _, let html) = $0 { return html.contains("&lt;x&gt;") }; return false })
         #expect(b.lastTree!.html.contains("Count 0"))
         #expect(a.lastTree!.html.contains("Count 1"))
     }
@@ -75,6 +75,7 @@ func buttonID(_ scene: SceneInstance, _ label: String) -> String {
         scene.handle(event: ClientEvent(t: "click", id: buttonID(scene, "Note")))
         let other = host.newScene()
         #expect(other.document().contains("none"))
+        host.saveStorage()
         let restarted = AppHost(app: Shared(), storageDirectory: dir)
         #expect(restarted.scene(id: scene.id)?.document().contains("saved") == true)
         #expect(restarted.scene(id: "unknown") == nil)

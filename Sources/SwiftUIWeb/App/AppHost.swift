@@ -34,34 +34,72 @@ public final class AppHost {
         }
     }
 
-    func rootView() -> any View { SceneList.root(of: app.body) ?? EmptyView() }
+    /// The root view of a window group (`nil`: the app's first group).
+    func rootView(group: String? = nil) -> any View {
+        if let group, let v = SceneList.root(of: app.body, group: group) { return v }
+        return SceneList.root(of: app.body) ?? EmptyView()
+    }
 
-    /// Creates a new scene with a fresh unguessable id.
-    public func newScene() -> SceneInstance {
-        let scene = SceneInstance(id: AppHost.randomID(), host: self)
+    /// Whether the app has a window group with this id.
+    public func hasGroup(_ id: String) -> Bool { SceneList.root(of: app.body, group: id) != nil }
+
+    /// Creates a new scene with a fresh unguessable id, in a window group (`nil`: the first).
+    public func newScene(group: String? = nil) -> SceneInstance {
+        let scene = SceneInstance(id: AppHost.randomID(), host: self, group: group)
         scenes[scene.id] = scene
+        if let group { scene.sceneStorage[AppHost.groupKey] = Data(group.utf8) }
         return scene
     }
+
+    /// The reserved @SceneStorage key recording a window's group.
+    static let groupKey = "_swiftuiweb.group"
+
 
     /// Returns the live scene with this id, or revives it from @SceneStorage after a restart.
     public func scene(id: String) -> SceneInstance? {
         if let s = scenes[id] { return s }
         guard let stored = storedScenes[id] else { return nil }
-        let s = SceneInstance(id: id, host: self)
+        let s = SceneInstance(id: id, host: self, group: stored[AppHost.groupKey].map { String(decoding: $0, as: UTF8.self) })
         s.sceneStorage = stored
         scenes[id] = s
         return s
     }
 
+    private var saveScheduled = false
+
     func persist(_ scene: SceneInstance) {
         guard scene.id != "app" else { return }
         storedScenes[scene.id] = scene.sceneStorage
+        // Coalesce writes (typing into a @SceneStorage field changes it on every key).
+        guard !saveScheduled else { return }
+        saveScheduled = true
+        Task { @MainActor in
+            try? await Task.sleep(for: .milliseconds(50))
+            self.saveStorage()
+        }
+    }
+
+    /// Writes the @SceneStorage file now (also done 50 ms after any change, and when the server stops).
+    public func saveStorage() {
+        saveScheduled = false
         if let data = try? JSONEncoder().encode(storedScenes) { try? data.write(to: storageFile, options: .atomic) }
+    }
+
+    /// Closes a scene and frees it (its @SceneStorage stays saved).
+    public func remove(_ scene: SceneInstance) {
+        scene.close()
+        scenes[scene.id] = nil
+    }
+
+    /// The App's own `@StateObject` (or `@State`) object of a type, shared by every window.
+    public func appObject<T: AnyObject>(_ type: T.Type) -> T? {
+        for slot in appSlots.values { if let o = slot.value as? T { return o } }
+        return nil
     }
 
     /// Frees scenes whose window has been gone longer than `retention`.
     public func sweep(now: Date = Date()) {
-        for (id, s) in scenes where s.sink == nil && now.timeIntervalSince(s.lastSeen) > retention { scenes[id] = nil }
+        for (id, s) in scenes where s.sink == nil && now.timeIntervalSince(s.lastSeen) > retention { s.close(); scenes[id] = nil }
     }
 
     static func randomID() -> String {

@@ -13,7 +13,10 @@ extension Never: Scene {}
 @MainActor
 protocol PrimitiveScene {
     var rootView: any View { get }
+    var groupID: String? { get }
 }
+
+extension PrimitiveScene { var groupID: String? { nil } }
 
 /// Builds scenes.
 @MainActor @resultBuilder
@@ -22,6 +25,12 @@ public enum SceneBuilder {
     public static func buildBlock<S: Scene>(_ scene: S) -> S { scene }
     /// Several scenes: the first window group is the one windows open on.
     public static func buildBlock<S0: Scene, S1: Scene>(_ s0: S0, _ s1: S1) -> SceneList { SceneList(scenes: [s0, s1]) }
+    /// Three scenes.
+    public static func buildBlock<S0: Scene, S1: Scene, S2: Scene>(_ s0: S0, _ s1: S1, _ s2: S2) -> SceneList { SceneList(scenes: [s0, s1, s2]) }
+    /// `if`/`else` between scenes.
+    public static func buildEither<S: Scene>(first s: S) -> SceneList { SceneList(scenes: [s]) }
+    /// `if`/`else` between scenes.
+    public static func buildEither<S: Scene>(second s: S) -> SceneList { SceneList(scenes: [s]) }
     /// Optional scenes (`#if`, `if`).
     public static func buildOptional<S: Scene>(_ s: S?) -> SceneList { SceneList(scenes: s.map { [$0] } ?? []) }
 }
@@ -35,10 +44,13 @@ public struct SceneList: Scene, PrimitiveScene {
         for s in scenes { if let v = SceneList.root(of: s) { return v } }
         return EmptyView()
     }
-    static func root(of scene: any Scene) -> (any View)? {
-        if let list = scene as? SceneList { for s in list.scenes { if let v = root(of: s) { return v } }; return nil }
-        if let p = scene as? any PrimitiveScene { return p.rootView }
-        return root(of: scene.body)
+    static func root(of scene: any Scene, group: String? = nil) -> (any View)? {
+        if let list = scene as? SceneList { for s in list.scenes { if let v = root(of: s, group: group) { return v } }; return nil }
+        if let p = scene as? any PrimitiveScene {
+            if let group { return p.groupID == group ? p.rootView : nil }
+            return p.rootView
+        }
+        return root(of: scene.body, group: group)
     }
 }
 
@@ -48,9 +60,14 @@ public struct WindowGroup<Content: View>: Scene, PrimitiveScene {
     let id: String?
     /// Creates a window group.
     public init(@ViewBuilder content: @escaping @MainActor () -> Content) { self.content = content; id = nil }
+    /// Creates a window group with a title.
+    public init<S: StringProtocol>(_ title: S, @ViewBuilder content: @escaping @MainActor () -> Content) { self.content = content; id = nil }
+    /// Creates a window group with a title and an identifier.
+    public init<S: StringProtocol>(_ title: S, id: String, @ViewBuilder content: @escaping @MainActor () -> Content) { self.content = content; self.id = id }
     /// Creates a window group with an identifier.
     public init(id: String, @ViewBuilder content: @escaping @MainActor () -> Content) { self.content = content; self.id = id }
     /// Primitive scene.
     public var body: Never { fatalError("primitive scene") }
     var rootView: any View { content() }
+    var groupID: String? { id }
 }

@@ -6,35 +6,160 @@ public final class SceneInstance {
     /// Unguessable id (128 random bits, hex).
     public let id: String
     let host: AppHost
+    /// The id of the window group this window belongs to (`nil`: the app's first group).
+    let group: String?
     var slots: [String: StorageSlot] = [:]
     var sceneStorage: [String: Data] = [:] { didSet { host.persist(self) } }
     var lastTree: Node?
     var actions: [String: () -> Void] = [:]
     var inputs: [String: (String) -> Void] = [:]
     var title: String = ""
-    var observed: [ObjectIdentifier: (ObservableObjectPublisher, UInt64)] = [:]
+    var observed: [ObjectIdentifier: (publisher: ObservableObjectPublisher, token: UInt64, paths: Set<String>)] = [:]
     var dirty = false
+    /// Every view must be evaluated again (set by changes not tied to one view).
+    var needsFull = true
+    /// The custom views of the last pass, by path: their cached nodes, effects and dirty state.
+    var records: [String: ViewRecord] = [:]
+    private var live: Set<String> = []
+    /// How many view bodies were evaluated (for tests and the benchmark).
+    public private(set) var bodyEvaluations = 0
     var sink: (@Sendable (String) -> Void)?
     var lastSeen = Date()
+    /// Patches produced outside a render (window opening), sent with the next flush.
+    var pending: [Patch] = []
+    // Life-cycle state from the previous pass.
+    var appeared: [String: () -> Void] = [:]
+    var disappearing: [String: () -> Void] = [:]
+    var changeValues: [String: (value: Any, equals: (Any) -> Bool)] = [:]
+    var running: [String: (hook: TaskHook, task: Task<Void, Never>)] = [:]
+    /// How many passes ran (for tests and the benchmark).
+    public private(set) var renderCount = 0
 
-    init(id: String, host: AppHost) { self.id = id; self.host = host }
+    init(id: String, host: AppHost, group: String? = nil) { self.id = id; self.host = host; self.group = group }
 
-    func slot(for key: String, make: () -> Any) -> StorageSlot {
-        if let s = slots[key] { return s }
-        let s = StorageSlot(value: make(), scene: self); slots[key] = s; return s
+    func slot(for key: String, context: RenderContext? = nil, make: () -> Any) -> StorageSlot {
+        context?.useSlot(key)
+        let owner = context?.record?.path
+        if let s = slots[key] { s.owner = owner; return s }
+        let s = StorageSlot(value: make(), scene: self); s.owner = owner; slots[key] = s; return s
     }
 
-    func observe(_ object: some ObservableObject) {
+    /// A slot's value changed: its owning view (or, without one, the whole window) renders again.
+    func changed(_ slot: StorageSlot) {
+        if let owner = slot.owner { markDirty(owner) } else { invalidate() }
+    }
+
+    /// Re-renders the views that observe `object` when it announces a change.
+    func observe(_ object: some ObservableObject, context: RenderContext?) {
         let key = ObjectIdentifier(object)
-        if observed[key] != nil { return }
-        let publisher = object.objectWillChange
-        let token = publisher.subscribe { [weak self] in
-            Task { @MainActor in self?.invalidate() }
+        let path = context?.record?.path
+        if var entry = observed[key] {
+            if let path { entry.paths.insert(path); observed[key] = entry }
+            return
         }
-        observed[key] = (publisher, token)
+        let publisher = object.objectWillChange
+        let token = publisher.subscribe { [marks, weak self] in marks.add(object: key); SceneInstance.wake(self) }
+        observed[key] = (publisher, token, path.map { [$0] } ?? [])
     }
 
-    func installDynamicProperties(of view: any View, path: String, context: RenderContext) {
+    /// Changes announced from any thread, applied on the main actor before the next pass (or at once
+    /// by the flush of the event whose handler made them).
+    nonisolated let marks = Marks()
+
+    final class Marks: @unchecked Sendable {
+        private let lock = NSLock()
+        private var paths: Set<String> = [], objects: Set<ObjectIdentifier> = []
+        func add(path: String) { lock.lock(); paths.insert(path); lock.unlock() }
+        func add(object: ObjectIdentifier) { lock.lock(); objects.insert(object); lock.unlock() }
+        func take() -> (Set<String>, Set<ObjectIdentifier>) {
+            lock.lock(); defer { lock.unlock() }
+            let r = (paths, objects); paths = []; objects = []; return r
+        }
+    }
+
+    nonisolated static func wake(_ scene: SceneInstance?) {
+        guard let scene else { return }
+        Task { @MainActor in scene.applyMarks() }
+    }
+
+    func applyMarks() {
+        let (paths, objects) = marks.take()
+        for p in paths { markDirty(p) }
+        for key in objects {
+            guard let entry = observed[key], !entry.paths.isEmpty else { invalidate(); continue }
+            for p in entry.paths { markDirty(p) }
+        }
+    }
+
+    /// Marks one view for re-rendering (its ancestors learn that something below them changed).
+    func markDirty(_ path: String) {
+        guard let r = records[path] else { invalidate(); return }
+        r.dirty = true
+        var p = r.parent
+        while let q = p, !q.dirtyBelow { q.dirtyBelow = true; p = q.parent }
+        schedule()
+    }
+
+
+    /// Renders a custom view: replays its cached output when neither it nor anything below it changed,
+    /// walks its last body again when only something below changed, and evaluates `body` otherwise.
+    func renderRecord(_ view: any View, path: String, context: RenderContext) -> [Node] {
+        let type = ObjectIdentifier(Swift.type(of: view))
+        let old = records[path].flatMap { $0.type == type && $0.body != nil ? $0 : nil }
+        if !context.forcing, let old, !old.dirty, !old.dirtyBelow {
+            context.replay(old.effects)
+            old.parent = context.record
+            context.record?.children.append(old)
+            markLive(old)
+            return old.nodes
+        }
+        let record = ViewRecord(path: path, type: type)
+        record.parent = context.record
+        context.record?.children.append(record)
+        records[path] = record
+        live.insert(path)
+        let savedRecord = context.record, savedForcing = context.forcing
+        let titleBefore = context.title, shownBefore = context.titleShown
+        let collector = Effects()
+        context.effects.append(collector)
+        context.record = record
+        var nodes: [Node] = []
+        withObservationTracking {
+            if !context.forcing, let old, !old.dirty, let body = old.body {
+                // Only something below changed: walk the last body again, without evaluating it.
+                record.body = body
+                record.ownSlots = old.ownSlots
+                for k in old.ownSlots { context.useSlot(k) }
+                nodes = context.render(body, path: path)
+            } else {
+                context.forcing = true
+                let before = collector.slots.count
+                installDynamicProperties(of: view, path: path, context: context)
+                record.ownSlots = Array(collector.slots[before...])
+                bodyEvaluations += 1
+                let body = view.body
+                record.body = body
+                nodes = context.render(body, path: path)
+            }
+        } onChange: { [marks, weak self] in marks.add(path: path); SceneInstance.wake(self) }
+        context.forcing = savedForcing
+        context.record = savedRecord
+        context.effects.removeLast()
+        if titleBefore == nil { collector.title = context.title }
+        collector.titleShown = !shownBefore && context.titleShown
+        context.effects.last?.absorb(collector)
+        record.effects = collector
+        record.nodes = nodes
+        return nodes
+    }
+
+    private func markLive(_ r: ViewRecord) {
+        live.insert(r.path)
+        for c in r.children { markLive(c) }
+    }
+
+    func installDynamicProperties(of view: Any, path: String, context: RenderContext) {
+        if Mirror(reflecting: view).children.isEmpty { return }
         for child in Mirror(reflecting: view).children {
             if let b = child.value as? any SceneBindable {
                 b.install(in: self, key: path + "/" + (child.label ?? "?"), context: context)
@@ -42,33 +167,125 @@ public final class SceneInstance {
         }
     }
 
-    /// Renders the scene's root view to a node tree.
-    func render() -> Node {
+    func makeContext() -> RenderContext {
         let context = RenderContext(scene: self)
-        let nodes = context.render(host.rootView(), path: "v")
+        context.environment.openWindow = OpenWindowAction { [weak self] group in self?.openWindow(group: group) }
+        return context
+    }
+
+    /// Asks the browser to open a new window of a window group.
+    func openWindow(group: String?) {
+        pending.append(.open(url: group.map { "/?g=" + ($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "") } ?? "/"))
+        schedule()
+    }
+
+    /// Renders the scene's root view to a node tree, with the window bar (title, toolbar, New Window).
+    func render() -> Node {
+        renderCount += 1
+        let context = makeContext()
+        context.forcing = needsFull
+        needsFull = false
+        live = []
+        let nodes = context.render(RootView(content: host.rootView(group: group)), path: "v", axis: .vertical)
+        records = records.filter { live.contains($0.key) }
+        for (key, entry) in observed {
+            let paths = entry.paths.filter { live.contains($0) }
+            if paths.isEmpty { entry.publisher.cancel(entry.token); observed[key] = nil } else { observed[key]?.paths = paths }
+        }
         actions = context.actions
         inputs = context.inputs
         title = context.title ?? ""
-        return Node("main", id: "root", attributes: [("class", "sw-window")], children: nodes)
+        slots = slots.filter { context.usedSlots.contains($0.key) }
+        runLifecycle(context)
+        let newWindowURL = group.map { "/?g=" + ($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "") } ?? "/"
+        let bar = Node("header", id: "bar", attributes: [("class", "sw-windowbar")], children: [
+            Node("div", id: "bar.l", attributes: [("class", "sw-toolbar sw-leading")], children: context.toolbar.filter { $0.attributes.first?.1.contains("sw-leading") == true }),
+            Node("div", id: "bar.t", attributes: [("class", "sw-window-title")], text: context.titleShown ? "" : title),
+            Node("div", id: "bar.r", attributes: [("class", "sw-toolbar")], children: context.toolbar.filter { $0.attributes.first?.1.contains("sw-leading") != true }),
+            Node("a", id: "bar.new", attributes: [("class", "sw-newwindow"), ("href", newWindowURL), ("target", "_blank"), ("title", "New Window")],
+                 children: [Node("span", id: "bar.new.i", attributes: [("class", "sw-symbol")], raw: Symbols.svg("macwindow.badge.plus")),
+                            Node("span", id: "bar.new.t", text: "New Window")]),
+        ])
+        return Node("main", id: "root", attributes: [("class", "sw-window")], children: [
+            bar, Node("div", id: "content", attributes: [("class", "sw-content")], children: nodes),
+        ])
     }
 
-    /// Marks the scene for re-rendering and schedules a flush.
+    /// Runs onAppear / onDisappear / onChange / task hooks after a pass.
+    private func runLifecycle(_ context: RenderContext) {
+        var fire: [() -> Void] = []
+        for (path, f) in context.appear where appeared[path] == nil { fire.append(f) }
+        for (path, f) in disappearing where context.disappear[path] == nil { fire.append(f) }
+        appeared = context.appear
+        disappearing = context.disappear
+        var values: [String: (value: Any, equals: (Any) -> Bool)] = [:]
+        for hook in context.changes {
+            if let old = changeValues[hook.path] {
+                if !old.equals(hook.value) { let h = hook; fire.append { h.fire(old.value) } }
+            } else if hook.initial {
+                let h = hook; fire.append { h.fire(nil) }
+            }
+            values[hook.path] = (hook.value, hook.equals)
+        }
+        changeValues = values
+        for (path, r) in running where context.tasks[path] == nil { r.task.cancel(); running[path] = nil }
+        for (path, hook) in context.tasks {
+            if let r = running[path] {
+                if r.hook.equals(hook.id) { continue }
+                r.task.cancel()
+            }
+            let work = hook.work
+            running[path] = (hook, Task(priority: hook.priority) { @MainActor in await work() })
+        }
+        for f in fire { f() }
+    }
+
+    /// Invalidates a scene from any thread (hopping to the main actor).
+    nonisolated static func invalidate(_ scene: SceneInstance?) {
+        guard let scene else { return }
+        Task { @MainActor in scene.invalidate() }
+    }
+
+    /// Marks the whole scene for re-rendering and schedules a flush.
     func invalidate() {
-        if dirty { return }
+        needsFull = true
+        schedule()
+    }
+
+    private func schedule() {
+        if dirty || id == "app" { return }
         dirty = true
-        Task { @MainActor in self.flush() }
+        Task { @MainActor in if self.dirty { self.flush() } }
     }
 
     /// Re-renders and returns the patches against the last rendering (and sends them if connected).
+    /// `echo` is the value an input event just set: a `value`/`checked` patch repeating it to its own
+    /// element is left out, so a fast typist's field is never reset to an older value.
     @discardableResult
-    func flush() -> [Patch] {
-        dirty = false
-        let oldTitle = title
-        let new = render()
+    public func flush() -> [Patch] { flush(echo: nil) }
+
+    @discardableResult
+    func flush(echo: (id: String, value: String)?) -> [Patch] {
         var patches: [Patch] = []
-        if let old = lastTree { Differ.diff(old, new, into: &patches) } else { patches.append(.replace(id: "root", html: new.html)) }
-        if title != oldTitle { patches.append(.title(title)) }
-        lastTree = new
+        // Life-cycle hooks may change state again: settle in a few passes.
+        for _ in 0..<4 {
+            applyMarks()
+            dirty = false
+            let oldTitle = title
+            let new = render()
+            if let old = lastTree { Differ.diff(old, new, into: &patches) } else { patches.append(.replace(id: "root", html: new.html)) }
+            if title != oldTitle { patches.append(.title(title)) }
+            lastTree = new
+            if !dirty { break }
+        }
+        if let echo {
+            patches.removeAll {
+                if case .attribute(echo.id, let name, let value) = $0, name == "value" || name == "checked" { return value == echo.value }
+                return false
+            }
+        }
+        patches += pending
+        pending = []
         if !patches.isEmpty, let sink {
             sink("[" + patches.map(\.json).joined(separator: ",") + "]")
         }
@@ -76,11 +293,14 @@ public final class SceneInstance {
     }
 
     /// Full HTML document for the first response.
-    func document() -> String {
-        let tree = render()
+    public func document() -> String {
+        applyMarks()
+        needsFull = true
+        var tree = render()
+        if dirty { dirty = false; tree = render() }
         lastTree = tree
         return """
-        <!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">\
+        <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">\
         <title>\(HTML.escape(title))</title><style>\(ClientAssets.css)</style></head>\
         <body data-scene="\(id)">\(tree.html)<script src="/_swiftuiweb/client.js"></script></body></html>
         """
@@ -94,19 +314,34 @@ public final class SceneInstance {
         case "click":
             guard let action = actions[event.id] else { return [] }
             action()
+            return flush()
+        case "submit":
+            guard let action = actions[event.id + "!submit"] else { return [] }
+            action()
+            return flush()
         case "input":
             guard let input = inputs[event.id] else { return [] }
-            input(event.v ?? "")
+            let value = event.v ?? ""
+            input(value)
+            return flush(echo: (event.id, value))
         default:
             return []
         }
-        return flush()
+    }
+
+    /// Stops the scene's tasks (when it is freed).
+    func close() {
+        for r in running.values { r.task.cancel() }
+        running = [:]
+        for entry in observed.values { entry.publisher.cancel(entry.token) }
+        observed = [:]
     }
 }
 
-/// An event message from the browser: `{"t":"click","id":"…"}` or `{"t":"input","id":"…","v":"…"}`.
+/// An event message from the browser: `{"t":"click","id":"…"}`, `{"t":"input","id":"…","v":"…"}` or
+/// `{"t":"submit","id":"…"}`.
 public struct ClientEvent: Codable, Sendable {
-    /// Event type: `click` or `input`.
+    /// Event type: `click`, `input` or `submit`.
     public var t: String
     /// Target element id.
     public var id: String
@@ -114,4 +349,28 @@ public struct ClientEvent: Codable, Sendable {
     public var v: String?
     /// Creates an event.
     public init(t: String, id: String, v: String? = nil) { self.t = t; self.id = id; self.v = v }
+}
+
+/// One custom view of a window's last pass.
+@MainActor
+final class ViewRecord {
+    let path: String
+    let type: ObjectIdentifier
+    weak var parent: ViewRecord?
+    var children: [ViewRecord] = []
+    var body: (any View)?
+    var nodes: [Node] = []
+    var effects = Effects()
+    var ownSlots: [String] = []
+    /// Its own state changed: evaluate `body` again.
+    var dirty = false
+    /// A descendant's state changed: walk the last body again to reach it.
+    var dirtyBelow = false
+    init(path: String, type: ObjectIdentifier) { self.path = path; self.type = type }
+}
+
+/// The window's root: a custom view so that what the root reads is tracked like any view's.
+struct RootView: View {
+    let content: any View
+    var body: some View { Group { AnyView(content) } }
 }

@@ -1,43 +1,157 @@
 /// The client script and default stylesheet, served by the app.
 enum ClientAssets {
+    /// The client: sends clicks, input values, Return and Escape; applies patches; reconnects with backoff.
     static let script = #"""
 (function(){
-var id=document.body.dataset.scene,ws,tries=0;
+var id=document.body.dataset.scene,ws,tries=0,B={checked:1,disabled:1,selected:1,hidden:1,readonly:1};
+var sw=window.__swiftuiweb={patches:0,last:0,open:false};
+function send(o){if(ws&&ws.readyState===1){ws.send(JSON.stringify(o));return true;}return false;}
 function connect(){
- var p=location.protocol==='https:'?'wss:':'ws:';
- ws=new WebSocket(p+'//'+location.host+'/_swiftuiweb/ws?w='+id);
- ws.onopen=function(){tries=0;};
+ ws=new WebSocket((location.protocol==='https:'?'wss:':'ws:')+'//'+location.host+'/_swiftuiweb/ws?w='+id);
+ ws.onopen=function(){tries=0;sw.open=true;document.documentElement.classList.remove('sw-offline');};
  ws.onmessage=function(m){var ps=JSON.parse(m.data);
   if(ps.rebind){id=ps.rebind;history.replaceState(null,'','/?w='+id);location.reload();return;}
-  for(var i=0;i<ps.length;i++){var q=ps[i],el=q.id&&document.getElementById(q.id);
-  if(q.op==='title'){document.title=q.text;}
-  else if(!el){}else if(q.op==='replace'){el.outerHTML=q.html;}
-  else if(q.op==='text'){el.textContent=q.text;}
-  else if(q.op==='attr'){el.setAttribute(q.name,q.value);if(q.name==='value')el.value=q.value;}}};
- ws.onclose=function(){tries++;setTimeout(connect,Math.min(10000,200*Math.pow(2,tries)));};
+  if(ps.reload){location.reload();return;}
+  for(var i=0;i<ps.length;i++)apply(ps[i]);
+  sw.patches++;sw.last=performance.now();if(sw.onpatch)sw.onpatch();};
+ ws.onclose=function(){sw.open=false;document.documentElement.classList.add('sw-offline');tries++;
+  setTimeout(connect,Math.min(10000,100*Math.pow(2,tries)));};
+}
+function apply(q){
+ if(q.op==='title'){document.title=q.text;return;}
+ if(q.op==='open'){window.open(q.url,'_blank');return;}
+ var el=document.getElementById(q.id);if(!el)return;
+ if(q.op==='replace'){var a=document.activeElement,aid=a&&a.id;el.outerHTML=q.html;
+  if(aid){var f=document.getElementById(aid);if(f&&f!==a)f.focus();}}
+ else if(q.op==='text'){el.textContent=q.text;}
+ else if(q.op==='attr'){var n=q.name,v=q.value;
+  if(B[n]){el.toggleAttribute(n,v==='true');el[n]=v==='true';}
+  else{el.setAttribute(n,v);if(n==='value'&&el.value!==v)el.value=v;}}
+ else if(q.op==='remove'){el.remove();}
+ else if(q.op==='insert'){var t=document.createElement('template');t.innerHTML=q.html;
+  var ref=q.before?document.getElementById(q.before):null;el.insertBefore(t.content,ref);}
 }
 document.addEventListener('click',function(e){var t=e.target.closest('[data-click]');
- if(t&&ws&&ws.readyState===1){e.preventDefault();ws.send(JSON.stringify({t:'click',id:t.id}));}});
+ if(t&&!t.disabled){e.preventDefault();send({t:'click',id:t.id});}});
 document.addEventListener('input',function(e){var t=e.target;
- if(t.dataset.input&&ws&&ws.readyState===1)ws.send(JSON.stringify({t:'input',id:t.id,v:String(t.type==='checkbox'?t.checked:t.value)}));});
+ if(t.dataset&&t.dataset.input)send({t:'input',id:t.id,v:String(t.type==='checkbox'?t.checked:t.value)});});
+document.addEventListener('keydown',function(e){var t=e.target;
+ if(e.key==='Enter'&&t.dataset&&t.dataset.submit){e.preventDefault();send({t:'submit',id:t.id});}
+ if(e.key==='Escape'){var o=document.querySelectorAll('[data-escape]');if(o.length)send({t:'click',id:o[o.length-1].dataset.escape});}});
 connect();
 })();
 """#
 
+    /// The default look: light, system font, grouped lists and forms, macOS-like controls.
     static let css = """
-    body{margin:0;font:15px/1.4 -apple-system,system-ui,'Segoe UI',Roboto,sans-serif;color:#1d1d1f;background:#f5f5f7}\
+    :root{--sw-accent:#007aff;--sw-label:#1d1d1f;--sw-secondary:#6e6e73;--sw-tertiary:#aeaeb2;--sw-quaternary:#d1d1d6;\
+    --sw-bg:#f5f5f7;--sw-surface:#fff;--sw-separator:#e3e3e8;--sw-fill:#e9e9ee;--sw-radius:10px}\
+    *{box-sizing:border-box}\
+    body{margin:0;font:15px/1.45 -apple-system,BlinkMacSystemFont,system-ui,'Segoe UI',Roboto,'Helvetica Neue',Arial,sans-serif;\
+    color:var(--sw-label);background:var(--sw-bg);-webkit-font-smoothing:antialiased}\
     .sw-window{min-height:100vh;display:flex;flex-direction:column}\
+    .sw-windowbar{display:flex;align-items:center;gap:8px;height:44px;flex:none;padding:0 10px;background:rgba(236,236,240,.92);\
+    border-bottom:1px solid #d8d8dd;position:sticky;top:0;z-index:10;backdrop-filter:blur(12px)}\
+    .sw-window-title{flex:1;text-align:center;font-size:13px;font-weight:600;color:#3a3a3c;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}\
+    html.sw-offline .sw-windowbar::after{content:'Reconnecting…';font-size:12px;color:#b25000}\
+    .sw-toolbar{display:flex;align-items:center;gap:4px}\
+    .sw-toolbar .sw-button{background:transparent;padding:4px 8px;color:#3a3a3c}.sw-toolbar .sw-button:hover{background:rgba(0,0,0,.06)}\
+    .sw-toolbar .sw-button.sw-prominent{background:var(--sw-accent);color:#fff}\
+    .sw-newwindow{display:inline-flex;align-items:center;gap:5px;font-size:12px;color:#3a3a3c;text-decoration:none;padding:4px 8px;border-radius:6px}\
+    .sw-newwindow:hover{background:rgba(0,0,0,.06)}\
+    .sw-content{flex:1;display:flex;flex-direction:column;align-items:center;justify-content:center;min-height:0}\
     .sw-vstack{display:flex;flex-direction:column;align-items:center;gap:8px}\
-    .sw-hstack{display:flex;flex-direction:row;align-items:center;gap:8px}.sw-spacer{flex:1}\
-    .sw-navigation{display:flex;flex:1;min-height:100vh}\
-    .sw-sidebar{width:280px;background:#ececf0;border-right:1px solid #d2d2d7;padding:12px 0}\
-    .sw-detail{flex:1;padding:24px;background:#fff;font-size:20px}\
-    .sw-title{font-size:24px;font-weight:700;margin:8px 16px 12px}\
-    .sw-list{list-style:none;margin:0;padding:0 8px}.sw-row{border-radius:6px}\
-    .sw-row>*{display:block;padding:8px 12px}\
-    .sw-link{color:inherit;text-decoration:none;border-radius:6px}.sw-link:hover{background:#dcdce1}\
-    .sw-selected{background:#0a84ff;color:#fff}.sw-selected:hover{background:#0a84ff}\
-    .sw-button{font:inherit;padding:6px 14px;border-radius:7px;border:1px solid #c7c7cc;background:#fff;cursor:pointer}\
-    .sw-button:hover{background:#f0f0f3}
+    .sw-hstack{display:flex;flex-direction:row;align-items:center;gap:8px}\
+    .sw-zstack{display:grid}.sw-zstack>*{grid-area:1/1}\
+    .sw-spacer{flex:1 1 0;min-width:8px;min-height:8px}\
+    .sw-box{display:flex;flex-direction:column;align-items:center}.sw-inh{display:contents}\
+    .sw-text{white-space:pre-wrap;overflow-wrap:anywhere}\
+    .sw-color{align-self:stretch;flex:1 1 0;min-width:8px;min-height:8px}\
+    .sw-divider{border:0;border-top:1px solid var(--sw-separator);margin:0;align-self:stretch}\
+    .sw-divider.sw-vertical{border-top:0;border-left:1px solid var(--sw-separator);min-height:1em}\
+    .sw-scroll{overflow:auto;flex:1 1 0;min-height:0}.sw-scroll-h .sw-scroll-content{width:max-content}\
+    .sw-scroll-content{padding:16px}\
+    .sw-grid{display:grid;align-items:center}.sw-gridrow{display:contents}\
+    .sw-list,.sw-form,.sw-navigation,.sw-stack,.sw-scroll{align-self:stretch}\
+    .sw-label{display:inline-flex;align-items:center;gap:8px}\
+    .sw-label-icon{display:inline-flex;justify-content:center;min-width:1.25em;color:var(--sw-accent)}\
+    .sw-symbol{display:inline-flex;align-items:center;line-height:1;font-size:var(--sw-symbol,1.1em)}.sw-symbol svg{display:block}\
+    .sw-resizable,.sw-resizable svg{width:100%;height:100%}img.sw-image{max-width:100%}\
+    .sw-navigation{display:flex;flex:1;min-height:0}\
+    .sw-sidebar{width:260px;flex:none;background:#eeeef1;border-right:1px solid #d8d8dd;padding:10px 0;overflow:auto}\
+    .sw-content-column{width:300px;flex:none;border-right:1px solid var(--sw-separator);background:var(--sw-surface);overflow:auto;padding:10px 0}\
+    .sw-detail{flex:1;display:flex;flex-direction:column;align-items:center;justify-content:center;padding:24px;background:var(--sw-surface);min-width:0}\
+    .sw-detail>.sw-title{align-self:stretch;margin:0 0 12px}\
+    .sw-title{font-size:22px;font-weight:700;margin:4px 16px 10px;letter-spacing:-.01em}\
+    .sw-stack{flex:1;display:flex;flex-direction:column}\
+    .sw-stack-bar{display:flex;align-items:center;gap:4px;width:100%;max-width:712px;margin:0 auto;padding:14px 16px 0}.sw-stack-bar .sw-title{margin:0 4px}\
+    .sw-back{border:0;background:transparent;color:var(--sw-accent);font-size:20px;padding:4px;cursor:pointer;border-radius:6px;display:flex}\
+    .sw-back:hover{background:rgba(0,0,0,.05)}\
+    .sw-stack-content{flex:1;display:flex;flex-direction:column;align-items:center;justify-content:center}\
+    .sw-stack-content>.sw-list{width:calc(100% - 32px);max-width:680px;align-self:center}.sw-stack-content>.sw-form{padding-top:12px}\
+    .sw-list{margin:12px 16px;background:var(--sw-surface);border-radius:var(--sw-radius);box-shadow:0 0 0 .5px rgba(0,0,0,.1);overflow:hidden}\
+    .sw-list>.sw-row{padding:10px 16px;min-height:44px;display:flex;align-items:center}\
+    .sw-list>.sw-row+.sw-row{border-top:1px solid var(--sw-separator)}\
+    .sw-list>.sw-section{margin:0}.sw-list:has(>.sw-section){background:transparent;box-shadow:none;overflow:visible}\
+    .sw-list>.sw-section+.sw-section{margin-top:20px}\
+    .sw-row>*{flex:1 1 auto;min-width:0}.sw-row[data-click]{cursor:pointer}.sw-row.sw-selected{background:var(--sw-accent);color:#fff}\
+    .sw-row>.sw-link{display:flex;align-items:center;gap:8px;margin:-10px -16px;padding:10px 16px;min-height:44px}\
+    .sw-sidebar .sw-list,.sw-content-column .sw-list{margin:0 10px;background:transparent;box-shadow:none;overflow:visible}\
+    .sw-sidebar .sw-list>.sw-row,.sw-content-column .sw-list>.sw-row{padding:6px 10px;min-height:32px;border:0;border-radius:7px}\
+    .sw-sidebar .sw-row>.sw-link,.sw-content-column .sw-row>.sw-link{margin:-6px -10px;padding:6px 10px;min-height:32px;border-radius:7px}\
+    .sw-link{color:inherit;text-decoration:none}.sw-link:hover{background:rgba(0,0,0,.05)}\
+    .sw-link.sw-selected,.sw-link.sw-selected:hover{background:var(--sw-accent);color:#fff}\
+    .sw-link.sw-selected .sw-label-icon,.sw-row.sw-selected .sw-label-icon{color:inherit}\
+    .sw-form{flex:1;width:100%;max-width:680px;margin:0 auto;padding:20px 16px;display:flex;flex-direction:column;gap:22px}\
+    .sw-section{display:flex;flex-direction:column;align-self:stretch}\
+    .sw-section-header{font-size:12px;font-weight:500;text-transform:uppercase;letter-spacing:.03em;color:var(--sw-secondary);padding:0 16px 6px}\
+    .sw-section-footer{font-size:12px;color:var(--sw-secondary);padding:6px 16px 0}\
+    .sw-section-rows{background:var(--sw-surface);border-radius:var(--sw-radius);box-shadow:0 0 0 .5px rgba(0,0,0,.1);overflow:hidden}\
+    .sw-section-rows>.sw-row{padding:10px 16px;min-height:44px;display:flex;align-items:center}\
+    .sw-section-rows>.sw-row+.sw-row{border-top:1px solid var(--sw-separator)}\
+    .sw-section-rows .sw-field{border:0;padding:0;background:transparent;box-shadow:none}\
+    .sw-section-rows .sw-button.sw-bordered{background:transparent;padding:0;justify-content:flex-start}\
+    .sw-section-rows .sw-row>.sw-button{flex:none}\
+    .sw-button{font:inherit;display:inline-flex;align-items:center;justify-content:center;gap:6px;padding:6px 14px;border-radius:8px;\
+    border:0;cursor:pointer;color:var(--sw-accent);background:rgba(0,122,255,.11);transition:filter .1s,background .1s}\
+    .sw-button:hover{filter:brightness(.95)}.sw-button:active{filter:brightness(.88)}\
+    .sw-button.sw-prominent{background:var(--sw-accent);color:#fff;font-weight:500}\
+    .sw-button.sw-borderless{background:transparent;padding:2px 4px}.sw-button.sw-plain{background:transparent;color:inherit;padding:0}\
+    .sw-button.sw-role-destructive{color:#ff3b30}.sw-button.sw-prominent.sw-role-destructive{background:#ff3b30;color:#fff}\
+    .sw-button.sw-role-cancel{font-weight:500}\
+    .sw-button:disabled,.sw-step:disabled,.sw-segment:disabled{opacity:.4;cursor:default;filter:none}\
+    .sw-control{display:flex;align-items:center;justify-content:space-between;gap:12px;width:100%}\
+    .sw-control-label{flex:1 1 auto;min-width:0;display:flex;align-items:center}\
+    .sw-field{font:inherit;color:inherit;padding:7px 10px;border:1px solid #d2d2d7;border-radius:8px;background:var(--sw-surface);\
+    min-width:200px;width:100%;outline:none;resize:vertical}\
+    .sw-field:focus{border-color:var(--sw-accent);box-shadow:0 0 0 3px rgba(0,122,255,.2)}\
+    .sw-switch{appearance:none;-webkit-appearance:none;width:42px;height:25px;border-radius:13px;background:#e3e3e8;position:relative;\
+    margin:0;flex:none;cursor:pointer;transition:background .15s}\
+    .sw-switch::after{content:'';position:absolute;top:2px;left:2px;width:21px;height:21px;border-radius:50%;background:#fff;\
+    box-shadow:0 1px 3px rgba(0,0,0,.25);transition:transform .15s}\
+    .sw-switch:checked{background:#34c759}.sw-switch:checked::after{transform:translateX(17px)}\
+    .sw-switch:disabled,.sw-checkbox:disabled{opacity:.5;cursor:default}\
+    .sw-checkbox{width:18px;height:18px;margin:0;accent-color:var(--sw-accent);flex:none}\
+    .sw-c-toggle{cursor:pointer}.sw-toggle-checkbox{justify-content:flex-start;flex-direction:row-reverse}\
+    .sw-slider{width:100%;min-width:160px;accent-color:var(--sw-accent)}\
+    .sw-stepper-buttons{display:inline-flex;background:var(--sw-fill);border-radius:8px;overflow:hidden;flex:none}\
+    .sw-step{border:0;background:transparent;width:40px;height:30px;display:flex;align-items:center;justify-content:center;\
+    cursor:pointer;color:var(--sw-label);font-size:15px}.sw-step:hover{background:rgba(0,0,0,.06)}\
+    .sw-step+.sw-step{border-left:1px solid var(--sw-quaternary)}\
+    .sw-picker,.sw-date{font:inherit;color:inherit;padding:5px 10px;border-radius:8px;border:0;background:var(--sw-fill);cursor:pointer;flex:none}\
+    .sw-segmented{display:inline-flex;background:var(--sw-fill);border-radius:8px;padding:2px;gap:2px;flex:none}\
+    .sw-segment{font:inherit;font-size:13px;border:0;background:transparent;padding:4px 12px;border-radius:6px;cursor:pointer;color:inherit}\
+    .sw-segment.sw-on{background:var(--sw-surface);box-shadow:0 1px 2px rgba(0,0,0,.15)}\
+    .sw-overlay{position:fixed;inset:0;background:rgba(0,0,0,.3);display:flex;align-items:center;justify-content:center;z-index:20;\
+    animation:sw-fade .15s ease-out}\
+    .sw-sheet{background:var(--sw-bg);border-radius:14px;width:min(520px,92vw);max-height:86vh;overflow:auto;\
+    box-shadow:0 24px 64px rgba(0,0,0,.3);display:flex;flex-direction:column;align-items:stretch;gap:12px;padding:20px}\
+    .sw-sheet>.sw-form{padding:0}\
+    .sw-alert{background:rgba(250,250,252,.98);border-radius:14px;width:290px;text-align:center;padding:20px 16px 16px;\
+    box-shadow:0 24px 64px rgba(0,0,0,.3)}\
+    .sw-alert-title{font-size:16px;font-weight:600;margin:0 0 4px}.sw-alert-message{font-size:13px;color:var(--sw-secondary)}\
+    .sw-alert-buttons{display:flex;gap:8px;margin-top:16px}.sw-alert-buttons>.sw-button{flex:1}\
+    @keyframes sw-fade{from{opacity:0}to{opacity:1}}\
+    .sw-missing{color:#b25000;font-size:13px}
     """
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A minimal DOM change sent to the browser.
-enum Patch: Equatable, Sendable {
+public enum Patch: Equatable, Sendable {
     /// Replace the element with this id by new HTML.
     case replace(id: String, html: String)
     /// Set the text content of the element with this id.
@@ -10,34 +10,71 @@ enum Patch: Equatable, Sendable {
     case attribute(id: String, name: String, value: String)
     /// Set the window title.
     case title(String)
+    /// Open a new browser window on this URL (`openWindow`).
+    case open(url: String)
+    /// Remove the element with this id.
+    case remove(id: String)
+    /// Insert HTML into a parent, before a child (or at the end).
+    case insert(parent: String, before: String?, html: String)
 
     /// JSON encoding for the wire.
-    var json: String {
+    public var json: String {
         switch self {
         case .replace(let id, let html): return "{\"op\":\"replace\",\"id\":\(JSON.quote(id)),\"html\":\(JSON.quote(html))}"
         case .text(let id, let text): return "{\"op\":\"text\",\"id\":\(JSON.quote(id)),\"text\":\(JSON.quote(text))}"
         case .attribute(let id, let name, let value):
             return "{\"op\":\"attr\",\"id\":\(JSON.quote(id)),\"name\":\(JSON.quote(name)),\"value\":\(JSON.quote(value))}"
         case .title(let t): return "{\"op\":\"title\",\"text\":\(JSON.quote(t))}"
+        case .open(let url): return "{\"op\":\"open\",\"url\":\(JSON.quote(url))}"
+        case .remove(let id): return "{\"op\":\"remove\",\"id\":\(JSON.quote(id))}"
+        case .insert(let parent, let before, let html):
+            return "{\"op\":\"insert\",\"id\":\(JSON.quote(parent)),\"before\":\(before.map(JSON.quote) ?? "null"),\"html\":\(JSON.quote(html))}"
         }
     }
 }
 
-/// Computes the smallest set of patches turning one node tree into another.
+/// Computes a small set of patches turning one node tree into another: attribute and text changes in
+/// place, keyed insertion and removal of children (list rows), and replacement where the shape changed.
 enum Differ {
     static func diff(_ old: Node, _ new: Node, into patches: inout [Patch]) {
         if old == new { return }
-        let sameShape = old.tag == new.tag && old.id == new.id && old.children.count == new.children.count
-            && zip(old.children, new.children).allSatisfy { $0.id == $1.id && $0.tag == $1.tag }
-            && (old.text == nil) == (new.text == nil)
-        guard sameShape else { patches.append(.replace(id: old.id, html: new.html)); return }
-        let oldNames = old.attributes.map(\.0), newNames = new.attributes.map(\.0)
-        guard oldNames == newNames else { patches.append(.replace(id: old.id, html: new.html)); return }
+        guard old.tag == new.tag, old.id == new.id, old.raw == new.raw, (old.text == nil) == (new.text == nil),
+              old.attributes.count == new.attributes.count,
+              zip(old.attributes, new.attributes).allSatisfy({ $0.0 == $1.0 }) else {
+            patches.append(.replace(id: old.id, html: new.html)); return
+        }
         for (o, n) in zip(old.attributes, new.attributes) where o.1 != n.1 {
             patches.append(.attribute(id: new.id, name: n.0, value: n.1))
         }
         if old.text != new.text, let t = new.text { patches.append(.text(id: new.id, text: t)) }
-        for (o, n) in zip(old.children, new.children) { diff(o, n, into: &patches) }
+        if old.children.count == new.children.count,
+           zip(old.children, new.children).allSatisfy({ $0.id == $1.id && $0.tag == $1.tag }) {
+            for (o, n) in zip(old.children, new.children) { diff(o, n, into: &patches) }
+            return
+        }
+        // Keyed children: removals, insertions, and diffs of the children both sides keep (same order).
+        let oldIDs = old.children.map(\.id), newIDs = new.children.map(\.id)
+        let oldSet = Set(oldIDs), newSet = Set(newIDs)
+        guard oldSet.count == oldIDs.count, newSet.count == newIDs.count,
+              oldIDs.filter(newSet.contains) == newIDs.filter(oldSet.contains) else {
+            patches.append(.replace(id: old.id, html: new.html)); return
+        }
+        var oldByID: [String: Node] = [:]
+        for c in old.children { oldByID[c.id] = c }
+        for c in old.children where !newSet.contains(c.id) { patches.append(.remove(id: c.id)) }
+        var nextKept: String? = nil
+        var chunks: [[Patch]] = []
+        for c in new.children.reversed() {
+            if let o = oldByID[c.id] {
+                nextKept = c.id
+                var sub: [Patch] = []
+                diff(o, c, into: &sub)
+                if !sub.isEmpty { chunks.append(sub) }
+            } else {
+                chunks.append([.insert(parent: new.id, before: nextKept, html: c.html)])
+            }
+        }
+        for chunk in chunks.reversed() { patches += chunk }
     }
 }
 

@@ -1,19 +1,144 @@
-/// Collects the output of one render pass of a scene: nodes, actions, title, navigation detail.
+/// The axis of the stack a view is laid out in (for `frame(maxWidth: .infinity)` and `Spacer`).
+enum StackAxis { case none, horizontal, vertical }
+
+/// What a rendered subtree contributes to its window besides nodes: actions, inputs, tags, life-cycle
+/// hooks, slots in use, navigation destinations and detail, toolbar items, title. A view whose
+/// dependencies did not change replays these instead of evaluating its `body` again.
+final class Effects {
+    var actions: [(String, () -> Void)] = []
+    var inputs: [(String, (String) -> Void)] = []
+    var tags: [(String, AnyHashable)] = []
+    var appear: [(String, () -> Void)] = []
+    var disappear: [(String, () -> Void)] = []
+    var changes: [ChangeHook] = []
+    var tasks: [(String, TaskHook)] = []
+    var slots: [String] = []
+    var destinations: [(ObjectIdentifier, (Any) -> any View)] = []
+    var toolbar: [Node] = []
+    var detail: (any View)?
+    var title: String?
+    var titleShown = false
+
+    func absorb(_ e: Effects) {
+        actions += e.actions; inputs += e.inputs; tags += e.tags; appear += e.appear; disappear += e.disappear
+        changes += e.changes; tasks += e.tasks; slots += e.slots; destinations += e.destinations; toolbar += e.toolbar
+        if let d = e.detail { detail = d }
+    }
+}
+
+/// Collects the output of one render pass of a scene: nodes, actions, title, navigation detail,
+/// toolbar items and life-cycle hooks; carries what a view inherits (environment, stack axis).
 @MainActor
 final class RenderContext {
     let scene: SceneInstance
-    var actions: [String: () -> Void] = [:]
-    var inputs: [String: (String) -> Void] = [:]
+    private(set) var actions: [String: () -> Void] = [:]
+    private(set) var inputs: [String: (String) -> Void] = [:]
     var title: String?
-    var detail: (any View)?
-    var environmentObjects: [ObjectIdentifier: AnyObject] = [:]
+    /// Whether a navigation container already shows the title in the page.
+    var titleShown = false
+    private(set) var detail: (any View)?
+    var environment = EnvironmentValues()
+    var axis: StackAxis = .none
+    private(set) var toolbar: [Node] = []
+    /// Life-cycle hooks, by path: run by the scene after the pass.
+    private(set) var appear: [String: () -> Void] = [:]
+    private(set) var disappear: [String: () -> Void] = [:]
+    private(set) var changes: [ChangeHook] = []
+    private(set) var tasks: [String: TaskHook] = [:]
+    /// The `onSubmit` action in effect for text fields.
+    var onSubmit: (() -> Void)?
+    /// Inside an alert: buttons also dismiss it.
+    var alertDismiss: (() -> Void)?
+    /// The selection of the enclosing `List(selection:)`.
+    var listSelection: ListSelection?
+    /// `navigationDestination(for:)` registrations of the enclosing navigation stack, by value type.
+    private(set) var destinations: [ObjectIdentifier: (Any) -> any View] = [:]
+    /// The selected plain `NavigationLink` (its path) of the enclosing navigation view.
+    var linkSelection: StorageSlot?
+    /// Pushes onto the enclosing navigation stack.
+    var push: ((StackEntry) -> Void)?
+    /// Storage slots used in this pass (others are dropped afterwards).
+    private(set) var usedSlots: Set<String> = []
+    /// Tags of rendered nodes (from `tag(_:)` and `ForEach` identities), for pickers and list selection.
+    private(set) var tags: [String: AnyHashable] = [:]
+    /// The effects of the views being rendered, innermost last.
+    var effects: [Effects] = []
+    /// The view record being rendered (owner of the state installed now).
+    var record: ViewRecord?
+    /// Inside a picker or a selectable list: `ForEach` tags its rows with their identities.
+    var wantsTags = false
+    /// Inside a view whose body was evaluated afresh: descendants are evaluated too.
+    var forcing = false
 
     init(scene: SceneInstance) { self.scene = scene }
 
     /// Renders any view at a structural path.
     func render(_ view: any View, path: String) -> [Node] {
         if let primitive = view as? any PrimitiveView { return primitive.makeNodes(self, path: path) }
-        scene.installDynamicProperties(of: view, path: path, context: self)
-        return render(view.body, path: path)
+        return scene.renderRecord(view, path: path, context: self)
+    }
+
+    /// Renders with a temporary stack axis.
+    func render(_ view: any View, path: String, axis: StackAxis) -> [Node] {
+        let saved = self.axis
+        self.axis = axis
+        defer { self.axis = saved }
+        return render(view, path: path)
+    }
+
+    /// Registers a click action for an element, unless controls are disabled here.
+    func action(_ id: String, _ f: @escaping () -> Void) -> Bool {
+        guard environment.isEnabled else { return false }
+        addAction(id, f)
+        return true
+    }
+
+    /// Registers an input handler for an element, unless controls are disabled here.
+    func input(_ id: String, _ f: @escaping (String) -> Void) -> Bool {
+        guard environment.isEnabled else { return false }
+        addInput(id, f)
+        return true
+    }
+
+    /// Attributes every control carries: the disabled state.
+    var disabledAttribute: [(String, String)] { [("disabled", environment.isEnabled ? "false" : "true")] }
+
+    // MARK: effects (recorded for replay)
+
+    func addAction(_ id: String, _ f: @escaping () -> Void) { actions[id] = f; effects.last?.actions.append((id, f)) }
+    func addInput(_ id: String, _ f: @escaping (String) -> Void) { inputs[id] = f; effects.last?.inputs.append((id, f)) }
+    func setTag(_ id: String, _ tag: AnyHashable) { tags[id] = tag; effects.last?.tags.append((id, tag)) }
+    func addAppear(_ path: String, _ f: @escaping () -> Void) { appear[path] = f; effects.last?.appear.append((path, f)) }
+    func addDisappear(_ path: String, _ f: @escaping () -> Void) { disappear[path] = f; effects.last?.disappear.append((path, f)) }
+    func addChange(_ hook: ChangeHook) { changes.append(hook); effects.last?.changes.append(hook) }
+    func addTask(_ path: String, _ hook: TaskHook) { tasks[path] = hook; effects.last?.tasks.append((path, hook)) }
+    func useSlot(_ key: String) { usedSlots.insert(key); effects.last?.slots.append(key) }
+    func addToolbar(_ nodes: [Node]) { toolbar += nodes; effects.last?.toolbar += nodes }
+    func addDestination(_ type: ObjectIdentifier, _ make: @escaping (Any) -> any View) {
+        destinations[type] = make; effects.last?.destinations.append((type, make))
+    }
+    func setDetail(_ view: any View) { detail = view; effects.last?.detail = view }
+    /// A navigation container took the detail its links set; it goes no further up.
+    func consumeDetail(restoring saved: (any View)?) { detail = saved; effects.last?.detail = nil }
+    /// A navigation stack took its destinations; they go no further up.
+    func consumeDestinations(restoring saved: [ObjectIdentifier: (Any) -> any View]) { destinations = saved; effects.last?.destinations = [] }
+    func resetDestinations() { destinations = [:] }
+    func resetDetail() { detail = nil }
+
+    /// Replays a reused subtree's effects.
+    func replay(_ e: Effects) {
+        for (k, f) in e.actions { addAction(k, f) }
+        for (k, f) in e.inputs { addInput(k, f) }
+        for (k, t) in e.tags { setTag(k, t) }
+        for (k, f) in e.appear { addAppear(k, f) }
+        for (k, f) in e.disappear { addDisappear(k, f) }
+        for h in e.changes { addChange(h) }
+        for (k, h) in e.tasks { addTask(k, h) }
+        for k in e.slots { useSlot(k) }
+        for (t, m) in e.destinations { addDestination(t, m) }
+        if !e.toolbar.isEmpty { addToolbar(e.toolbar) }
+        if let d = e.detail { setDetail(d) }
+        if title == nil, let t = e.title { title = t }
+        if e.titleShown { titleShown = true }
     }
 }

@@ -15,7 +15,20 @@ public struct AppServer: Sendable {
     /// Runs until cancelled.
     public func run(host address: String, port: Int, onStarted: (@Sendable (Int) async -> Void)? = nil) async throws {
         let app = try await makeApplication(host: address, port: port, onStarted: onStarted)
-        try await app.runService()
+        let host = self.host
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await app.runService() }
+            // Free the scenes of windows that have been gone longer than the retention time.
+            group.addTask {
+                while !Task.isCancelled {
+                    try await Task.sleep(for: .seconds(30))
+                    await MainActor.run { host.sweep() }
+                }
+            }
+            try await group.next()
+            group.cancelAll()
+        }
+        await MainActor.run { host.saveStorage() }
     }
 
     /// Builds the Hummingbird application.
@@ -29,7 +42,8 @@ public struct AppServer: Sendable {
                 return scene.document()
             }
             guard let html else {
-                let id = await MainActor.run { host.newScene().id }
+                let group = request.uri.queryParameters.get("g").map { String($0) }
+                let id = await MainActor.run { host.newScene(group: group.flatMap { host.hasGroup($0) ? $0 : nil }).id }
                 return Response(status: .seeOther, headers: [.location: "/?w=" + id])
             }
             return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
@@ -56,7 +70,12 @@ public struct AppServer: Sendable {
                 scene.flush()
                 return "ok"
             }
-            guard let bound else { context.logger.warning("WebSocket for unknown scene refused"); return }
+            guard let bound else {
+                // Unknown (freed, or never saved before a restart): the page reloads into a fresh scene.
+                context.logger.info("WebSocket for unknown scene: asking the page to reload")
+                try await outbound.write(.text("{\"reload\":true}"))
+                return
+            }
             if bound.hasPrefix("rebind:") {
                 try await outbound.write(.text("{\"rebind\":\(JSON.quote(String(bound.dropFirst(7))))}"))
                 return

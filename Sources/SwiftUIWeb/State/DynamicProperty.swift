@@ -12,5 +12,7 @@ protocol SceneBindable {
 final class StorageSlot {
     var value: Any
     weak var scene: SceneInstance?
+    /// The path of the view that owns the slot (its changes re-render that view).
+    var owner: String?
     init(value: Any, scene: SceneInstance?) { self.value = value; self.scene = scene }
 }

@@ -24,8 +24,8 @@ public struct StateObject<ObjectType: ObservableObject>: DynamicProperty, SceneB
 
     func install(in scene: SceneInstance, key: String, context: RenderContext) {
         let b = box
-        box.slot = scene.slot(for: key) { b.make() }
-        scene.observe(box.object)
+        box.slot = scene.slot(for: key, context: context) { b.make() }
+        scene.observe(box.object, context: context)
     }
 }
 
@@ -52,7 +52,7 @@ public struct ObservedObject<ObjectType: ObservableObject>: DynamicProperty, Sce
     /// Bindings to the object's properties.
     public var projectedValue: Wrapper { Wrapper(object: wrappedValue) }
 
-    func install(in scene: SceneInstance, key: String, context: RenderContext) { scene.observe(wrappedValue) }
+    func install(in scene: SceneInstance, key: String, context: RenderContext) { scene.observe(wrappedValue, context: context) }
 }
 
 /// An observable object supplied by an ancestor view with `environmentObject(_:)`.
@@ -73,9 +73,9 @@ public struct EnvironmentObject<ObjectType: ObservableObject>: DynamicProperty, 
     public var projectedValue: ObservedObject<ObjectType>.Wrapper { .init(object: wrappedValue) }
 
     func install(in scene: SceneInstance, key: String, context: RenderContext) {
-        if let o = context.environmentObjects[ObjectIdentifier(ObjectType.self)] as? ObjectType {
+        if let o = context.environment.objects[ObjectIdentifier(ObjectType.self)] as? ObjectType {
             box.object = o
-            scene.observe(o)
+            scene.observe(o, context: context)
         }
     }
 }
@@ -93,9 +93,9 @@ struct EnvironmentObjectWriter<Content: View>: View, PrimitiveView {
     let object: AnyObject
     var body: Never { fatalError("primitive view") }
     func makeNodes(_ context: RenderContext, path: String) -> [Node] {
-        let saved = context.environmentObjects[key]
-        context.environmentObjects[key] = object
-        defer { context.environmentObjects[key] = saved }
+        let saved = context.environment.objects[key]
+        context.environment.objects[key] = object
+        defer { context.environment.objects[key] = saved }
         return context.render(content, path: path)
     }
 }

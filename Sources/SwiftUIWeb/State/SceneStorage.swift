@@ -7,6 +7,7 @@ public struct SceneStorage<Value: Codable>: DynamicProperty, SceneBindable {
         let key: String
         let initial: Value
         weak var scene: SceneInstance?
+        var owner: String?
         init(key: String, initial: Value) { self.key = key; self.initial = initial }
     }
     let box: Box
@@ -24,7 +25,7 @@ public struct SceneStorage<Value: Codable>: DynamicProperty, SceneBindable {
         nonmutating set {
             guard let scene = box.scene, let data = try? JSONEncoder().encode([newValue]) else { return }
             scene.sceneStorage[box.key] = data
-            scene.invalidate()
+            if let owner = box.owner { scene.markDirty(owner) } else { scene.invalidate() }
         }
     }
 
@@ -34,7 +35,7 @@ public struct SceneStorage<Value: Codable>: DynamicProperty, SceneBindable {
         return Binding(get: { me.wrappedValue }, set: { me.wrappedValue = $0 })
     }
 
-    func install(in scene: SceneInstance, key: String, context: RenderContext) { box.scene = scene }
+    func install(in scene: SceneInstance, key: String, context: RenderContext) { box.scene = scene; box.owner = context.record?.path }
 }
 
 extension SceneStorage {

@@ -15,7 +15,7 @@ public struct State<Value>: DynamicProperty, SceneBindable {
         nonmutating set {
             guard let slot = box.slot else { return }
             slot.value = newValue
-            slot.scene?.invalidate()
+            slot.scene?.changed(slot)
         }
     }
 
@@ -23,11 +23,11 @@ public struct State<Value>: DynamicProperty, SceneBindable {
     public var projectedValue: Binding<Value> {
         let box = self.box
         return Binding(get: { (box.slot?.value as? Value) ?? box.initial },
-                       set: { v in box.slot?.value = v; box.slot?.scene?.invalidate() })
+                       set: { v in if let slot = box.slot { slot.value = v; slot.scene?.changed(slot) } })
     }
 
     func install(in scene: SceneInstance, key: String, context: RenderContext) {
-        box.slot = scene.slot(for: key) { box.initial }
+        box.slot = scene.slot(for: key, context: context) { box.initial }
     }
 }
 
@@ -43,7 +43,7 @@ public struct Binding<Value>: DynamicProperty {
     let setter: @MainActor (Value) -> Void
 
     /// Creates a binding from a getter and a setter.
-    public init(get: @escaping @MainActor () -> Value, set: @escaping @MainActor (Value) -> Void) {
+    nonisolated public init(get: @escaping @MainActor () -> Value, set: @escaping @MainActor (Value) -> Void) {
         getter = get; setter = set
     }
     /// Creates a binding from another binding (`@Binding var x: T` initializer).

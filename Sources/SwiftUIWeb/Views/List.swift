@@ -7,9 +7,14 @@ public struct ForEach<Data: RandomAccessCollection, ID: Hashable, Content: View>
     public var body: Never { fatalError("primitive view") }
     func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         var out: [Node] = []
+        out.reserveCapacity(data.count)
+        let wantsTags = context.wantsTags
         for element in data {
-            let key = String(describing: idOf(element))
-            out += context.render(content(element), path: path + "[" + key + "]")
+            let id = idOf(element)
+            let nodes = context.render(content(element), path: path + "[" + identityKey(id) + "]")
+            // A row's identity is its implicit tag (for pickers and list selection).
+            if wantsTags, let first = nodes.first, context.tags[first.id] == nil { context.setTag(first.id, AnyHashable(id)) }
+            out += nodes
         }
         return out
     }
@@ -36,30 +41,82 @@ extension ForEach where Data == Range<Int>, ID == Int {
     }
 }
 
-/// A container presenting rows of data in a single column.
-public struct List<Content: View>: View, PrimitiveView {
+/// A container presenting rows of data in a single column, optionally selectable.
+public struct List<SelectionValue: Hashable, Content: View>: View, PrimitiveView {
     let content: Content
-    /// Creates a list of static or mixed content.
-    public init(@ViewBuilder content: () -> Content) { self.content = content() }
+    let selection: ListSelection?
     /// Primitive view.
     public var body: Never { fatalError("primitive view") }
     func makeNodes(_ context: RenderContext, path: String) -> [Node] {
-        let rows = context.render(content, path: path + ".c").map { row in
-            Node("li", id: row.id + "~", attributes: [("class", "sw-row")], children: [row])
-        }
-        return [Node("ul", id: path, attributes: [("class", "sw-list")], children: rows)]
+        let saved = context.listSelection, savedWants = context.wantsTags
+        context.listSelection = selection
+        context.wantsTags = selection != nil
+        defer { context.listSelection = saved; context.wantsTags = savedWants }
+        let items = context.render(content, path: path + ".c", axis: .vertical)
+        return [Node("div", id: path, attributes: [("class", "sw-list"), ("role", selection == nil ? "list" : "listbox")], children: context.rows(items))]
     }
 }
 
-extension List {
+extension List where SelectionValue == Never {
+    /// Creates a list of static or mixed content.
+    public init(@ViewBuilder content: () -> Content) { self.content = content(); selection = nil }
     /// Creates a list with one row per identifiable element.
     public init<Data: RandomAccessCollection, RowContent: View>(_ data: Data, @ViewBuilder rowContent: @escaping (Data.Element) -> RowContent)
     where Content == ForEach<Data, Data.Element.ID, RowContent>, Data.Element: Identifiable {
-        content = ForEach(data, content: rowContent)
+        content = ForEach(data, content: rowContent); selection = nil
     }
     /// Creates a list with one row per element, identified by a key path.
     public init<Data: RandomAccessCollection, ID: Hashable, RowContent: View>(_ data: Data, id: KeyPath<Data.Element, ID>, @ViewBuilder rowContent: @escaping (Data.Element) -> RowContent)
     where Content == ForEach<Data, ID, RowContent> {
-        content = ForEach(data, id: id, content: rowContent)
+        content = ForEach(data, id: id, content: rowContent); selection = nil
+    }
+}
+
+extension List {
+    static func single(_ selection: Binding<SelectionValue?>) -> ListSelection {
+        ListSelection(isSelected: { AnyHashable(selection.wrappedValue) == $0 },
+                      select: { tag in if let v = tag.base as? SelectionValue { selection.wrappedValue = v } })
+    }
+    static func multiple(_ selection: Binding<Set<SelectionValue>>) -> ListSelection {
+        ListSelection(isSelected: { tag in (tag.base as? SelectionValue).map { selection.wrappedValue.contains($0) } ?? false },
+                      select: { tag in if let v = tag.base as? SelectionValue { selection.wrappedValue = [v] } })
+    }
+    /// A list whose rows (tagged, or identified by `ForEach`) select a value.
+    public init(selection: Binding<SelectionValue?>, @ViewBuilder content: () -> Content) {
+        self.content = content(); self.selection = List.single(selection)
+    }
+    /// A list whose rows select values.
+    public init(selection: Binding<Set<SelectionValue>>, @ViewBuilder content: () -> Content) {
+        self.content = content(); self.selection = List.multiple(selection)
+    }
+    /// A selectable list with one row per identifiable element.
+    public init<Data: RandomAccessCollection, RowContent: View>(_ data: Data, selection: Binding<SelectionValue?>, @ViewBuilder rowContent: @escaping (Data.Element) -> RowContent)
+    where Content == ForEach<Data, Data.Element.ID, RowContent>, Data.Element: Identifiable {
+        content = ForEach(data, content: rowContent); self.selection = List.single(selection)
+    }
+    /// A selectable list with one row per element, identified by a key path.
+    public init<Data: RandomAccessCollection, ID: Hashable, RowContent: View>(_ data: Data, id: KeyPath<Data.Element, ID>, selection: Binding<SelectionValue?>, @ViewBuilder rowContent: @escaping (Data.Element) -> RowContent)
+    where Content == ForEach<Data, ID, RowContent> {
+        content = ForEach(data, id: id, content: rowContent); self.selection = List.single(selection)
+    }
+}
+
+/// How lists look (one look in the default stylesheet).
+public struct ListStyle: Sendable {
+    public static let automatic = ListStyle(), plain = ListStyle(), inset = ListStyle(), insetGrouped = ListStyle()
+    public static let grouped = ListStyle(), sidebar = ListStyle(), bordered = ListStyle()
+}
+extension View {
+    /// Accepted for source compatibility.
+    public func listStyle(_ style: ListStyle) -> some View { self }
+}
+
+/// The path segment for an identity (fast for the common identifier types).
+func identityKey<ID: Hashable>(_ id: ID) -> String {
+    switch id {
+    case let i as Int: return String(i)
+    case let s as String: return s
+    case let u as UUID: return u.uuidString
+    default: return String(describing: id)
     }
 }

@@ -70,7 +70,7 @@ public enum ViewBuilder {
         return ViewList(items: [accumulated, next])
     }
     /// An `if` without `else`.
-    public static func buildOptional<V: View>(_ component: V?) -> ConditionalContent {
+    public static func buildOptional(_ component: (any View)?) -> ConditionalContent {
         if let component { return ConditionalContent(content: component, branch: 0) }
         return ConditionalContent(content: EmptyView(), branch: 1)
     }

@@ -1,0 +1,107 @@
+/// An image: a system symbol (drawn as inline SVG from SwiftUIWeb's own symbol set, no network) or an
+/// app image served from the app's `Images/` route.
+public struct Image: View, PrimitiveView, Equatable {
+    enum Source: Equatable { case system(String), named(String) }
+    let source: Source
+    var isResizable = false
+    var label: String?
+
+    /// A system symbol by SF Symbols name (see ``Symbols`` for the names drawn; others draw a placeholder).
+    public init(systemName: String) { source = .system(systemName) }
+    /// An image from the app's resources, served at `/_swiftuiweb/images/<name>`.
+    public init(_ name: String) { source = .named(name) }
+    /// An image with an accessibility label.
+    public init(_ name: String, label: Text) { source = .named(name); self.label = label.plainText }
+
+    /// Lets the image scale to its frame.
+    public func resizable() -> Image { var i = self; i.isResizable = true; return i }
+    /// Accepted for source compatibility.
+    public func renderingMode(_ mode: TemplateRenderingMode?) -> Image { self }
+    /// Accepted for source compatibility.
+    public func symbolRenderingMode(_ mode: SymbolRenderingMode?) -> Image { self }
+    /// How an image is rendered.
+    public enum TemplateRenderingMode: Sendable { case template, original }
+
+    /// Primitive view.
+    public var body: Never { fatalError("primitive view") }
+    func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+        let cls = isResizable ? "sw-image sw-resizable" : "sw-image"
+        switch source {
+        case .system(let name):
+            return [Node("span", id: path, attributes: [("class", cls + " sw-symbol"), ("role", "img"), ("aria-label", name)],
+                         raw: Symbols.svg(name))]
+        case .named(let name):
+            let safe = name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? ""
+            return [Node("img", id: path, attributes: [("class", cls), ("src", "/_swiftuiweb/images/" + safe), ("alt", label ?? name)])]
+        }
+    }
+}
+
+/// How multicolor symbols are drawn (all symbols here are monochrome).
+public struct SymbolRenderingMode: Sendable {
+    public static let monochrome = SymbolRenderingMode(), hierarchical = SymbolRenderingMode()
+    public static let palette = SymbolRenderingMode(), multicolor = SymbolRenderingMode()
+}
+
+/// The scale of images in this view.
+public enum ImageScale: Sendable { case small, medium, large }
+
+extension View {
+    /// Scales symbol images.
+    public func imageScale(_ scale: ImageScale) -> some View {
+        InheritedStyleView(content: self, style: "--sw-symbol:" + (scale == .small ? ".8em" : scale == .large ? "1.35em" : "1.1em"))
+    }
+    /// Accepted for source compatibility: images always scale to fit.
+    public func scaledToFit() -> some View { self }
+    /// Accepted for source compatibility.
+    public func aspectRatio(contentMode: ContentMode) -> some View { self }
+}
+
+/// How content fills its frame.
+public enum ContentMode: Sendable { case fit, fill }
+
+/// A title with an icon.
+public struct Label<Title: View, Icon: View>: View, PrimitiveView {
+    let title: Title
+    let icon: Icon
+    /// Creates a label from views.
+    public init(@ViewBuilder title: () -> Title, @ViewBuilder icon: () -> Icon) { self.title = title(); self.icon = icon() }
+    /// Primitive view.
+    public var body: Never { fatalError("primitive view") }
+    func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+        let style = context.environment.labelStyle
+        var children: [Node] = []
+        if style != .titleOnly {
+            children += [Node("span", id: path + ".i", attributes: [("class", "sw-label-icon")], children: context.render(icon, path: path + ".i.c"))]
+        }
+        let titleNodes = context.render(title, path: path + ".t.c")
+        if style != .iconOnly {
+            children += [Node("span", id: path + ".t", attributes: [("class", "sw-label-title")], children: titleNodes)]
+            return [Node("span", id: path, attributes: [("class", "sw-label")], children: children)]
+        }
+        let name = titleNodes.map(\.textContent).joined()
+        return [Node("span", id: path, attributes: [("class", "sw-label"), ("title", name), ("aria-label", name)], children: children)]
+    }
+}
+
+extension Label where Title == Text, Icon == Image {
+    /// A label with a system symbol.
+    public init<S: StringProtocol>(_ title: S, systemImage name: String) { self.title = Text(title); icon = Image(systemName: name) }
+    /// A label with an app image.
+    public init<S: StringProtocol>(_ title: S, image name: String) { self.title = Text(title); icon = Image(name) }
+}
+
+/// How labels show: title and icon, or one of them.
+public struct LabelStyle: Hashable, Sendable {
+    let kind: Int
+    public static let automatic = LabelStyle(kind: 0), titleAndIcon = LabelStyle(kind: 0)
+    public static let titleOnly = LabelStyle(kind: 1), iconOnly = LabelStyle(kind: 2)
+}
+private struct LabelStyleKey: EnvironmentKey { static var defaultValue: LabelStyle { .automatic } }
+extension EnvironmentValues {
+    var labelStyle: LabelStyle { get { self[LabelStyleKey.self] } set { self[LabelStyleKey.self] = newValue } }
+}
+extension View {
+    /// Sets how labels in this view show.
+    public func labelStyle(_ style: LabelStyle) -> some View { environment(\.labelStyle, style) }
+}

@@ -1,0 +1,276 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Errors from the WebDriver helpers.
+public struct BrowserError: Error, CustomStringConvertible {
+    public let description: String
+    public init(description: String) { self.description = description }
+}
+
+/// Where headless Chromium and its driver are (Debian's `chromium` and `chromium-driver`).
+public enum BrowserEnvironment {
+    public static let chromium = ProcessInfo.processInfo.environment["CHROMIUM"] ?? "/usr/bin/chromium"
+    public static let driver = ProcessInfo.processInfo.environment["CHROMEDRIVER"] ?? "/usr/bin/chromedriver"
+    public static var available: Bool { FileManager.default.isExecutableFile(atPath: chromium) && FileManager.default.isExecutableFile(atPath: driver) }
+    /// Run browser tests where the browser is installed, and always on CI (where a missing browser is a failure).
+    public static var shouldRun: Bool { available || ProcessInfo.processInfo.environment["CI"] != nil }
+}
+
+/// A free TCP port on the loopback interface (bound, read, released).
+public func freePort() -> Int {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var addr = sockaddr_in()
+    addr.sin_family = sa_family_t(AF_INET)
+    addr.sin_port = 0
+    addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) } }
+    _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
+    return Int(UInt16(bigEndian: addr.sin_port))
+}
+
+/// Polls until `condition` holds, at most `timeout` seconds.
+public func waitUntil(_ what: String, timeout: Double = 8, _ condition: @Sendable () async throws -> Bool) async throws {
+    let deadline = Date().addingTimeInterval(timeout)
+    var lastError: Error?
+    while Date() < deadline {
+        do { if try await condition() { return } } catch { lastError = error }
+        try await Task.sleep(for: .milliseconds(50))
+    }
+    throw BrowserError(description: "timed out after \(timeout) s waiting for \(what)" + (lastError.map { " (last error: \($0))" } ?? ""))
+}
+
+/// One HTTP/1.1 exchange over a plain loopback socket. (chromedriver writes headers without the space
+/// after the colon, which FoundationNetworking's parser refuses, so the tests speak HTTP themselves.)
+public func httpRequest(_ method: String, _ url: URL, body: Data? = nil, timeout: Double = 30) throws -> (status: Int, body: Data) {
+    guard let host = url.host, let port = url.port else { throw BrowserError(description: "bad url \(url)") }
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw BrowserError(description: "socket failed") }
+    defer { close(fd) }
+    var tv = timeval(tv_sec: Int(timeout), tv_usec: 0)
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+    var addr = sockaddr_in()
+    addr.sin_family = sa_family_t(AF_INET)
+    addr.sin_port = in_port_t(UInt16(port).bigEndian)
+    addr.sin_addr.s_addr = inet_addr(host == "localhost" ? "127.0.0.1" : host)
+    let connected = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+    guard connected == 0 else { throw BrowserError(description: "connection to \(url) refused") }
+    var path = url.path.isEmpty ? "/" : url.path
+    if let q = url.query { path += "?" + q }
+    var head = "\(method) \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nConnection: close\r\n"
+    if let body { head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n" }
+    var request = Data((head + "\r\n").utf8)
+    if let body { request += body }
+    try request.withUnsafeBytes { raw in
+        var sent = 0
+        while sent < raw.count {
+            let n = send(fd, raw.baseAddress! + sent, raw.count - sent, 0)
+            guard n > 0 else { throw BrowserError(description: "send failed") }
+            sent += n
+        }
+    }
+    var response = Data()
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    var headerEnd: Int?
+    var contentLength: Int?
+    while true {
+        let n = recv(fd, &buffer, buffer.count, 0)
+        if n < 0 { throw BrowserError(description: "timed out reading \(url)") }
+        if n == 0 { break }
+        response.append(buffer, count: n)
+        if headerEnd == nil, let r = response.range(of: Data("\r\n\r\n".utf8)) {
+            headerEnd = r.upperBound
+            let header = String(decoding: response[..<r.lowerBound], as: UTF8.self).lowercased()
+            for line in header.split(separator: "\r\n") where line.hasPrefix("content-length:") {
+                contentLength = Int(line.dropFirst(15).trimmingCharacters(in: .whitespaces))
+            }
+        }
+        if let headerEnd, let contentLength, response.count - headerEnd >= contentLength { break }
+    }
+    guard let headerEnd else { throw BrowserError(description: "no response from \(url)") }
+    let statusLine = String(decoding: response.prefix(while: { $0 != 13 }), as: UTF8.self)
+    let status = Int(statusLine.split(separator: " ").dropFirst().first ?? "") ?? 0
+    return (status, response[headerEnd...])
+}
+
+/// One HTTP exchange with a JSON body and a JSON reply.
+public func httpJSON(_ method: String, _ url: URL, _ body: Any? = nil, timeout: Double = 30) async throws -> Any {
+    let data = try body.map { try JSONSerialization.data(withJSONObject: $0) }
+    let reply = try httpRequest(method, url, body: data, timeout: timeout)
+    return try JSONSerialization.jsonObject(with: reply.body, options: [.fragmentsAllowed])
+}
+
+/// A process started by a test, stopped by its pid (never by name).
+public final class ChildProcess: @unchecked Sendable {
+    public let process = Process()
+    public init(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env.merge(environment) { _, b in b }
+        process.environment = env
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+    /// Terminates, then kills if it has not exited within a second.
+    public func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        let deadline = Date().addingTimeInterval(1)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+    }
+    deinit { stop() }
+}
+
+/// chromedriver on a free port, speaking W3C WebDriver.
+public final class ChromeDriver: @unchecked Sendable {
+    let child: ChildProcess
+    public let base: URL
+
+    public init() async throws {
+        guard BrowserEnvironment.available else {
+            throw BrowserError(description: "chromium/chromedriver not installed (scripts/install-test-deps installs them)")
+        }
+        let port = freePort()
+        child = try ChildProcess(BrowserEnvironment.driver, ["--port=\(port)"])
+        base = URL(string: "http://127.0.0.1:\(port)")!
+        try await waitUntil("chromedriver to start", timeout: 15) {
+            let status = try await httpJSON("GET", self.base.appendingPathComponent("status"), timeout: 2) as? [String: Any]
+            return (status?["value"] as? [String: Any])?["ready"] as? Bool == true
+        }
+    }
+
+    /// Opens a headless Chromium session.
+    public func session(width: Int = 1100, height: Int = 720) async throws -> WebSession {
+        let caps: [String: Any] = ["capabilities": ["alwaysMatch": [
+            "browserName": "chrome",
+            "goog:chromeOptions": ["binary": BrowserEnvironment.chromium,
+                                   "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                                            "--hide-scrollbars", "--window-size=\(width),\(height)", "--no-first-run",
+                                            "--disable-popup-blocking"]],
+        ] as [String: Any]]]
+        let reply = try await httpJSON("POST", base.appendingPathComponent("session"), caps, timeout: 60) as? [String: Any]
+        guard let value = reply?["value"] as? [String: Any], let id = value["sessionId"] as? String else {
+            throw BrowserError(description: "no session: \(String(describing: reply))")
+        }
+        return WebSession(base: base.appendingPathComponent("session").appendingPathComponent(id))
+    }
+
+    public func stop() { child.stop() }
+}
+
+/// One browser session: windows, navigation, scripts, clicks, typing, screenshots.
+public struct WebSession: Sendable {
+    public let base: URL
+
+    @discardableResult
+    public func command(_ method: String, _ path: String, _ body: [String: Any]? = nil) async throws -> Any? {
+        let url = path.isEmpty ? base : base.appendingPathComponent(path)
+        let reply = try await httpJSON(method, url, body ?? (method == "POST" ? [:] : nil)) as? [String: Any]
+        let value = reply?["value"]
+        if let error = value as? [String: Any], let kind = error["error"] as? String {
+            throw BrowserError(description: "\(kind): \(error["message"] as? String ?? "")")
+        }
+        return value
+    }
+
+    public func open(_ url: String) async throws { try await command("POST", "url", ["url": url]) }
+    public func url() async throws -> String { try await command("GET", "url") as? String ?? "" }
+    public func title() async throws -> String { try await command("GET", "title") as? String ?? "" }
+    public func refresh() async throws { try await command("POST", "refresh") }
+    public func quit() async { _ = try? await command("DELETE", "") }
+
+    /// Runs a script in the page (its `return` value comes back).
+    public func run(_ script: String, _ args: [Any] = []) async throws -> Any? {
+        try await command("POST", "execute/sync", ["script": script, "args": args])
+    }
+    /// Runs an asynchronous script: it calls `arguments[arguments.length-1]` with its result.
+    public func runAsync(_ script: String, _ args: [Any] = []) async throws -> Any? {
+        try await command("POST", "execute/async", ["script": script, "args": args])
+    }
+
+    /// The element reference for a CSS selector or XPath.
+    public func find(css: String) async throws -> String { try await find("css selector", css) }
+    public func find(xpath: String) async throws -> String { try await find("xpath", xpath) }
+    private func find(_ using: String, _ value: String) async throws -> String {
+        let v = try await command("POST", "element", ["using": using, "value": value]) as? [String: Any]
+        guard let ref = v?.values.first as? String else { throw BrowserError(description: "no element \(value)") }
+        return ref
+    }
+    public func click(_ element: String) async throws { try await command("POST", "element/\(element)/click") }
+    public func type(_ element: String, _ text: String) async throws { try await command("POST", "element/\(element)/value", ["text": text]) }
+
+    /// The visible text of the element matching a CSS selector ("" when absent).
+    public func text(_ css: String) async throws -> String {
+        try await run("var e=document.querySelector(arguments[0]);return e?e.textContent:''", [css]) as? String ?? ""
+    }
+    /// Whether the page's socket is connected.
+    public func connected() async throws -> Bool {
+        try await run("return !!(window.__swiftuiweb&&window.__swiftuiweb.open)") as? Bool ?? false
+    }
+
+    public func windowHandle() async throws -> String { try await command("GET", "window") as? String ?? "" }
+    /// Opens a new top-level window and switches to it; returns its handle.
+    public func newWindow() async throws -> String {
+        let v = try await command("POST", "window/new", ["type": "window"]) as? [String: Any]
+        let handle = v?["handle"] as? String ?? ""
+        try await switchTo(handle)
+        return handle
+    }
+    public func switchTo(_ handle: String) async throws { try await command("POST", "window", ["handle": handle]) }
+
+    /// A PNG of the current window.
+    public func screenshot() async throws -> Data {
+        guard let b64 = try await command("GET", "screenshot") as? String, let data = Data(base64Encoded: b64) else {
+            throw BrowserError(description: "no screenshot")
+        }
+        return data
+    }
+}
+
+/// An example app run as its own server process on a free port (so it can be restarted).
+public final class ExampleServer: @unchecked Sendable {
+    public let name: String
+    public let port: Int
+    public let stateDirectory: String
+    private var child: ChildProcess?
+
+    public init(_ name: String) throws {
+        self.name = name
+        port = freePort()
+        stateDirectory = NSTemporaryDirectory() + "swiftuiweb-browser-" + UUID().uuidString
+    }
+
+    public var url: String { "http://127.0.0.1:\(port)/" }
+
+    public static func executable(_ name: String) throws -> String {
+        // The test bundle sits in the build products directory next to the example executables.
+        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = dir.appendingPathComponent(name).path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            dir = dir.deletingLastPathComponent()
+        }
+        let fallback = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent(".build/debug/\(name)").path
+        guard FileManager.default.isExecutableFile(atPath: fallback) else { throw BrowserError(description: "\(name) executable not built") }
+        return fallback
+    }
+
+    public func start() async throws {
+        child = try ChildProcess(try ExampleServer.executable(name), [],
+                                 environment: ["SWIFTUIWEB_PORT": String(port), "SWIFTUIWEB_STATE_DIR": stateDirectory])
+        let url = URL(string: "http://127.0.0.1:\(port)/_swiftuiweb/client.js")!
+        try await waitUntil("\(name) to listen on \(port)", timeout: 15) { try httpRequest("GET", url, timeout: 2).status == 200 }
+    }
+
+    public func stop() { child?.stop(); child = nil }
+    deinit { stop() }
+}
+
