@@ -21,6 +21,19 @@ extension NSManagedObjectContext {
             return try store.fetchDictionaries(dictionarySpec, properties: request.propertiesToFetch, groupBy: request.propertiesToGroupBy).map { $0 as! T }
         default:
             let objects = try fetchObjects(request, store: store, spec: spec)
+            if T.self is NSManagedObject.Type {
+                // A class result type: check each class once, then reinterpret (no dynamic cast per object).
+                var checked: ObjectIdentifier?
+                return try objects.map { object in
+                    let cls = ObjectIdentifier(type(of: object))
+                    if cls == checked { return unsafeBitCast(object, to: T.self) }
+                    guard let typed = object as? T else {
+                        throw coreDataError(NSCoreDataError, "Fetched \(object.entity.name ?? "?") is a \(type(of: object)), not a \(T.self); set the entity's class (managedObjectClassName).")
+                    }
+                    checked = cls
+                    return typed
+                }
+            }
             return try objects.map { object in
                 guard let typed = object as? T else {
                     throw coreDataError(NSCoreDataError, "Fetched \(object.entity.name ?? "?") is a \(type(of: object)), not a \(T.self); set the entity's class (managedObjectClassName).")
@@ -90,7 +103,9 @@ extension NSManagedObjectContext {
         } else if request.resultType == .managedObjectIDResultType && !pending.hasAny {
             objects = try store.fetchKeys(storeSpec).map { object(for: RowReference(entity: $0.1, primaryKey: $0.0)) }
         } else {
-            objects = try store.fetchRows(storeSpec).map { materialize($0, store: store) }
+            let rows = try store.fetchRows(storeSpec)
+            registry.reserveCapacity(registry.count + rows.count)
+            objects = rows.map { materialize($0, store: store) }
         }
         if let keyPaths = request.relationshipKeyPathsForPrefetching, !keyPaths.isEmpty {
             try prefetch(keyPaths, objects: objects, store: store)
@@ -164,6 +179,7 @@ extension NSManagedObjectContext {
     private func batchedObjects(store: NSPersistentStore, spec: FetchSpec, batchSize: Int) throws -> [NSManagedObject] {
         let keys = try store.fetchKeys(spec)
         let group = BatchGroup(entity: spec.entity, primaryKeys: keys.map(\.0), batchSize: batchSize)
+        registry.reserveCapacity(registry.count + keys.count)
         var objects: [NSManagedObject] = []
         objects.reserveCapacity(keys.count)
         var classes: [ObjectIdentifier: NSManagedObject.Type] = [:]

@@ -49,7 +49,7 @@ enum Validation {
                          object: object, key: attribute.name, value: value)
         }
         if let composite = attribute as? NSCompositeAttributeDescription, let dictionary = value as? [String: Any] {
-            if let problem = checkComposite(dictionary, composite: composite, path: "\(entityName).\(attribute.name)", object: object) { return problem }
+            if let problem = checkComposite(dictionary, composite: composite, path: [entityName, attribute.name], object: object) { return problem }
         }
         for (index, predicate) in attribute.validationPredicates.enumerated() where !predicate.evaluate(with: value) {
             let warning = index < attribute.validationWarnings.count ? "\(attribute.validationWarnings[index])" : "fails \(predicate.predicateFormat)"
@@ -58,24 +58,27 @@ enum Validation {
         return nil
     }
 
-    private static func checkComposite(_ dictionary: [String: Any], composite: NSCompositeAttributeDescription, path: String, object: NSManagedObject) -> NSError? {
-        for key in dictionary.keys where !composite.elements.contains(where: { $0.name == key }) {
-            return error(NSManagedObjectValidationError, "\(path) has no element named \"\(key)\".", object: object, key: composite.name, value: dictionary)
+    /// Checks a composite's elements; `path` (entity, attribute, outer elements) is joined only for a message.
+    private static func checkComposite(_ dictionary: [String: Any], composite: NSCompositeAttributeDescription, path: [String], object: NSManagedObject) -> NSError? {
+        let elements = composite.elements
+        for key in dictionary.keys where !elements.contains(where: { $0.name == key }) {
+            return error(NSManagedObjectValidationError, "\(path.joined(separator: ".")) has no element named \"\(key)\".", object: object, key: composite.name, value: dictionary)
         }
-        for element in composite.elements {
-            let elementPath = "\(path).\(element.name)"
+        for element in elements {
             guard let value = dictionary[element.name], !isNull(value) else {
                 if !element.isOptional {
-                    return error(NSValidationMissingMandatoryPropertyError, "\(elementPath) is a required value.", object: object, key: composite.name, value: nil)
+                    return error(NSValidationMissingMandatoryPropertyError, "\((path + [element.name]).joined(separator: ".")) is a required value.",
+                                 object: object, key: composite.name, value: nil)
                 }
                 continue
             }
             if !AttributeValues.hasExpectedType(value, for: element) {
-                return error(NSManagedObjectValidationError, "\(elementPath) holds a \(type(of: value)), not a value of type \(element.attributeType.xcodeName).",
+                return error(NSManagedObjectValidationError,
+                             "\((path + [element.name]).joined(separator: ".")) holds a \(type(of: value)), not a value of type \(element.attributeType.xcodeName).",
                              object: object, key: composite.name, value: value)
             }
             if let nested = element as? NSCompositeAttributeDescription, let inner = value as? [String: Any],
-               let problem = checkComposite(inner, composite: nested, path: elementPath, object: object) {
+               let problem = checkComposite(inner, composite: nested, path: path + [element.name], object: object) {
                 return problem
             }
         }

@@ -195,6 +195,10 @@ final class EntityLayout: @unchecked Sendable {
     let defaults: [Any?]
     /// Slots of to-many relationships.
     let toManySlots: [Int]
+    /// Whether each slot holds a relationship (attributes are read straight from the values).
+    let isRelationship: [Bool]
+    /// The slots of `@Managed` properties, by wrapper storage key path.
+    let managedSlots = ManagedSlotTable()
 
     init(entity: NSEntityDescription) {
         var chain: [NSEntityDescription] = []
@@ -220,6 +224,7 @@ final class EntityLayout: @unchecked Sendable {
         self.root = chain[0]
         self.defaults = NSManagedObject.computeDefaults(properties)
         self.toManySlots = properties.indices.filter { (properties[$0] as? NSRelationshipDescription)?.isToMany == true }
+        self.isRelationship = properties.map { $0 is NSRelationshipDescription }
     }
 }
 

@@ -32,67 +32,81 @@ public struct Managed<Value> {
     }
 
     /// Reads and writes the enclosing object's value for this property.
+    ///
+    /// Inlinable, so that each use is specialized for its value type in the caller's module (no generic
+    /// metadata at run time); the object's side is one non-generic call that finds the slot by key path.
+    @inlinable
     public static subscript<Object: NSManagedObject>(
         _enclosingInstance object: Object,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
     ) -> Value {
         get {
-            guard let (slot, key) = ManagedSlots.slot(object, storageKeyPath) else {
-                let key = ManagedKeyNames.name(of: storageKeyPath)
-                return ManagedValueCoercion.coerce(object.value(forKey: key), to: Value.self, key: key, entity: object.entity)
-            }
-            return ManagedValueCoercion.coerce(object.value(atSlot: slot), to: Value.self, key: key, entity: object.entity)
+            let raw = object._managedValue(storage: storageKeyPath)
+            if let value = raw as? Value { return value }
+            return ManagedValueCoercion.coerce(raw, to: Value.self, storage: storageKeyPath, entity: object.entity)
         }
         set {
-            guard let (slot, key) = ManagedSlots.slot(object, storageKeyPath) else {
-                let key = ManagedKeyNames.name(of: storageKeyPath)
-                object.setValue(ManagedValueCoercion.box(newValue), forKey: key)
-                return
-            }
-            object.willChangeValue(forKey: key)
-            object.setValue(ManagedValueCoercion.box(newValue), atSlot: slot, maintainInverse: true)
-            object.didChangeValue(forKey: key)
+            object._setManagedValue(ManagedValueCoercion.box(newValue), storage: storageKeyPath)
         }
     }
 }
 
-/// The slot a `@Managed` property reads and writes, per (storage key path, entity layout), cached.
+extension NSManagedObject {
+    /// The value of the `@Managed` property whose wrapper storage is at `storage` (support for `Managed`).
+    @usableFromInline
+    final func _managedValue(storage: AnyKeyPath) -> Any? {
+        let layout = entity.layout
+        guard let (slot, _) = layout.managedSlots.slot(for: storage, layout: layout) else {
+            return value(forKey: ManagedKeyNames.name(of: storage))
+        }
+        if !layout.isRelationship[slot], let data = payload as? ObjectData, let values = data.values {
+            return values[slot]
+        }
+        return value(atSlot: slot)
+    }
+
+    /// Sets the value of the `@Managed` property whose wrapper storage is at `storage` (support for `Managed`).
+    @usableFromInline
+    final func _setManagedValue(_ value: Any?, storage: AnyKeyPath) {
+        let layout = entity.layout
+        guard let (slot, key) = layout.managedSlots.slot(for: storage, layout: layout) else {
+            setValue(value, forKey: ManagedKeyNames.name(of: storage))
+            return
+        }
+        willChangeValue(forKey: key)
+        setValue(value, atSlot: slot, maintainInverse: true)
+        didChangeValue(forKey: key)
+    }
+}
+
+/// The slots `@Managed` properties read and write, per entity layout, found by the wrapper's storage key path.
 ///
-/// Key path literals are uniqued by the runtime, so the key path's identity names the property; the
-/// cache keeps each key path alive, so an identity is never reused by another key path.
-enum ManagedSlots {
-    private struct Key: Hashable {
-        let keyPath: ObjectIdentifier
-        let layout: ObjectIdentifier
-    }
+/// Key path literals are uniqued by the runtime, so a key path's identity names the property; the table
+/// keeps each key path alive, so an identity is never reused by another key path. An entity has few
+/// properties, so a linear scan of identities beats hashing.
+final class ManagedSlotTable: @unchecked Sendable {
+    private let lock = NSLock()
+    private var identities: [ObjectIdentifier] = []
+    private var entries: [(keyPath: AnyKeyPath, slot: Int, key: String)] = []
 
-    private struct Entry {
-        let keyPath: AnyKeyPath
-        let slot: Int
-        let key: String
-    }
-
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var entries: [Key: Entry] = [:]
-
-    /// The slot and key of the property a wrapper's storage key path belongs to; nil when the entity has
+    /// The slot and key of the property whose wrapper storage is at `storage`; nil when the entity has
     /// no such property (the caller then goes through key-value coding, which reports the error).
     @inline(__always)
-    static func slot<Object: NSManagedObject, Wrapper>(_ object: Object, _ storage: ReferenceWritableKeyPath<Object, Wrapper>) -> (Int, String)? {
-        let layout = object.entity.layout
-        let key = Key(keyPath: ObjectIdentifier(storage), layout: ObjectIdentifier(layout))
+    func slot(for storage: AnyKeyPath, layout: EntityLayout) -> (Int, String)? {
+        let id = ObjectIdentifier(storage)
         lock.lock()
-        if let entry = entries[key] { lock.unlock(); return (entry.slot, entry.key) }
+        for i in identities.indices where identities[i] == id {
+            let entry = entries[i]
+            lock.unlock()
+            return (entry.slot, entry.key)
+        }
         lock.unlock()
-        return resolve(object, storage, key: key, layout: layout)
-    }
-
-    private static func resolve<Object: NSManagedObject, Wrapper>(_ object: Object, _ storage: ReferenceWritableKeyPath<Object, Wrapper>,
-                                                                  key: Key, layout: EntityLayout) -> (Int, String)? {
         let name = ManagedKeyNames.name(of: storage)
         guard let slot = layout.slotByName[name] else { return nil }
-        lock.withLock { entries[key] = Entry(keyPath: storage, slot: slot, key: name) }
+        lock.withLock {
+            if !identities.contains(id) { identities.append(id); entries.append((storage, slot, name)) }
+        }
         return (slot, name)
     }
 }
@@ -115,15 +129,20 @@ enum ManagedKeyNames {
 }
 
 /// Conversions between the values an object stores and the Swift types its properties declare.
+@usableFromInline
 enum ManagedValueCoercion {
+    /// The value to store for a property's Swift value (optionals unwrapped, nested ones too).
+    @inlinable
     static func box<Value>(_ value: Value) -> Any? {
         // Only Optionals need unwrapping; casting other values to a protocol makes Swift try bridging.
         guard Value.self is AnyOptional.Type, let optional = value as? AnyOptional else { return value }
         return optional.wrappedAny
     }
 
-    static func coerce<Value>(_ any: Any?, to type: Value.Type, key: String, entity: NSEntityDescription) -> Value {
-        if let value = any as? Value { return value }
+    /// A stored value converted to a property's Swift type (numbers across widths, sets, zero for nil).
+    @usableFromInline
+    static func coerce<Value>(_ any: Any?, to type: Value.Type, storage: AnyKeyPath, entity: NSEntityDescription) -> Value {
+        let key = ManagedKeyNames.name(of: storage)
         if any == nil, let none = Optional<Any>.none as? Value { return none }
         if let converted = convert(any, to: type) { return converted }
         if any == nil, let zero = zeroValue(type) { return zero }
@@ -170,11 +189,13 @@ enum ManagedValueCoercion {
 }
 
 /// Lets a generic `Optional` be unwrapped to `Any?`.
+@usableFromInline
 protocol AnyOptional {
     var wrappedAny: Any? { get }
 }
 
 extension Optional: AnyOptional {
+    @usableFromInline
     var wrappedAny: Any? {
         switch self {
         case .some(let value): return ManagedValueCoercion.box(value)

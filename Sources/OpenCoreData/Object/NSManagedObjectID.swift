@@ -12,13 +12,21 @@ open class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
     let storeIdentifier: String?
     let primaryKey: Int64
     let temporaryIdentifier: UUID?
+    /// Computed once: IDs go into sets and dictionary keys by the thousand (save notifications).
+    private let hashCode: Int
 
     init(entity: NSEntityDescription, store: NSPersistentStore, primaryKey: Int64) {
+        let storeIdentifier: String? = store.identifier
         self.entity = entity
         self.persistentStore = store
-        self.storeIdentifier = store.identifier
+        self.storeIdentifier = storeIdentifier
         self.primaryKey = primaryKey
         self.temporaryIdentifier = nil
+        var hasher = Hasher()
+        hasher.combine(primaryKey)
+        hasher.combine(storeIdentifier)
+        hasher.combine(ObjectIdentifier(entity.rootEntity))
+        self.hashCode = hasher.finalize()
         super.init()
     }
 
@@ -27,7 +35,9 @@ open class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
         self.persistentStore = nil
         self.storeIdentifier = nil
         self.primaryKey = 0
-        self.temporaryIdentifier = UUID()
+        let identifier = UUID()
+        self.temporaryIdentifier = identifier
+        self.hashCode = identifier.hashValue
         super.init()
     }
 
@@ -55,14 +65,7 @@ open class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
     }
 
     /// A hash consistent with `isEqual(_:)`.
-    open override var hash: Int {
-        if let t = temporaryIdentifier { return t.hashValue }
-        var hasher = Hasher()
-        hasher.combine(primaryKey)
-        hasher.combine(storeIdentifier)
-        hasher.combine(ObjectIdentifier(entity.rootEntity))
-        return hasher.finalize()
-    }
+    open override var hash: Int { hashCode }
 
     /// The URI form.
     open override var description: String { "<\(uriRepresentation().absoluteString)>" }

@@ -59,18 +59,18 @@ extension NSPersistentStore {
             var rows: [FetchedRow] = []
             let statement = try db.cachedStatement(sql: sql)
             statement.setUncheckedArguments(StatementArguments(arguments))
-            let cursor = try Row.fetchCursor(statement)
             var lastNumber = -1
             var lastCodec: RowCodec?
-            while let row = try cursor.next() {
-                let number = Int(row[1] as Int64)
+            try forEachRow(statement, db: db) { row in
+                let number = Int(row.int64(1) ?? 0)
                 if number != lastNumber {
-                    guard let mapping = schema.mapping(forNumber: number) else { continue }
+                    guard let mapping = schema.mapping(forNumber: number) else { return }
                     lastCodec = codec(for: mapping.entity)
                     lastNumber = number
                 }
                 let codec = lastCodec!
-                rows.append(FetchedRow(primaryKey: row[0], entity: codec.mapping.entity, version: row[2], values: codec.decode(row, schema: schema)))
+                rows.append(FetchedRow(primaryKey: row.int64(0) ?? 0, entity: codec.mapping.entity, version: row.int64(2) ?? 0,
+                                       values: codec.decode(row, schema: schema)))
             }
             return rows
         }
@@ -197,11 +197,11 @@ extension NSPersistentStore {
                 let sql = "SELECT \(selectColumns(table)) FROM \(table.name) t0 WHERE t0.Z_PK IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
                 let statement = try db.cachedStatement(sql: sql)
                 statement.setUncheckedArguments(StatementArguments(chunk.map(\.databaseValue)))
-                let cursor = try Row.fetchCursor(statement)
-                while let row = try cursor.next() {
-                    guard let mapping = schema.mapping(forNumber: Int(row[1] as Int64)) else { continue }
+                try forEachRow(statement, db: db) { row in
+                    guard let mapping = schema.mapping(forNumber: Int(row.int64(1) ?? 0)) else { return }
                     let codec = self.codec(for: mapping.entity)
-                    rows.append(FetchedRow(primaryKey: row[0], entity: mapping.entity, version: row[2], values: codec.decode(row, schema: schema)))
+                    rows.append(FetchedRow(primaryKey: row.int64(0) ?? 0, entity: mapping.entity, version: row.int64(2) ?? 0,
+                                           values: codec.decode(row, schema: schema)))
                 }
             }
             return rows

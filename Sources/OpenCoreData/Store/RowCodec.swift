@@ -67,7 +67,7 @@ final class RowCodec: @unchecked Sendable {
     }
 
     /// Decodes the slot values of a row selected with the table's full column list.
-    func decode(_ row: Row, schema: StoreSchema) -> [Any?] {
+    func decode<Columns: SQLColumns>(_ row: Columns, schema: StoreSchema) -> [Any?] {
         var values = [Any?](repeating: nil, count: readers.count)
         for (slot, reader) in readers.enumerated() {
             switch reader {
@@ -76,19 +76,23 @@ final class RowCodec: @unchecked Sendable {
             case .attribute(let index, let type, let transformer):
                 values[slot] = SQLValueCodec.decode(row, index, type: type, transformerName: transformer)
             case .composite(let columns):
-                var dictionary: [String: Any] = [:]
+                var dictionary = [String: Any](minimumCapacity: columns.count)
                 var any = false
                 for column in columns {
                     if let value = SQLValueCodec.decode(row, column.index, type: column.type, transformerName: column.transformer) {
                         any = true
-                        RowCodec.assign(value, at: column.path[...], in: &dictionary)
+                        if column.path.count == 1 {
+                            dictionary[column.path[0]] = value
+                        } else {
+                            RowCodec.assign(value, at: column.path[...], in: &dictionary)
+                        }
                     }
                 }
                 values[slot] = any ? dictionary : nil
             case .toOne(let index, let entityIndex, let destination):
-                guard let pk = row[index] as Int64? else { continue }
+                guard let pk = row.int64(index) else { continue }
                 var entity = destination
-                if let entityIndex, let number = row[entityIndex] as Int64?, let m = schema.mapping(forNumber: Int(number)) { entity = m.entity }
+                if let entityIndex, let number = row.int64(entityIndex), let m = schema.mapping(forNumber: Int(number)) { entity = m.entity }
                 values[slot] = RowReference(entity: entity, primaryKey: pk)
             }
         }

@@ -56,24 +56,24 @@ enum SQLValueCodec {
 
     /// Reads column `index` of a row as a value of the attribute's type.
     @inline(__always)
-    static func decode(_ row: Row, _ index: Int, type: NSAttributeType, transformerName: String? = nil) -> Any? {
+    static func decode<Columns: SQLColumns>(_ row: Columns, _ index: Int, type: NSAttributeType, transformerName: String? = nil) -> Any? {
         switch type {
-        case .stringAttributeType: return row[index] as String?
-        case .integer64AttributeType: return row[index] as Int64?
-        case .integer32AttributeType: return (row[index] as Int64?).map { Int32(truncatingIfNeeded: $0) }
-        case .integer16AttributeType: return (row[index] as Int64?).map { Int16(truncatingIfNeeded: $0) }
-        case .booleanAttributeType: return (row[index] as Int64?).map { $0 != 0 }
-        case .doubleAttributeType: return row[index] as Double?
-        case .floatAttributeType: return (row[index] as Double?).map { Float($0) }
-        case .decimalAttributeType: return (row[index] as Double?).map { Decimal(string: String($0)) ?? Decimal($0) }
-        case .dateAttributeType: return (row[index] as Double?).map { Date(timeIntervalSinceReferenceDate: $0) }
-        case .binaryDataAttributeType: return row[index] as Data?
+        case .stringAttributeType: return row.string(index)
+        case .integer64AttributeType: return row.int64(index)
+        case .integer32AttributeType: return row.int64(index).map { Int32(truncatingIfNeeded: $0) }
+        case .integer16AttributeType: return row.int64(index).map { Int16(truncatingIfNeeded: $0) }
+        case .booleanAttributeType: return row.int64(index).map { $0 != 0 }
+        case .doubleAttributeType: return row.double(index)
+        case .floatAttributeType: return row.double(index).map { Float($0) }
+        case .decimalAttributeType: return row.double(index).map { Decimal(string: String($0)) ?? Decimal($0) }
+        case .dateAttributeType: return row.double(index).map { Date(timeIntervalSinceReferenceDate: $0) }
+        case .binaryDataAttributeType: return row.data(index)
         case .UUIDAttributeType:
-            guard let data = row[index] as Data?, data.count == 16 else { return nil }
+            guard let data = row.data(index), data.count == 16 else { return nil }
             return data.withUnsafeBytes { raw in UUID(uuid: raw.loadUnaligned(as: uuid_t.self)) }
-        case .URIAttributeType: return (row[index] as String?).flatMap { URL(string: $0) }
+        case .URIAttributeType: return row.string(index).flatMap { URL(string: $0) }
         case .transformableAttributeType:
-            guard let data = row[index] as Data? else { return nil }
+            guard let data = row.data(index) else { return nil }
             return Transformers.decode(data, transformerName: transformerName)
         case .undefinedAttributeType, .objectIDAttributeType, .compositeAttributeType:
             return nil

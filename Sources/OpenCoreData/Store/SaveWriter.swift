@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// Writes one save's changes to one store inside a single SQLite transaction.
 final class SaveWriter {
@@ -68,16 +69,24 @@ final class SaveWriter {
 
     private func insert(_ object: NSManagedObject, db: Database) throws {
         let codec = store.codec(for: object.entity)
-        let mapping = codec.mapping
         let values = object.data.values ?? []
-        var arguments: [DatabaseValue] = [object.data.primaryKey.databaseValue, mapping.number.databaseValue, Int64(1).databaseValue]
-        arguments.reserveCapacity(codec.insertColumns.count + 3)
-        for column in codec.insertColumns {
-            arguments.append(encode(column, values: values))
-        }
         let statement = try db.cachedStatement(sql: codec.insertSQL)
-        statement.setUncheckedArguments(StatementArguments(arguments))
-        try statement.execute()
+        let handle = statement.sqliteStatement
+        sqlite3_bind_int64(handle, 1, object.data.primaryKey)
+        sqlite3_bind_int64(handle, 2, Int64(codec.mapping.number))
+        sqlite3_bind_int64(handle, 3, 1)
+        var index: Int32 = 4
+        for column in codec.insertColumns {
+            if column.kind == .value {
+                let raw = values[column.slot]
+                let value = column.path.map { RowCodec.lookup($0, in: raw) } ?? raw
+                SQLiteBinding.bind(value, type: column.type, transformerName: column.transformer, to: handle, at: index)
+            } else {
+                SQLiteBinding.bind(encode(column, values: values), to: handle, at: index)
+            }
+            index += 1
+        }
+        try SQLiteBinding.step(statement, db: db)
     }
 
     private func encode(_ column: InsertColumn, values: [Any?]) -> DatabaseValue {

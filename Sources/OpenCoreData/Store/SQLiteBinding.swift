@@ -1,0 +1,85 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// Binds attribute values straight to a prepared statement's parameters and runs it, without building
+/// `DatabaseValue` arrays: the save path's per-row loop. Values are stored as `SQLValueCodec` describes.
+enum SQLiteBinding {
+    /// SQLite copies the bytes during the call (`SQLITE_TRANSIENT`).
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    /// Binds an attribute value (of the attribute's type) to parameter `index` (1-based).
+    @inline(__always)
+    static func bind(_ value: Any?, type: NSAttributeType, transformerName: String?, to statement: SQLiteStatement, at index: Int32) {
+        guard let value else {
+            sqlite3_bind_null(statement, index)
+            return
+        }
+        // The exact Swift types a normalized value has; anything else goes through the codec.
+        switch type {
+        case .stringAttributeType:
+            if let v = value as? String { bindText(v, to: statement, at: index); return }
+        case .integer64AttributeType:
+            if let v = value as? Int64 { sqlite3_bind_int64(statement, index, v); return }
+        case .integer32AttributeType:
+            if let v = value as? Int32 { sqlite3_bind_int64(statement, index, Int64(v)); return }
+        case .integer16AttributeType:
+            if let v = value as? Int16 { sqlite3_bind_int64(statement, index, Int64(v)); return }
+        case .doubleAttributeType:
+            if let v = value as? Double { sqlite3_bind_double(statement, index, v); return }
+        case .booleanAttributeType:
+            if let v = value as? Bool { sqlite3_bind_int64(statement, index, v ? 1 : 0); return }
+        case .dateAttributeType:
+            if let v = value as? Date { sqlite3_bind_double(statement, index, v.timeIntervalSinceReferenceDate); return }
+        default:
+            break
+        }
+        bind(SQLValueCodec.encode(value, type: type, transformerName: transformerName), to: statement, at: index)
+    }
+
+    /// Binds an already encoded value.
+    static func bind(_ value: DatabaseValue, to statement: SQLiteStatement, at index: Int32) {
+        switch value.storage {
+        case .null: sqlite3_bind_null(statement, index)
+        case .int64(let v): sqlite3_bind_int64(statement, index, v)
+        case .double(let v): sqlite3_bind_double(statement, index, v)
+        case .string(let v): bindText(v, to: statement, at: index)
+        case .blob(let data):
+            data.withUnsafeBytes { bytes in
+                // An empty blob has no base address; bind a zero-length blob, not NULL.
+                if let base = bytes.baseAddress {
+                    sqlite3_bind_blob(statement, index, base, Int32(bytes.count), transient)
+                } else {
+                    sqlite3_bind_zeroblob(statement, index, 0)
+                }
+            }
+        }
+    }
+
+    @inline(__always)
+    static func bindText(_ text: String, to statement: SQLiteStatement, at index: Int32) {
+        var text = text
+        text.withUTF8 { utf8 in
+            let base = utf8.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }
+            if let base {
+                sqlite3_bind_text(statement, index, base, Int32(utf8.count), transient)
+            } else {
+                sqlite3_bind_text(statement, index, "", 0, transient)
+            }
+        }
+    }
+
+    /// Runs a statement whose parameters are all bound, then resets it; a failure throws GRDB's
+    /// `DatabaseError` (as `Statement.execute()` does), with SQLite's message and the SQL.
+    static func step(_ statement: Statement, db: Database) throws {
+        let handle = statement.sqliteStatement
+        let code = sqlite3_step(handle)
+        if code == SQLITE_DONE || code == SQLITE_ROW {
+            sqlite3_reset(handle)
+            return
+        }
+        let message = db.sqliteConnection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
+        sqlite3_reset(handle)
+        throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: statement.sql)
+    }
+}
