@@ -148,6 +148,41 @@ struct FetchTests {
         }
     }
 
+    /// A batched result's objects stay unique in their context (found again by ID and by other fetches),
+    /// and objects kept after the result array is gone still load their batch.
+    @Test func batchedObjectsAreUniqueAndOutliveTheirArray() throws {
+        let container = try Self.populated()
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let request = Aircraft.fetchRequest()
+            request.fetchBatchSize = 5
+            request.sortDescriptors = [NSSortDescriptor(key: "tailNumber", ascending: true)]
+            // Keep two objects of the first batch; every other object of the result goes away.
+            let kept: [Aircraft] = try {
+                let results = try context.fetch(request)
+                return [results[1], results[3]]
+            }()
+            #expect(kept[0].isFault && kept[1].isFault)
+            #expect(kept.map(\.tailNumber) == ["N001", "N003"])
+            // The same objects come back from the registry, by ID and from an unbatched fetch.
+            #expect(context.object(with: kept[0].objectID) === kept[0])
+            #expect(context.registeredObject(for: kept[1].objectID) === kept[1])
+            let plain = Aircraft.fetchRequest()
+            plain.predicate = NSPredicate(format: "tailNumber == %@", "N003")
+            #expect(try context.fetch(plain).first === kept[1])
+            // A change to a batch member is saved like any other.
+            kept[0].aircraftType = "DA40"
+            try context.save()
+            let check = container.newBackgroundContext()
+            let saved = try check.performAndWait {
+                let byTail = Aircraft.fetchRequest()
+                byTail.predicate = NSPredicate(format: "tailNumber == %@", "N001")
+                return try check.fetch(byTail).first?.aircraftType
+            }
+            #expect(saved == "DA40")
+        }
+    }
+
     @Test func prefetchingAndSubentities() throws {
         let container = try Self.populated()
         let context = container.newBackgroundContext()

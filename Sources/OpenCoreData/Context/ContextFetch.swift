@@ -101,7 +101,8 @@ extension NSManagedObjectContext {
         if request.fetchBatchSize > 0, request.resultType == .managedObjectResultType, !pending.hasAny {
             objects = try batchedObjects(store: store, spec: storeSpec, batchSize: request.fetchBatchSize)
         } else if request.resultType == .managedObjectIDResultType && !pending.hasAny {
-            objects = try store.fetchKeys(storeSpec).map { object(for: RowReference(entity: $0.1, primaryKey: $0.0)) }
+            let keys = try store.fetchKeys(storeSpec)
+            objects = (0..<keys.count).map { object(for: RowReference(entity: keys.entity(at: $0), primaryKey: keys.primaryKeys[$0])) }
         } else {
             let rows = try store.fetchRows(storeSpec)
             registry.reserveCapacity(registry.count + rows.count)
@@ -178,31 +179,50 @@ extension NSManagedObjectContext {
 
     private func batchedObjects(store: NSPersistentStore, spec: FetchSpec, batchSize: Int) throws -> [NSManagedObject] {
         let keys = try store.fetchKeys(spec)
-        let group = BatchGroup(entity: spec.entity, primaryKeys: keys.map(\.0), batchSize: batchSize)
-        registry.reserveCapacity(registry.count + keys.count)
+        let group = BatchGroup(entity: spec.entity, primaryKeys: keys.primaryKeys, batchSize: batchSize)
         var objects: [NSManagedObject] = []
         objects.reserveCapacity(keys.count)
         var classes: [ObjectIdentifier: NSManagedObject.Type] = [:]
-        for (index, (primaryKey, entity)) in keys.enumerated() {
+        for index in 0..<keys.count {
+            let primaryKey = keys.primaryKeys[index]
+            let entity = keys.entity(at: index)
             if let existing = registeredObject(entity: entity, primaryKey: primaryKey) {
                 objects.append(existing)
-                group.objects.append(Unmanaged.passUnretained(existing))
+                group.append(nil)
                 continue
             }
             let cls = classes[ObjectIdentifier(entity)] ?? entity.resolvedClass()
             classes[ObjectIdentifier(entity)] = cls
             let shell = ObjectConstruction.make(entity: entity, cls: cls, context: self, payload: group, index: Int32(index))
-            register(shell, primaryKey: primaryKey)
+            shell.flags.insert(.batched)
             objects.append(shell)
-            group.objects.append(Unmanaged.passUnretained(shell))
+            group.append(shell)
         }
+        batchGroups.removeAll { $0.group == nil }
+        batchGroups.append(WeakBatchGroup(group: group))
         return objects
+    }
+
+    /// A live member of this context's batch groups for a row, if there is one.
+    func batchMember(entity: NSEntityDescription, primaryKey: Int64) -> NSManagedObject? {
+        let root = entity.layout.root
+        for weak in batchGroups {
+            guard let group = weak.group, group.entity.layout.root === root,
+                  let object = group.member(primaryKey: primaryKey), object.managedObjectContext === self else { continue }
+            return object
+        }
+        return nil
+    }
+
+    /// Every live member of this context's batch groups.
+    var batchMembers: [NSManagedObject] {
+        batchGroups.flatMap { $0.group?.liveMembers ?? [] }
     }
 
     private func loadBatch(_ group: BatchGroup, containing index: Int, store: NSPersistentStore) {
         let batch = index / group.batchSize
         let range = (batch * group.batchSize)..<min((batch + 1) * group.batchSize, group.primaryKeys.count)
-        let shells = range.map { group.objects[$0].takeUnretainedValue() }.filter { $0.payload === group }
+        let shells = range.compactMap { group.member(at: $0) }.filter { $0.payload === group }
         guard !shells.isEmpty else { return }
         var byKey: [Int64: FetchedRow] = [:]
         if let rows = try? store.loadRows(entity: group.entity, primaryKeys: shells.map(\.primaryKeyIfKnown)) {
@@ -210,6 +230,7 @@ extension NSManagedObjectContext {
         }
         for shell in shells {
             let data = ObjectData(primaryKey: shell.primaryKeyIfKnown)
+            data.batchGroup = group
             if let row = byKey[data.primaryKey] {
                 data.values = row.values
                 data.version = row.version
@@ -221,9 +242,8 @@ extension NSManagedObjectContext {
         for old in group.didLoad(batch: batch) {
             let oldRange = (old * group.batchSize)..<min((old + 1) * group.batchSize, group.primaryKeys.count)
             for i in oldRange {
-                let object = group.objects[i].takeUnretainedValue()
-                guard let data = object.payload as? ObjectData, data.changedSlots.isEmpty, !object.isDeleted,
-                      data.primaryKey == group.primaryKeys[i] else { continue }
+                guard let object = group.member(at: i), let data = object.payload as? ObjectData, data.changedSlots.isEmpty,
+                      !object.isDeleted, data.batchGroup === group, data.primaryKey == group.primaryKeys[i] else { continue }
                 object.payload = group
                 object.batchIndex = Int32(i)
             }

@@ -58,6 +58,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     }
 
     var registry: [ObjectKey: Unmanaged<NSManagedObject>] = [:]
+    /// The groups of batched fetch results; their members are registered objects too (see `BatchGroup`).
+    var batchGroups: [WeakBatchGroup] = []
     var insertedList: [NSManagedObject] = []
     var updatedList: [NSManagedObject] = []
     var deletedList: [NSManagedObject] = []
@@ -145,7 +147,10 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     }
 
     func registeredObject(entity: NSEntityDescription, primaryKey: Int64) -> NSManagedObject? {
-        stateLock.withLock { registry[key(entity: entity, primaryKey: primaryKey)]?.takeUnretainedValue() }
+        stateLock.withLock {
+            if let object = registry[key(entity: entity, primaryKey: primaryKey)]?.takeUnretainedValue() { return object }
+            return batchGroups.isEmpty ? nil : batchMember(entity: entity, primaryKey: primaryKey)
+        }
     }
 
     /// The object for a related row: the registered one, or a new fault.
@@ -160,7 +165,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
 
     /// Every object registered with the context.
     open var registeredObjects: Set<NSManagedObject> {
-        stateLock.withLock { Set(registry.values.map { $0.takeUnretainedValue() }).union(insertedList) }
+        stateLock.withLock { Set(registry.values.map { $0.takeUnretainedValue() }).union(batchMembers).union(insertedList) }
     }
 
     /// The object for an ID: the registered one, or a fault (which raises on access if the row is gone).
@@ -315,13 +320,14 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         // behind in the loop. They are released after the lock, once the registry is empty.
         var retained: [NSManagedObject] = []
         stateLock.lock(); defer { stateLock.unlock(); retained.removeAll() }
-        retained = registry.values.map { $0.takeUnretainedValue() }
+        retained = registry.values.map { $0.takeUnretainedValue() } + batchMembers
         for object in insertedList { object.flags.remove(.inserted); object.managedObjectContext = nil }
         for object in retained {
             object.flags.remove([.registered, .deleted])
             if let data = object.payload as? ObjectData { data.values = nil; data.committed = nil; data.changedSlots.removeAll() }
         }
         registry.removeAll()
+        batchGroups.removeAll()
         insertedList.removeAll()
         updatedList.removeAll()
         updatedMembers.removeAll()
@@ -359,7 +365,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     open func refreshAllObjects() {
         stateLock.lock(); defer { stateLock.unlock() }
         // Strong references first: refreshing one object can release another (see reset()).
-        let objects = stateLock.withLock { registry.values.map { $0.takeUnretainedValue() } }
+        let objects = stateLock.withLock { registry.values.map { $0.takeUnretainedValue() } + batchMembers.filter { $0.payload is ObjectData } }
         for object in objects { refresh(object, mergeChanges: true) }
     }
 

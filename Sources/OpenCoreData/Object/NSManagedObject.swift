@@ -19,6 +19,8 @@ open class NSManagedObject: NSObject {
         static let deleted = ObjectFlags(rawValue: 2)
         static let registered = ObjectFlags(rawValue: 4)
         static let awakened = ObjectFlags(rawValue: 8)
+        /// A member of a batch group (see `BatchGroup`), at index `batchIndex`.
+        static let batched = ObjectFlags(rawValue: 16)
     }
 
     /// Creates an object of an entity and inserts it into a context (or leaves it outside any context
@@ -64,6 +66,10 @@ open class NSManagedObject: NSObject {
     }
 
     deinit {
+        if flags.contains(.batched) {
+            let group = (payload as? BatchGroup) ?? (payload as? ObjectData)?.batchGroup
+            group?.forget(Int(batchIndex))
+        }
         if flags.contains(.registered), let context = managedObjectContext {
             context.unregister(entity: entity, primaryKey: primaryKeyIfKnown)
         }
@@ -75,6 +81,7 @@ open class NSManagedObject: NSObject {
         if let data = payload as? ObjectData { return data }
         let group = payload as! BatchGroup
         let data = ObjectData(primaryKey: group.primaryKeys[Int(batchIndex)])
+        data.batchGroup = group
         payload = data
         return data
     }

@@ -16,6 +16,8 @@ final class ObjectData {
     var version: Int64 = 0
     /// Slots changed since the last save.
     var changedSlots = SlotSet()
+    /// The batch group of a fetched shell that was loaded (so that its deinit can leave the group).
+    var batchGroup: BatchGroup?
 
     init(primaryKey: Int64) { self.primaryKey = primaryKey }
 }
@@ -55,17 +57,57 @@ final class RelationshipObjects {
 }
 
 /// Fetched objects materialized in batches: a shell knows only its batch group and index.
+///
+/// Shells are not in the context's registry (a million entries would cost more than the shells); the
+/// context finds them through their group, which maps primary keys to members once someone asks.
+/// Members are held unretained: a member's deinit removes it from the group.
 final class BatchGroup {
     let entity: NSEntityDescription
     let primaryKeys: [Int64]
     let batchSize: Int
-    var objects: [Unmanaged<NSManagedObject>] = []
+    private let lock = NSLock()
+    private var members: [Unmanaged<NSManagedObject>?] = []
+    private var indexByKey: [Int64: Int32]?
     private var loadedBatches: [Int] = []
 
     init(entity: NSEntityDescription, primaryKeys: [Int64], batchSize: Int) {
         self.entity = entity
         self.primaryKeys = primaryKeys
         self.batchSize = batchSize
+        members.reserveCapacity(primaryKeys.count)
+    }
+
+    /// Adds the next member (nil for a result that is an object the context already had).
+    func append(_ object: NSManagedObject?) {
+        lock.withLock { members.append(object.map { Unmanaged.passUnretained($0) }) }
+    }
+
+    /// The member at `index`, if it is still alive.
+    func member(at index: Int) -> NSManagedObject? {
+        lock.withLock { members[index]?.takeUnretainedValue() }
+    }
+
+    /// The live member for a primary key (the key index is built on the first call).
+    func member(primaryKey: Int64) -> NSManagedObject? {
+        lock.withLock {
+            if indexByKey == nil {
+                var index = [Int64: Int32](minimumCapacity: primaryKeys.count)
+                for (i, key) in primaryKeys.enumerated() where members[i] != nil { index[key] = Int32(i) }
+                indexByKey = index
+            }
+            guard let i = indexByKey?[primaryKey] else { return nil }
+            return members[Int(i)]?.takeUnretainedValue()
+        }
+    }
+
+    /// Every live member.
+    var liveMembers: [NSManagedObject] {
+        lock.withLock { members.compactMap { $0?.takeUnretainedValue() } }
+    }
+
+    /// Called from a member's deinit.
+    func forget(_ index: Int) {
+        lock.withLock { members[index] = nil }
     }
 
     /// Records that `batch` was loaded; returns batches to turn back into faults to bound memory.
@@ -75,6 +117,11 @@ final class BatchGroup {
         while loadedBatches.count > 2 { evict.append(loadedBatches.removeFirst()) }
         return evict
     }
+}
+
+/// A weak reference to a batch group, in the context's list.
+struct WeakBatchGroup {
+    weak var group: BatchGroup?
 }
 
 /// A small set of slot numbers (a bit set): cheaper than IndexSet on the per-property change path.

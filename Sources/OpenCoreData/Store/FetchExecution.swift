@@ -12,6 +12,29 @@ struct FetchSpec {
     var distinct: Bool = false
 }
 
+/// The primary keys (and entities) of a fetch's rows; entities take no memory while all rows are of
+/// the fetched entity, which is the common case for a million-row result.
+struct FetchedKeys {
+    private(set) var primaryKeys: [Int64] = []
+    private let entity: NSEntityDescription
+    /// Entities by row, once a row of another entity (a subentity) appears.
+    private var entities: [NSEntityDescription]?
+
+    init(entity: NSEntityDescription) { self.entity = entity }
+
+    var count: Int { primaryKeys.count }
+
+    mutating func append(_ primaryKey: Int64, entity rowEntity: NSEntityDescription) {
+        if rowEntity !== entity, entities == nil {
+            entities = Array(repeating: entity, count: primaryKeys.count)
+        }
+        primaryKeys.append(primaryKey)
+        entities?.append(rowEntity)
+    }
+
+    func entity(at index: Int) -> NSEntityDescription { entities?[index] ?? entity }
+}
+
 /// A row read from the store.
 struct FetchedRow {
     let primaryKey: Int64
@@ -77,16 +100,22 @@ extension NSPersistentStore {
     }
 
     /// Fetches primary keys and entities only (object IDs, batch shells).
-    func fetchKeys(_ spec: FetchSpec) throws -> [(Int64, NSEntityDescription)] {
+    func fetchKeys(_ spec: FetchSpec) throws -> FetchedKeys {
         let (tail, arguments) = try fetchTail(spec)
         return try run { db in
-            var keys: [(Int64, NSEntityDescription)] = []
+            var keys = FetchedKeys(entity: spec.entity)
             let statement = try db.cachedStatement(sql: "SELECT t0.Z_PK, t0.Z_ENT \(tail)")
             statement.setUncheckedArguments(StatementArguments(arguments))
-            let cursor = try Row.fetchCursor(statement)
-            while let row = try cursor.next() {
-                guard let mapping = schema.mapping(forNumber: Int(row[1] as Int64)) else { continue }
-                keys.append((row[0], mapping.entity))
+            var lastNumber = -1
+            var lastEntity = spec.entity
+            try forEachRow(statement, db: db) { row in
+                let number = Int(row.int64(1) ?? 0)
+                if number != lastNumber {
+                    guard let mapping = schema.mapping(forNumber: number) else { return }
+                    lastNumber = number
+                    lastEntity = mapping.entity
+                }
+                keys.append(row.int64(0) ?? 0, entity: lastEntity)
             }
             return keys
         }
