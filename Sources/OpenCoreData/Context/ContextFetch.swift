@@ -140,7 +140,7 @@ extension NSManagedObjectContext {
             }
             return existing
         }
-        let data = ObjectData(primaryKey: row.primaryKey)
+        let data = ObjectData(primaryKey: row.primaryKey, entity: row.entity)
         data.values = row.values
         data.version = row.version
         let object = ObjectConstruction.make(entity: row.entity, cls: row.entity.resolvedClass(), context: self, payload: data)
@@ -180,6 +180,7 @@ extension NSManagedObjectContext {
     private func batchedObjects(store: NSPersistentStore, spec: FetchSpec, batchSize: Int) throws -> [NSManagedObject] {
         let keys = try store.fetchKeys(spec)
         let group = BatchGroup(entity: spec.entity, primaryKeys: keys.primaryKeys, batchSize: batchSize)
+        group.context = self
         var objects: [NSManagedObject] = []
         objects.reserveCapacity(keys.count)
         var classes: [ObjectIdentifier: NSManagedObject.Type] = [:]
@@ -193,7 +194,16 @@ extension NSManagedObjectContext {
             }
             let cls = classes[ObjectIdentifier(entity)] ?? entity.resolvedClass()
             classes[ObjectIdentifier(entity)] = cls
-            let shell = ObjectConstruction.make(entity: entity, cls: cls, context: self, payload: group, index: Int32(index))
+            // A row of a subentity gets its own (fault) data: a shell's entity is its group's.
+            let payload: ObjectPayload
+            if entity === group.entity {
+                payload = group
+            } else {
+                let data = ObjectData(primaryKey: primaryKey, entity: entity)
+                data.batchGroup = group
+                payload = data
+            }
+            let shell = ObjectConstruction.make(entity: entity, cls: cls, context: self, payload: payload, index: Int32(index))
             shell.flags.insert(.batched)
             objects.append(shell)
             group.append(shell)
@@ -229,8 +239,9 @@ extension NSManagedObjectContext {
             for row in rows { byKey[row.primaryKey] = row }
         }
         for shell in shells {
-            let data = ObjectData(primaryKey: shell.primaryKeyIfKnown)
+            let data = ObjectData(primaryKey: shell.primaryKeyIfKnown, entity: group.entity)
             data.batchGroup = group
+            data.context = group.context
             if let row = byKey[data.primaryKey] {
                 data.values = row.values
                 data.version = row.version
@@ -243,7 +254,8 @@ extension NSManagedObjectContext {
             let oldRange = (old * group.batchSize)..<min((old + 1) * group.batchSize, group.primaryKeys.count)
             for i in oldRange {
                 guard let object = group.member(at: i), let data = object.payload as? ObjectData, data.changedSlots.isEmpty,
-                      !object.isDeleted, data.batchGroup === group, data.primaryKey == group.primaryKeys[i] else { continue }
+                      !object.isDeleted, data.batchGroup === group, data.entity === group.entity, data.context === group.context,
+                      data.primaryKey == group.primaryKeys[i] else { continue }
                 object.payload = group
                 object.batchIndex = Int32(i)
             }

@@ -158,7 +158,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         stateLock.lock(); defer { stateLock.unlock() }
         if let existing = registeredObject(entity: reference.entity, primaryKey: reference.primaryKey) { return existing }
         let object = ObjectConstruction.make(entity: reference.entity, cls: reference.entity.resolvedClass(), context: self,
-                                             payload: ObjectData(primaryKey: reference.primaryKey))
+                                             payload: ObjectData(primaryKey: reference.primaryKey, entity: reference.entity))
         register(object, primaryKey: reference.primaryKey)
         return object
     }
@@ -396,7 +396,7 @@ struct UnsafeTransfer<T>: @unchecked Sendable {
 /// the right class) without the cost of an insert: the pending payload is handed over per thread.
 enum ObjectConstruction {
     struct Pending {
-        let payload: AnyObject
+        let payload: ObjectPayload
         let index: Int32
     }
 
@@ -419,7 +419,7 @@ enum ObjectConstruction {
 
     /// Creates an object of `entity`'s class whose payload is `payload` (ObjectData or BatchGroup).
     static func make(entity: NSEntityDescription, cls: NSManagedObject.Type, context: NSManagedObjectContext,
-                     payload: AnyObject, index: Int32 = 0) -> NSManagedObject {
+                     payload: ObjectPayload, index: Int32 = 0) -> NSManagedObject {
         let box = Box(Pending(payload: payload, index: index))
         pthread_setspecific(key, Unmanaged.passUnretained(box).toOpaque())
         let object = withExtendedLifetime(box) { cls.init(entity: entity, insertInto: nil) }

@@ -105,7 +105,8 @@ final class ManagedSlotTable: @unchecked Sendable {
         let name = ManagedKeyNames.name(of: storage)
         guard let slot = layout.slotByName[name] else { return nil }
         lock.withLock {
-            if !identities.contains(id) { identities.append(id); entries.append((storage, slot, name)) }
+            // Bounded: key paths of generic classes are not uniqued, and must not grow the table forever.
+            if identities.count < 256, !identities.contains(id) { identities.append(id); entries.append((storage, slot, name)) }
         }
         return (slot, name)
     }

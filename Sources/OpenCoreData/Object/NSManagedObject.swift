@@ -4,11 +4,19 @@ import Foundation
 /// (declared with `@Managed`), or use it directly through key-value coding.
 open class NSManagedObject: NSObject {
     /// The object's entity.
-    public let entity: NSEntityDescription
+    public var entity: NSEntityDescription { payload.entity }
     /// The context the object lives in (nil once deleted and saved, or after the context is gone).
-    open internal(set) weak var managedObjectContext: NSManagedObjectContext?
+    /// Held (weakly) by the payload, which keeps a batch shell down to its own few fields.
+    open internal(set) var managedObjectContext: NSManagedObjectContext? {
+        get { payload.context }
+        set {
+            // A shell shares its group's context; one that moves gets data of its own first.
+            if payload is BatchGroup, payload.context !== newValue { _ = data }
+            payload.context = newValue
+        }
+    }
     /// Either `ObjectData` (an identified object, loaded or fault) or `BatchGroup` (a batch shell).
-    var payload: AnyObject
+    var payload: ObjectPayload
     /// The shell's index in its batch group; flags in the high bits.
     var batchIndex: Int32 = 0
     var flags: ObjectFlags = []
@@ -26,7 +34,6 @@ open class NSManagedObject: NSObject {
     /// Creates an object of an entity and inserts it into a context (or leaves it outside any context
     /// when `context` is nil, to be inserted later with `insert(_:)`).
     public required init(entity: NSEntityDescription, insertInto context: NSManagedObjectContext?) {
-        self.entity = entity
         if let pending = ObjectConstruction.take() {
             // A fault or batch shell for a stored row (see ObjectConstruction).
             self.payload = pending.payload
@@ -37,7 +44,7 @@ open class NSManagedObject: NSObject {
         if entity.isAbstract {
             fatalError("Cannot create an instance of abstract entity \(entity.name ?? "?")")
         }
-        let data = ObjectData(primaryKey: 0)
+        let data = ObjectData(primaryKey: 0, entity: entity)
         data.values = NSManagedObject.defaultValues(for: entity)
         data.isNew = true
         self.payload = data
@@ -80,8 +87,9 @@ open class NSManagedObject: NSObject {
     var data: ObjectData {
         if let data = payload as? ObjectData { return data }
         let group = payload as! BatchGroup
-        let data = ObjectData(primaryKey: group.primaryKeys[Int(batchIndex)])
+        let data = ObjectData(primaryKey: group.primaryKeys[Int(batchIndex)], entity: group.entity)
         data.batchGroup = group
+        data.context = group.context
         payload = data
         return data
     }

@@ -1,7 +1,18 @@
 import Foundation
 
+/// Where an object's state lives: its own `ObjectData`, or a share of a `BatchGroup` (a shell).
+/// The entity lives here too, so that a shell is as small as an object can be.
+class ObjectPayload {
+    /// The entity of the object(s) this payload serves.
+    let entity: NSEntityDescription
+    /// Their context (one context holds a batch group's shells).
+    weak var context: NSManagedObjectContext?
+
+    init(entity: NSEntityDescription) { self.entity = entity }
+}
+
 /// A loaded object's values and bookkeeping. A fault has none (its `values` is nil).
-final class ObjectData {
+final class ObjectData: ObjectPayload {
     /// The row's primary key (0 until an inserted object is saved).
     var primaryKey: Int64
     /// The ID of an object inserted and not yet saved (made when first asked for).
@@ -19,7 +30,10 @@ final class ObjectData {
     /// The batch group of a fetched shell that was loaded (so that its deinit can leave the group).
     var batchGroup: BatchGroup?
 
-    init(primaryKey: Int64) { self.primaryKey = primaryKey }
+    init(primaryKey: Int64, entity: NSEntityDescription) {
+        self.primaryKey = primaryKey
+        super.init(entity: entity)
+    }
 }
 
 /// A reference to a related row that has not been turned into an object yet.
@@ -61,8 +75,7 @@ final class RelationshipObjects {
 /// Shells are not in the context's registry (a million entries would cost more than the shells); the
 /// context finds them through their group, which maps primary keys to members once someone asks.
 /// Members are held unretained: a member's deinit removes it from the group.
-final class BatchGroup {
-    let entity: NSEntityDescription
+final class BatchGroup: ObjectPayload {
     let primaryKeys: [Int64]
     let batchSize: Int
     private let lock = NSLock()
@@ -71,9 +84,9 @@ final class BatchGroup {
     private var loadedBatches: [Int] = []
 
     init(entity: NSEntityDescription, primaryKeys: [Int64], batchSize: Int) {
-        self.entity = entity
         self.primaryKeys = primaryKeys
         self.batchSize = batchSize
+        super.init(entity: entity)
         members.reserveCapacity(primaryKeys.count)
     }
 
