@@ -1,4 +1,4 @@
-import OpenCoreData
+@testable import OpenCoreData
 import Testing
 
 @Suite("Fetching in SQL")
@@ -221,5 +221,23 @@ struct FetchTests {
         process.waitUntilExit()
         let plan = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(plan.contains("ZAIRCRAFT_BYPRIMARYCOLOR"))
+    }
+}
+
+@Suite("Primary key lists")
+struct PrimaryKeyListTests {
+    static let ascending: [Int64] = Array(1...1000)
+    static let everyThird: [Int64] = (0..<600).map { Int64($0 * 3) }
+    static let descending: [Int64] = Array((1...500).reversed())
+    static let mixed: [Int64] = Array(10...20) + [5, 6, 7, 100] + Array(200...260)
+    static let scrambledThenWide: [Int64] = (0..<700).map { Int64($0 * 7 % 701) } + [Int64(UInt32.max) + 5, 3, -2]
+
+    /// Runs, single keys, descending keys and the switch to 32-bit and 64-bit arrays all read back in order.
+    @Test(arguments: [ascending, everyThird, descending, mixed, scrambledThenWide, []])
+    func readsBackWhatWasAppended(keys: [Int64]) {
+        var list = PrimaryKeyList()
+        for key in keys { list.append(key) }
+        #expect(list.count == keys.count)
+        #expect(Array(list) == keys)
     }
 }

@@ -20,11 +20,10 @@ extension NSManagedObjectContext {
             dictionarySpec.distinct = request.returnsDistinctResults
             return try store.fetchDictionaries(dictionarySpec, properties: request.propertiesToFetch, groupBy: request.propertiesToGroupBy).map { $0 as! T }
         default:
-            let objects = try fetchObjects(request, store: store, spec: spec)
             if T.self is NSManagedObject.Type {
                 // A class result type: check each class once, then reinterpret (no dynamic cast per object).
                 var checked: ObjectIdentifier?
-                return try objects.map { object in
+                let cast = { (object: NSManagedObject) throws -> T in
                     let cls = ObjectIdentifier(type(of: object))
                     if cls == checked { return unsafeBitCast(object, to: T.self) }
                     guard let typed = object as? T else {
@@ -33,8 +32,14 @@ extension NSManagedObjectContext {
                     checked = cls
                     return typed
                 }
+                // A batched result is built as [T] directly: a million-row result is not held twice.
+                if request.fetchBatchSize > 0, request.relationshipKeyPathsForPrefetching?.isEmpty ?? true,
+                   !request.includesPendingChanges || !pendingObjects(for: spec).hasAny {
+                    return try batchedObjects(store: store, spec: spec, batchSize: request.fetchBatchSize, as: cast)
+                }
+                return try fetchObjects(request, store: store, spec: spec).map(cast)
             }
-            return try objects.map { object in
+            return try fetchObjects(request, store: store, spec: spec).map { object in
                 guard let typed = object as? T else {
                     throw coreDataError(NSCoreDataError, "Fetched \(object.entity.name ?? "?") is a \(type(of: object)), not a \(T.self); set the entity's class (managedObjectClassName).")
                 }
@@ -99,7 +104,7 @@ extension NSManagedObjectContext {
         }
         var objects: [NSManagedObject]
         if request.fetchBatchSize > 0, request.resultType == .managedObjectResultType, !pending.hasAny {
-            objects = try batchedObjects(store: store, spec: storeSpec, batchSize: request.fetchBatchSize)
+            objects = try batchedObjects(store: store, spec: storeSpec, batchSize: request.fetchBatchSize) { $0 }
         } else if request.resultType == .managedObjectIDResultType && !pending.hasAny {
             let keys = try store.fetchKeys(storeSpec)
             objects = (0..<keys.count).map { object(for: RowReference(entity: keys.entity(at: $0), primaryKey: keys.primaryKeys[$0])) }
@@ -177,18 +182,21 @@ extension NSManagedObjectContext {
 
     // MARK: Batches
 
-    private func batchedObjects(store: NSPersistentStore, spec: FetchSpec, batchSize: Int) throws -> [NSManagedObject] {
+    /// A batched result: shells for the rows (existing objects where the context has them), each passed
+    /// through `transform` into the result array.
+    private func batchedObjects<R>(store: NSPersistentStore, spec: FetchSpec, batchSize: Int,
+                                   as transform: (NSManagedObject) throws -> R) throws -> [R] {
         let keys = try store.fetchKeys(spec)
         let group = BatchGroup(entity: spec.entity, primaryKeys: keys.primaryKeys, batchSize: batchSize)
         group.context = self
-        var objects: [NSManagedObject] = []
+        var objects: [R] = []
         objects.reserveCapacity(keys.count)
         var classes: [ObjectIdentifier: NSManagedObject.Type] = [:]
         for index in 0..<keys.count {
             let primaryKey = keys.primaryKeys[index]
             let entity = keys.entity(at: index)
             if let existing = registeredObject(entity: entity, primaryKey: primaryKey) {
-                objects.append(existing)
+                objects.append(try transform(existing))
                 group.append(nil)
                 continue
             }
@@ -205,8 +213,8 @@ extension NSManagedObjectContext {
             }
             let shell = ObjectConstruction.make(entity: entity, cls: cls, context: self, payload: payload, index: Int32(index))
             shell.flags.insert(.batched)
-            objects.append(shell)
             group.append(shell)
+            objects.append(try transform(shell))
         }
         batchGroups.removeAll { $0.group == nil }
         batchGroups.append(WeakBatchGroup(group: group))

@@ -76,14 +76,14 @@ final class RelationshipObjects {
 /// context finds them through their group, which maps primary keys to members once someone asks.
 /// Members are held unretained: a member's deinit removes it from the group.
 final class BatchGroup: ObjectPayload {
-    let primaryKeys: [Int64]
+    let primaryKeys: PrimaryKeyList
     let batchSize: Int
     private let lock = NSLock()
     private var members: [Unmanaged<NSManagedObject>?] = []
     private var indexByKey: [Int64: Int32]?
     private var loadedBatches: [Int] = []
 
-    init(entity: NSEntityDescription, primaryKeys: [Int64], batchSize: Int) {
+    init(entity: NSEntityDescription, primaryKeys: PrimaryKeyList, batchSize: Int) {
         self.primaryKeys = primaryKeys
         self.batchSize = batchSize
         super.init(entity: entity)

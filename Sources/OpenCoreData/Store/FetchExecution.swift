@@ -15,7 +15,7 @@ struct FetchSpec {
 /// The primary keys (and entities) of a fetch's rows; entities take no memory while all rows are of
 /// the fetched entity, which is the common case for a million-row result.
 struct FetchedKeys {
-    private(set) var primaryKeys: [Int64] = []
+    private(set) var primaryKeys = PrimaryKeyList()
     private let entity: NSEntityDescription
     /// Entities by row, once a row of another entity (a subentity) appears.
     private var entities: [NSEntityDescription]?
