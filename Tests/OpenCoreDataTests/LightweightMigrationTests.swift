@@ -229,6 +229,16 @@ struct LightweightMigrationTests {
         try s.close()
     }
 
+    @Test func removeRelationshipKeepsBothEntities() throws {
+        let url = try Self.logStore()
+        let v2 = MF.model([MF.entity("LogEntry", [MF.attr("hours", .doubleAttributeType)]), MF.entity("Pilot", [MF.attr("name")])])
+        let s = try MF.Opened(v2, url, options: MF.automatic)
+        #expect(try s.fetch("LogEntry", sortedBy: "hours").map { $0.value(forKey: "hours") as? Double } == [1, 2, 3, 4])
+        #expect(try s.fetch("Pilot", sortedBy: "name").map { $0.value(forKey: "name") as? String } == ["Ann", "Bob"])
+        try s.close()
+        #expect(try !MF.columns(url, "ZLOGENTRY").contains("ZPILOT"))
+    }
+
     @Test func toManyToToOneIsNotInferable() throws {
         let url = MF.url()
         try MF.create(Self.logModel(toMany: true), at: url) { _ in }
