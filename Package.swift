@@ -34,7 +34,7 @@ let package = Package(
         ),
         .testTarget(
             name: "OpenCoreDataTests",
-            dependencies: ["OpenCoreData", "CoreDataProbe", "AircraftMigration", "MigrationCrashWorker", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["OpenCoreData", "CoreDataProbe", "AircraftMigration", "MigrationCrashWorker", "coredata-tool", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // Second processes for the tests: one writes or dumps a store, one runs a migration to be killed.
         .executableTarget(name: "CoreDataProbe", dependencies: ["OpenCoreData"], path: "Tests/Probes/CoreDataProbe"),

@@ -95,6 +95,55 @@ struct LightweightMigrationTests {
         #expect(try MF.metadata(url)[NSStoreModelVersionChecksumKey] as? String == Self.planes().versionChecksum)
     }
 
+    @Test func nonOptionalToOptionalAcceptsNils() throws {
+        let url = MF.url()
+        let v1 = MF.model([MF.entity("Aircraft", [MF.attr("tailNumber", optional: false), MF.attr("model", optional: false)])])
+        try MF.create(v1, at: url) { s in _ = s.insert("Aircraft", ["tailNumber": "N1", "model": "C172"]) }
+        let v2 = MF.model([MF.entity("Aircraft", [MF.attr("tailNumber", optional: false), MF.attr("model")])])
+        let s = try MF.Opened(v2, url, options: MF.automatic)
+        #expect(try s.fetch("Aircraft").first?.value(forKey: "model") as? String == "C172")
+        _ = s.insert("Aircraft", ["tailNumber": "N2"])
+        try s.save()
+        #expect(try s.fetch("Aircraft", "model == nil").count == 1)
+        try s.close()
+        #expect(try MF.metadata(url)[NSStoreModelVersionChecksumKey] as? String == v2.versionChecksum)
+    }
+
+    @Test func migrateWithoutInferenceOptionIsAnErrorAndLeavesStore() throws {
+        let url = try Self.planeStore()
+        let before = try MF.dump(url)
+        let v2 = MF.model([MF.entity("Aircraft", [MF.attr("tailNumber"), MF.attr("seats", .integer16AttributeType), MF.attr("color")])])
+        let error = #expect(throws: NSError.self) {
+            try MF.Opened(v2, url, options: [NSMigratePersistentStoresAutomaticallyOption: true])
+        }
+        #expect(error?.code == NSMigrationMissingMappingModelError)
+        #expect(error?.localizedDescription.contains("NSInferMappingModelAutomaticallyOption") == true)
+        #expect(try MF.dump(url) == before)
+    }
+
+    @Test func incompatibleChangeNamesEveryEntityAndProperty() throws {
+        let url = try Self.logStore()
+        let before = try MF.dump(url)
+        // Two faults in two entities: LogEntry.hours changes type, Pilot.name becomes a relationship.
+        let entry = MF.entity("LogEntry", [MF.attr("hours", .stringAttributeType)])
+        let pilot = MF.entity("Pilot", [])
+        MF.link(entry, NSRelationshipDescription(name: "pilot", destination: nil, toMany: false),
+                pilot, NSRelationshipDescription(name: "entries", destination: nil, toMany: true))
+        let other = MF.entity("Badge", [])
+        MF.link(pilot, NSRelationshipDescription(name: "name", destination: nil, toMany: false),
+                other, NSRelationshipDescription(name: "owner", destination: nil, toMany: false))
+        let v2 = MF.model([entry, pilot, other])
+        #expect((try? NSMappingModel.inferredMappingModel(forSourceModel: Self.logModel(), destinationModel: v2)) == nil)
+        let error = #expect(throws: NSError.self) { try MF.Opened(v2, url, options: MF.automatic) }
+        #expect(error?.code == NSPersistentStoreIncompatibleVersionHashError)
+        let message = error?.localizedDescription ?? ""
+        #expect(message.contains("LogEntry.hours changes type from Double to String"))
+        #expect(message.contains("Pilot.name changes between an attribute and a relationship"))
+        #expect((error?.userInfo["faults"] as? [String])?.count == 2)
+        #expect(try MF.dump(url) == before)
+        #expect(try MF.metadata(url)[NSStoreModelVersionChecksumKey] as? String == Self.logModel().versionChecksum)
+    }
+
     @Test func inferredMappingModelDescribesTheChanges() throws {
         let v2 = MF.model([MF.entity("Aircraft", [MF.attr("registration", rid: "tailNumber")])])
         let mapping = try NSMappingModel.inferredMappingModel(forSourceModel: Self.planes(), destinationModel: v2)
@@ -162,6 +211,34 @@ struct LightweightMigrationTests {
         try s3.close()
     }
 
+    @Test func addRelationshipBetweenExistingAndNewEntities() throws {
+        let url = try Self.planeStore()
+        let aircraft = MF.entity("Aircraft", [MF.attr("tailNumber"), MF.attr("seats", .integer16AttributeType)])
+        let hangar = MF.entity("Hangar", [MF.attr("name")])
+        MF.link(aircraft, NSRelationshipDescription(name: "hangar", destination: nil, toMany: false),
+                hangar, NSRelationshipDescription(name: "aircraft", destination: nil, toMany: true))
+        let s = try MF.Opened(MF.model([aircraft, hangar]), url, options: MF.automatic)
+        let planes = try s.fetch("Aircraft", sortedBy: "tailNumber")
+        #expect(planes.count == 3)
+        #expect(s.context.performAndWait { planes.allSatisfy { $0.value(forKey: "hangar") == nil } })
+        let h = s.insert("Hangar", ["name": "H1"])
+        s.context.performAndWait { for plane in planes.prefix(2) { plane.setValue(h, forKey: "hangar") } }
+        try s.save()
+        #expect(try s.fetch("Aircraft", "hangar.name == 'H1'").count == 2)
+        #expect(s.context.performAndWait { h.mutableSetValue(forKey: "aircraft").count } == 2)
+        try s.close()
+    }
+
+    @Test func removeRelationshipKeepsBothEntities() throws {
+        let url = try Self.logStore()
+        let v2 = MF.model([MF.entity("LogEntry", [MF.attr("hours", .doubleAttributeType)]), MF.entity("Pilot", [MF.attr("name")])])
+        let s = try MF.Opened(v2, url, options: MF.automatic)
+        #expect(try s.fetch("LogEntry", sortedBy: "hours").map { $0.value(forKey: "hours") as? Double } == [1, 2, 3, 4])
+        #expect(try s.fetch("Pilot", sortedBy: "name").map { $0.value(forKey: "name") as? String } == ["Ann", "Bob"])
+        try s.close()
+        #expect(try !MF.columns(url, "ZLOGENTRY").contains("ZPILOT"))
+    }
+
     @Test func toManyToToOneIsNotInferable() throws {
         let url = MF.url()
         try MF.create(Self.logModel(toMany: true), at: url) { _ in }
@@ -205,6 +282,42 @@ struct LightweightMigrationTests {
         #expect(try s2.fetch("Aircraft", sortedBy: "tailNumber").map { $0.value(forKey: "tailNumber") as? String } == ["N1", "N2", "N3"])
         #expect(try s2.fetch("Boat").first?.value(forKey: "hull") as? String == "steel")
         try s2.close()
+    }
+
+    @Test func addChildEntityKeepsParentRows() throws {
+        let url = try Self.planeStore()
+        let aircraft = MF.entity("Aircraft", [MF.attr("tailNumber"), MF.attr("seats", .integer16AttributeType)])
+        let glider = MF.entity("Glider", [MF.attr("wingspan", .doubleAttributeType)])
+        aircraft.subentities = [glider]
+        let s = try MF.Opened(MF.model([aircraft, glider]), url, options: MF.automatic)
+        #expect(try s.fetch("Aircraft", sortedBy: "tailNumber").map { $0.value(forKey: "tailNumber") as? String } == ["N1", "N2", "N3"])
+        _ = s.insert("Glider", ["tailNumber": "G1", "wingspan": 15.0])
+        try s.save()
+        #expect(try s.fetch("Aircraft").count == 4)
+        let gliders = try s.fetch("Glider")
+        #expect(gliders.count == 1)
+        #expect(s.context.performAndWait { gliders.first?.value(forKey: "wingspan") as? Double } == 15.0)
+        try s.close()
+    }
+
+    @Test func movePropertyDownToAChildEntity() throws {
+        let url = MF.url()
+        let vehicle = MF.entity("Vehicle", [MF.attr("name"), MF.attr("seats", .integer16AttributeType)])
+        let aircraft = MF.entity("Aircraft", [MF.attr("tailNumber")])
+        vehicle.subentities = [aircraft]
+        try MF.create(MF.model([vehicle, aircraft]), at: url) { s in
+            _ = s.insert("Aircraft", ["name": "Skyhawk", "tailNumber": "N1", "seats": Int16(4)])
+            _ = s.insert("Vehicle", ["name": "Cart", "seats": Int16(2)])
+        }
+        let vehicle2 = MF.entity("Vehicle", [MF.attr("name")])
+        let aircraft2 = MF.entity("Aircraft", [MF.attr("tailNumber"), MF.attr("seats", .integer16AttributeType)])
+        vehicle2.subentities = [aircraft2]
+        let s = try MF.Opened(MF.model([vehicle2, aircraft2]), url, options: MF.automatic)
+        let planes = try s.fetch("Aircraft")
+        #expect(s.context.performAndWait { planes.map { $0.value(forKey: "seats") as? Int16 } } == [4])
+        #expect(s.context.performAndWait { planes.map { $0.value(forKey: "name") as? String } } == ["Skyhawk"])
+        #expect(try s.fetch("Vehicle").count == 2)
+        try s.close()
     }
 
     @Test func mergingTwoHierarchiesIsNotInferable() throws {
@@ -266,4 +379,5 @@ final class Counter: @unchecked Sendable {
     private var values: [MigrationProgress] = []
     func add(_ p: MigrationProgress) { lock.withLock { values.append(p) } }
     var last: MigrationProgress? { lock.withLock { values.last } }
+    var all: [MigrationProgress] { lock.withLock { values } }
 }

@@ -157,6 +157,81 @@ struct StagedMigrationTests {
         #expect(FlightDataScenario.problems(expected: expected, found: try FlightDataScenario.flightData(in: container), aircraftCount: 40) == [])
     }
 
+    @Test func failureInsideADidMigrateHandlerRunsItAgainOnTheNextLoad() throws {
+        let url = MF.url()
+        let expected = try FlightDataScenario.makeV1Store(at: url, count: 30)
+        let stages = makeMigrationStages()
+        let custom = stages[1] as! NSCustomMigrationStage
+        let attempts = Log()
+        custom.didMigrateHandler = { manager, _ in
+            let container = try #require(manager.container)
+            attempts.add("did")
+            let context = container.newBackgroundContext()
+            let linked = try context.performAndWait {
+                try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "FlightData"))
+            }
+            attempts.add("flight data \(linked)")
+            if attempts.lines.count == 2 { throw NSError(domain: "test", code: 8, userInfo: [NSLocalizedDescriptionKey: "didMigrate failed"]) }
+        }
+        let error = #expect(throws: NSError.self) { try Self.load(url, model: Self.v(3), stages: stages) }
+        #expect(error?.code == 8)
+        // The schema change committed: the store is at V3, with the handler still owed.
+        #expect(try MF.metadata(url)[NSStoreModelVersionChecksumKey] as? String == v3ModelChecksum)
+        let opened = try Self.load(url, model: Self.v(3), stages: stages)
+        try opened.close()
+        #expect(attempts.lines == ["did", "flight data \(expected.count)", "did", "flight data \(expected.count)"])
+        // Once it succeeded, another load runs nothing.
+        let again = try Self.load(url, model: Self.v(3), stages: stages)
+        try again.close()
+        #expect(attempts.lines.count == 4)
+        guard let container = NSPersistentContainer(path: url.path, managedObjectModel: Self.v(3)) else { return }
+        container.loadPersistentStores { _, error in #expect(error == nil) }
+        #expect(FlightDataScenario.problems(expected: expected, found: try FlightDataScenario.flightData(in: container), aircraftCount: 30) == [])
+    }
+
+    @Test func renamesChainAcrossStagedVersions() throws {
+        // V1 tailNumber → V2 registration → V3 callSign: each version names only the one before it.
+        let v1 = MF.model([MF.entity("Aircraft", [MF.attr("tailNumber"), MF.attr("seats", .integer16AttributeType)])])
+        let v2 = MF.model([MF.entity("Aircraft", [MF.attr("registration", rid: "tailNumber"), MF.attr("seats", .integer16AttributeType)])])
+        let v3 = MF.model([MF.entity("Plane", [MF.attr("callSign", rid: "registration"), MF.attr("capacity", .integer16AttributeType, rid: "seats")], rid: "Aircraft")])
+        let url = MF.url()
+        try MF.create(v1, at: url) { s in
+            _ = s.insert("Aircraft", ["tailNumber": "N1", "seats": Int16(4)])
+            _ = s.insert("Aircraft", ["tailNumber": "N2", "seats": Int16(2)])
+        }
+        let stages: [NSMigrationStage] = [
+            NSLightweightMigrationStage([v1.versionChecksum]),
+            NSCustomMigrationStage(migratingFrom: NSManagedObjectModelReference(model: v2, versionChecksum: v2.versionChecksum),
+                                   to: NSManagedObjectModelReference(model: v3, versionChecksum: v3.versionChecksum)),
+        ]
+        let s = try Self.load(url, model: v3, stages: stages)
+        let planes = try s.fetch("Plane", sortedBy: "callSign")
+        #expect(s.context.performAndWait { planes.map { $0.value(forKey: "callSign") as? String } } == ["N1", "N2"])
+        #expect(s.context.performAndWait { planes.map { $0.value(forKey: "capacity") as? Int16 } } == [4, 2])
+        try s.close()
+    }
+
+    @Test func progressReportsEachStageWithItsLabel() throws {
+        let url = MF.url()
+        _ = try FlightDataScenario.makeV1Store(at: url, count: 10)
+        let seen = Counter()
+        let manager = NSStagedMigrationManager(makeMigrationStages())
+        let options: [AnyHashable: Any] = [NSPersistentStoreStagedMigrationManagerOptionKey: manager,
+                                           OrchardMigrationProgressHandlerOptionKey: { @Sendable (p: MigrationProgress) in seen.add(p) }]
+        let opened = try MF.Opened(Self.v(3), url, options: options)
+        try opened.close()
+        let all = seen.all
+        #expect(all.first?.stepsCompleted == 0)
+        #expect(all.allSatisfy { $0.stepCount == 2 })
+        #expect(all.map(\.stepsCompleted) == all.map(\.stepsCompleted).sorted())
+        #expect(all.last?.stepsCompleted == 2)
+        #expect(all.contains { $0.label == "V1 to V2: Add flightData attribute" })
+        #expect(all.contains { $0.label == "V2 to V3: Denormalize model with FlightData entity" })
+        #expect(manager.progress.totalUnitCount == 2)
+        #expect(manager.progress.completedUnitCount == 2)
+        #expect(manager.progress.fractionCompleted == 1)
+    }
+
     @Test func deferredCleanupFinishesInALaterProcessOneTaskAtATime() throws {
         let url = try LightweightMigrationTests.planeStore()
         let v2 = MF.model([MF.entity("Aircraft", [MF.attr("tailNumber")]), MF.entity("Hangar", [MF.attr("name")])])
