@@ -77,7 +77,7 @@ let package = Package(
             ]
         ),
 
-        .testTarget(name: "OpenNetworkTests", dependencies: ["OpenNetwork"]),
+        .testTarget(name: "OpenNetworkTests", dependencies: ["OpenNetwork", "TicTacToe"]),
         .executableTarget(name: "TicTacToe", dependencies: ["OpenNetwork"], path: "Examples/TicTacToe"),
         .executableTarget(
             name: "NetworkBenchmark",

@@ -264,4 +264,35 @@ struct InteropTests {
             #expect(reply.all == ["10:HéLLO"])
         }
     }
+
+    @Test func peerResetIsReportedAsConnectionReset() async throws {
+        // A python3 peer sends two bytes, then aborts with SO_LINGER 0 (an RST instead of a FIN).
+        let script = """
+        import socket, struct, sys, time
+        s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+        s.sendall(b"\\x00\\x01")
+        time.sleep(0.2)
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        s.close()
+        print("reset sent")
+        """
+        let outcome = Recorder<String>()
+        let listener = NetworkListener(for: local(.any), using: { TCP() })
+        try await withListener(listener, handler: { c in
+            do {
+                _ = try await c.receive(exactly: 8)
+                outcome.append("received")
+            } catch {
+                outcome.append(String(describing: error))
+                #expect(isError(error, .connectionReset), "\(error)")
+                if case .failed(let why) = await c.state { #expect(why == .connectionReset) }
+            }
+        }) { port async throws in
+            let python = try await Tool(["python3", "-c", script, "\(port)"])
+            let r = try await python.finish()
+            #expect(r.status == 0, "\(r.err)")
+            try await outcome.waitFor("the reset") { _ in true }
+            #expect(outcome.all.first?.contains("connection reset by peer") == true, "\(outcome.all)")
+        }
+    }
 }

@@ -155,6 +155,28 @@ struct TLSTests {
         }
     }
 
+    @Test func listenerHandshakeTimeoutShedsASilentClient() async throws {
+        // A client that connects to a TLS listener and never sends its ClientHello is dropped after the
+        // listener's handshake timeout; its handler never runs and other clients are still served.
+        let handled = Counter()
+        let listener = NetworkListener(for: local(.any), using: {
+            TLV { TLS().localIdentity(Self.identity).handshakeTimeout(.milliseconds(300)) }
+        })
+        try await withListener(listener, handler: { c in
+            handled.add()
+            for try await (content, metadata) in c.messages { try await c.send(content, type: metadata.type) }
+        }) { port async throws in
+            let silent = NetworkConnection(to: local(port)) { TCP() }
+            await silent.start()
+            await #expect(throws: NWError.connectionClosed) { _ = try await silent.receive(exactly: 1) }
+            #expect(handled.value == 0)
+            let good = NetworkConnection(to: local(port)) { TLV { TLS().trustRoots([Self.identity.trustRoot]) } }
+            try await good.send(Data("after".utf8), type: 2)
+            #expect(try await good.receive().content == Data("after".utf8))
+            #expect(handled.value == 1)
+        }
+    }
+
     @Test func identityFromPEMFiles() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("orchard-pem-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

@@ -357,6 +357,18 @@ actor ConnectionCore {
         }
     }
 
+    /// Reads a socket option of the established channel (lets tests check that a stack's options reach
+    /// the socket); nil when the connection is not ready.
+    func socketOption(level: Int32, name: Int32) async throws -> Int32? {
+        guard let channel else { return nil }
+        let option = ChannelOptions.Types.SocketOption(level: SocketOptionLevel(level), name: SocketOptionName(name))
+        do {
+            return Int32(truncatingIfNeeded: try await channel.getOption(option).get())
+        } catch {
+            throw NWError.from(error)
+        }
+    }
+
     /// The channel's local and remote addresses, once ready.
     func addresses() -> (local: SocketAddress?, remote: SocketAddress?) { endpoints }
 

@@ -80,7 +80,7 @@ enum Transport {
         case .unix(let path):
             return try await bootstrap.connect(unixDomainSocketPath: path, channelInitializer: initializer)
         case .hostPort(let host, let port):
-            bootstrap = applySocketOptions(bootstrap, config: config, isUnix: false)
+            bootstrap = applySocketOptions(bootstrap, config: config)
             if let fixed = config.resolvedAddresses {
                 bootstrap = bootstrap.resolver(StaticResolver(addresses: fixed, eventLoop: group.next()))
             }
@@ -89,7 +89,13 @@ enum Transport {
                 // RFC 8305): IPv6 first, IPv4 250 ms later or as soon as an attempt fails.
                 return try await bootstrap.connect(host: host.name, port: Int(port.rawValue), channelInitializer: initializer)
             }
-            let addresses = try resolve(host.name, port: Int(port.rawValue), version: config.ip.version)
+            let addresses: [SocketAddress]
+            if let fixed = config.resolvedAddresses {
+                addresses = fixed.compactMap { try? SocketAddress(ipAddress: $0, port: Int(port.rawValue)) }
+                    .filter { $0.protocol == (config.ip.version == .v4 ? .inet : .inet6) }
+            } else {
+                addresses = try resolve(host.name, port: Int(port.rawValue), version: config.ip.version)
+            }
             var lastError: any Error = NWError.dns(host.name)
             for address in addresses {
                 do { return try await bootstrap.connect(to: address, channelInitializer: initializer) } catch { lastError = error }
@@ -123,18 +129,32 @@ enum Transport {
         return (wrapped, ready)
     }
 
-    static func applySocketOptions(_ b: ClientBootstrap, config: ProtocolStackConfiguration, isUnix: Bool) -> ClientBootstrap {
-        var b = b
-        b = b.channelOption(.socketOption(.tcp_nodelay), value: config.tcp.noDelay ? 1 : 0)
-        if config.tcp.keepAlive { b = b.channelOption(.socketOption(.so_keepalive), value: 1) }
-        if !config.ip.fragmentationEnabled && config.ip.version != .v6 {
-            let level = SocketOptionLevel(IPPROTO_IP)
-            let name = SocketOptionName(IP_MTU_DISCOVER)
-            let option = ChannelOptions.Types.SocketOption(level: level, name: name)
-            let value = SocketOptionValue(IP_PMTUDISC_DO)
-            b = b.channelOption(option, value: value)
+    /// The socket options a TCP stack asks for: TCP_NODELAY (on or off), SO_KEEPALIVE, and with
+    /// fragmentation disabled IP_MTU_DISCOVER = IP_PMTUDISC_DO (the Don't Fragment bit, IPv4 only).
+    static func socketOptions(config: ProtocolStackConfiguration, family: NIOBSDSocket.ProtocolFamily?)
+        -> [(ChannelOptions.Types.SocketOption, SocketOptionValue)] {
+        var options: [(ChannelOptions.Types.SocketOption, SocketOptionValue)] = [
+            (.init(level: .tcp, name: .tcp_nodelay), config.tcp.noDelay ? 1 : 0),
+        ]
+        if config.tcp.keepAlive { options.append((.init(level: .socket, name: .so_keepalive), 1)) }
+        if !config.ip.fragmentationEnabled && config.ip.version != .v6 && family != .inet6 {
+            options.append((ChannelOptions.Types.SocketOption(level: SocketOptionLevel(IPPROTO_IP),
+                                                               name: SocketOptionName(IP_MTU_DISCOVER)),
+                            SocketOptionValue(IP_PMTUDISC_DO)))
         }
+        return options
+    }
+
+    static func applySocketOptions(_ b: ClientBootstrap, config: ProtocolStackConfiguration) -> ClientBootstrap {
+        var b = b
+        for (option, value) in socketOptions(config: config, family: nil) { b = b.channelOption(option, value: value) }
         return b
+    }
+
+    /// Sets the stack's socket options on an accepted TCP channel (a listener's child; not Unix sockets).
+    static func applySocketOptions(to channel: Channel, config: ProtocolStackConfiguration) throws {
+        guard let family = channel.localAddress?.protocol, family != .unix, let sync = channel.syncOptions else { return }
+        for (option, value) in socketOptions(config: config, family: family) { try sync.setOption(option, value: value) }
     }
 
     /// Closes a wrapped channel that will not be served (its writer must be finished before release).

@@ -149,9 +149,7 @@ public final class NetworkListener<ApplicationProtocol: NetworkProtocolOptions>:
         }
         let childInit: @Sendable (Channel) -> EventLoopFuture<Transport.Established> = { channel in
             channel.eventLoop.makeCompletedFuture {
-                if config.tcp.noDelay, channel.localAddress?.protocol != .unix {
-                    try channel.syncOptions?.setOption(.socketOption(.tcp_nodelay), value: 1)
-                }
+                try Transport.applySocketOptions(to: channel, config: config)
                 return try Transport.configure(channel: channel, config: config, tls: sslContext.map { ctx in
                     { NIOSSLServerHandler(context: ctx) }
                 })
