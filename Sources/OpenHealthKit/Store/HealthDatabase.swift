@@ -177,26 +177,52 @@ final class ChangeHub: @unchecked Sendable {
     static let shared = ChangeHub()
     private let lock = NSLock()
     private var waiters: [URL: [UUID: CheckedContinuation<Void, Never>]] = [:]
+    /// Saves signalled per store file: a reader marks the generation before it reads, and waits only
+    /// while it is unchanged, so a save between the read and the wait is never missed.
+    private var generations: [URL: UInt64] = [:]
+
+    /// Where a reader stood before it read: the in-process generation and the files' stamps.
+    struct Mark: Sendable {
+        let generation: UInt64
+        let probe: StoreFileProbe
+    }
+
+    /// Marks the current state of a store file; take it before reading the store.
+    func mark(_ url: URL) -> Mark {
+        let generation = lock.withLock { generations[url, default: 0] }
+        return Mark(generation: generation, probe: StoreFileProbe(url))
+    }
 
     func signal(_ url: URL) {
-        let resumed = lock.withLock { waiters.removeValue(forKey: url) ?? [:] }
+        let resumed = lock.withLock { () -> [UUID: CheckedContinuation<Void, Never>] in
+            generations[url, default: 0] &+= 1
+            return waiters.removeValue(forKey: url) ?? [:]
+        }
         for continuation in resumed.values { continuation.resume() }
     }
 
-    /// Waits until the file changes in this process, the store's files change on disk (another
-    /// process committed: checked every `probeInterval` with `stat`, which costs microseconds), or
-    /// the timeout passes (the caller then re-reads the change counter anyway).
-    func wait(_ url: URL, timeout: Duration, probeInterval: Duration = .milliseconds(10)) async {
+    /// Waits until the file was saved in this process since `mark`, the store's files changed on disk
+    /// since `mark` (another process committed: checked every `probeInterval` with `stat`, which costs
+    /// microseconds), or the timeout passes (the caller then re-reads the change counter anyway).
+    func wait(_ url: URL, since mark: Mark, timeout: Duration, probeInterval: Duration = .milliseconds(10)) async {
         let id = UUID()
-        let probe = StoreFileProbe(url)
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            lock.withLock { waiters[url, default: [:]][id] = continuation }
+            let registered = lock.withLock { () -> Bool in
+                guard generations[url, default: 0] == mark.generation else { return false }
+                waiters[url, default: [:]][id] = continuation
+                return true
+            }
+            guard registered else { continuation.resume(); return }
+            if mark.probe.changed() {
+                lock.withLock { waiters[url]?.removeValue(forKey: id) }?.resume()
+                return
+            }
             Task {
                 let deadline = ContinuousClock.now + timeout
                 while ContinuousClock.now < deadline {
                     try? await Task.sleep(for: min(probeInterval, timeout))
                     if self.lock.withLock({ self.waiters[url]?[id] == nil }) { return } // signalled in-process
-                    if probe.changed() { break }
+                    if mark.probe.changed() { break }
                 }
                 let pending = self.lock.withLock { self.waiters[url]?.removeValue(forKey: id) }
                 pending?.resume()
