@@ -38,6 +38,7 @@ public final class HKHealthAppEditor: @unchecked Sendable {
                 throw HKError(.errorInvalidArgument, "medication \(concept.identifier.identifier) is already in the list")
             }
             let seq = sequence.next()
+            sequence.bumpAuthorization() // the set of medications apps may be shown changed
             database.insert(HealthStoreModel.medication, [
                 "medicationConceptIdentifier": concept.identifier.identifier, "displayText": concept.displayText,
                 "generalForm": concept.generalForm.rawValue, "codings": RecordMapping.codingsData(concept.relatedCodings),
@@ -52,10 +53,10 @@ public final class HKHealthAppEditor: @unchecked Sendable {
             let current = try database.perform { try AuthorizationRecords.keys(database, app, AuthorizationRecords.medication, in: $0) }
             let granted = await store.authorizationHandler.perObjectReadAuthorization(bundleIdentifier: app, medications: [medication],
                                                                                     current: current)
-            try database.perform { context in
+            try database.write { context, sequence in
                 try AuthorizationRecords.set(database, app, AuthorizationRecords.medication, key: concept.identifier.identifier,
                                              granted: granted.contains(concept.identifier), in: context)
-                try database.save(context)
+                sequence.bumpAuthorization()
             }
         }
         return medication
@@ -94,12 +95,13 @@ public final class HKHealthAppEditor: @unchecked Sendable {
         try database.write { context, sequence in
             let record = try medicationRecord(id, in: context)
             for dose in try database.fetch(HealthStoreModel.doseEvent, HKQuery.compare("medicationConceptIdentifier", .equal, id.identifier), in: context) {
-                recordDeletion(of: dose, seq: sequence.next(), in: context)
+                recordDeletion(of: dose, sequence: sequence, in: context)
                 context.delete(dose)
             }
             let grants = HKQuery.and([HKQuery.compare("kind", .equal, AuthorizationRecords.medication), HKQuery.compare("key", .equal, id.identifier)])
             for grant in try database.fetch(HealthStoreModel.authorization, grants, in: context) { context.delete(grant) }
             context.delete(record)
+            sequence.bumpAuthorization()
         }
     }
 
@@ -179,7 +181,7 @@ public final class HKHealthAppEditor: @unchecked Sendable {
             let quantity = Self.defaultQuantity(log)
             database.insert(HealthStoreModel.doseEvent, [
                 "uuid": uuid.uuidString, "seq": seq, "startDate": log.date, "endDate": log.date,
-                "sourceName": "Health", "sourceBundle": HKHealthStore.healthAppBundleIdentifier,
+                "sourceName": RecordMapping.healthSource.source.name, "sourceBundle": HKHealthStore.healthAppBundleIdentifier,
                 "medicationConceptIdentifier": log.medication.identifier, "logStatus": Int16(log.status.rawValue),
                 "scheduleType": Int16((log.scheduledDate == nil ? HKMedicationDoseEvent.ScheduleType.asNeeded : .schedule).rawValue),
                 "scheduledDate": log.scheduledDate, "scheduledDoseQuantity": log.scheduledQuantity, "doseQuantity": quantity,
@@ -190,7 +192,7 @@ public final class HKHealthAppEditor: @unchecked Sendable {
                 scheduleType: log.scheduledDate == nil ? .asNeeded : .schedule, scheduledDate: log.scheduledDate,
                 scheduledDoseQuantity: log.scheduledQuantity, doseQuantity: quantity, unit: log.unit,
                 startDate: log.date, endDate: log.date, uuid: uuid, metadata: nil,
-                sourceRevision: HKSourceRevision(source: HKSource(name: "Health", bundleIdentifier: HKHealthStore.healthAppBundleIdentifier), version: nil)))
+                sourceRevision: RecordMapping.healthSource))
         }
         return events
     }
@@ -199,7 +201,9 @@ public final class HKHealthAppEditor: @unchecked Sendable {
     @discardableResult
     public func logDose(_ log: DoseLog) throws -> HKMedicationDoseEvent { try logDoses([log])[0] }
 
-    private func recordDeletion(of dose: NSManagedObject, seq: Int64, in context: NSManagedObjectContext) {
+    private func recordDeletion(of dose: NSManagedObject, sequence: SequenceAllocator, in context: NSManagedObjectContext) {
+        let seq = sequence.next()
+        sequence.markDeletion(seq)
         database.insert(HealthStoreModel.deletedObject, [
             "uuid": dose.value(forKey: "uuid") as? String ?? "", "seq": seq, "sampleType": HKSampleType.medicationDoseEventIdentifier,
             "medicationConceptIdentifier": dose.value(forKey: "medicationConceptIdentifier") as? String,
@@ -217,7 +221,7 @@ public final class HKHealthAppEditor: @unchecked Sendable {
         guard let dose = try record(HealthStoreModel.doseEvent, "uuid", uuid.uuidString, in: context) else {
             throw HKError(.errorInvalidArgument, "no dose event \(uuid)")
         }
-        recordDeletion(of: dose, seq: sequence.next(), in: context)
+        recordDeletion(of: dose, sequence: sequence, in: context)
         context.delete(dose)
     }
 

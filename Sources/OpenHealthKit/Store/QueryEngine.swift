@@ -12,22 +12,50 @@ extension HKHealthStore {
         type.identifier == HKSampleType.medicationDoseEventIdentifier ? HealthStoreModel.doseEvent : HealthStoreModel.categorySample
     }
 
+    /// What the app may see as of the store's authorization generation: computed once per generation
+    /// (every change of decisions or of the set of medications moves it, in the same transaction).
+    func visibilityCache(_ counters: StoreCounters, in context: NSManagedObjectContext) throws -> VisibilityCache {
+        if let generation = counters.authorization,
+           let cached = visibilityLock.withLock({ visibilityCache }), cached.generation == generation {
+            return cached
+        }
+        let granted = try AuthorizationRecords.keys(database, bundleIdentifier, AuthorizationRecords.medication, in: context)
+        let readable = try AuthorizationRecords.keys(database, bundleIdentifier, AuthorizationRecords.read, in: context)
+        let request = NSFetchRequest<NSDictionary>(entityName: HealthStoreModel.medication)
+        request.resultType = .dictionaryResultType
+        request.propertiesToFetch = ["medicationConceptIdentifier"]
+        let all = Set(try context.fetch(request).compactMap { $0.object(forKey: "medicationConceptIdentifier") as? String })
+        let withheld = all.subtracting(granted)
+        // The shorter list: every medication granted needs no condition at all. Either way the
+        // condition is a filter only (see `HKQuery.filterOnly`), so plans follow `seq` or the app's predicate.
+        let doses: NSPredicate?
+        if withheld.isEmpty {
+            doses = nil
+        } else if withheld.count < granted.count {
+            doses = NSCompoundPredicate(notPredicateWithSubpredicate: HKQuery.compare("medicationConceptIdentifier", .within, withheld.sorted()))
+        } else {
+            doses = HKQuery.filterOnly(HKQuery.compare("medicationConceptIdentifier", .within, granted.sorted()))
+        }
+        let cache = VisibilityCache(generation: counters.authorization ?? -1, doses: doses,
+                                    deletedDoses: HKQuery.filterOnly(HKQuery.compare("medicationConceptIdentifier", .within, granted.sorted())),
+                                    readable: readable)
+        if counters.authorization != nil { visibilityLock.withLock { visibilityCache = cache } }
+        return cache
+    }
+
     /// The SQL condition restricting what the app may see of a sample type (nil: everything; a false
     /// predicate: nothing).
-    func visibility(for type: HKSampleType, in context: NSManagedObjectContext) throws -> NSPredicate? {
+    func visibility(for type: HKSampleType, _ counters: StoreCounters, in context: NSManagedObjectContext) throws -> NSPredicate? {
         if isPrivileged { return nil }
-        if type.identifier == HKSampleType.medicationDoseEventIdentifier {
-            let concepts = try AuthorizationRecords.keys(database, bundleIdentifier, AuthorizationRecords.medication, in: context)
-            return HKQuery.filterOnly(HKQuery.compare("medicationConceptIdentifier", .within, concepts.sorted()))
-        }
-        let readable = try AuthorizationRecords.keys(database, bundleIdentifier, AuthorizationRecords.read, in: context)
-        return readable.contains(type.identifier) ? HKQuery.compare("typeIdentifier", .equal, type.identifier) : HKQuery.nothing
+        let cache = try visibilityCache(counters, in: context)
+        if type.identifier == HKSampleType.medicationDoseEventIdentifier { return cache.doses }
+        return cache.readable.contains(type.identifier) ? HKQuery.compare("typeIdentifier", .equal, type.identifier) : HKQuery.nothing
     }
 
     func samplePredicate(_ type: HKSampleType, _ predicate: NSPredicate?, in context: NSManagedObjectContext) throws -> NSPredicate {
         var parts: [NSPredicate] = []
         if entity(for: type) == HealthStoreModel.categorySample { parts.append(HKQuery.compare("typeIdentifier", .equal, type.identifier)) }
-        if let visible = try visibility(for: type, in: context) { parts.append(visible) }
+        if let visible = try visibility(for: type, try StoreCounters.read(in: context, database: database), in: context) { parts.append(visible) }
         if let predicate { parts.append(predicate) }
         return parts.isEmpty ? HKQuery.everything : HKQuery.and(parts)
     }
@@ -72,10 +100,11 @@ extension HKHealthStore {
         if let limit, limit < 0 { throw HKError(.errorInvalidArgument, "limit must not be negative (got \(limit))") }
         return try database.perform { context in
             let since = anchor ?? 0
-            let counter = try database.changeCounter(in: context)
+            let counters = try StoreCounters.read(in: context, database: database)
+            let counter = counters.sequence
             guard counter > since else { return ([], [], since) }
             let window = HKQuery.and([HKQuery.compare("seq", .above, since), HKQuery.compare("seq", .atMost, counter)])
-            let visible = try visibility(for: type, in: context)
+            let visible = try visibility(for: type, counters, in: context)
             var parts = [window]
             if entity(for: type) == HealthStoreModel.categorySample { parts.append(HKQuery.compare("typeIdentifier", .equal, type.identifier)) }
             if let visible { parts.append(visible) }
@@ -85,15 +114,14 @@ extension HKHealthStore {
             var added = try database.fetch(entity(for: type), HKQuery.and(parts), sort: bySeq, limit: limit ?? 0, in: context)
                 .map { SequencedSample(seq: int64($0, "seq"), sample: map($0, type, interner)) }
             var deleted: [SequencedDeletion] = []
-            if anchor != nil {
+            if anchor != nil, counters.lastDeletion > since {
                 // Deleted dose events carry their medication, filtered like the samples; a category
                 // type's deletions need read access to the type (visibility is then its type).
                 var parts = [HKQuery.compare("sampleType", .equal, type.identifier), window]
                 if !isPrivileged {
                     if type.identifier == HKSampleType.medicationDoseEventIdentifier {
-                        if let visible { parts.append(visible) }
-                    } else if !(try AuthorizationRecords.keys(database, bundleIdentifier, AuthorizationRecords.read, in: context)
-                                .contains(type.identifier)) {
+                        parts.append(try visibilityCache(counters, in: context).deletedDoses)
+                    } else if !(try visibilityCache(counters, in: context).readable.contains(type.identifier)) {
                         parts.append(HKQuery.nothing)
                     }
                 }

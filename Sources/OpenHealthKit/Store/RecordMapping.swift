@@ -92,8 +92,12 @@ enum RecordMapping {
             unit: interner.unit(o.value(forKey: "unit") as? String ?? "count"),
             startDate: o.value(forKey: "startDate") as? Date ?? .distantPast,
             endDate: o.value(forKey: "endDate") as? Date ?? .distantPast,
-            uuid: uuid(o), metadata: MetadataCoding.decode(o.value(forKey: "metadata") as? Data), sourceRevision: interner.source(o))
+            uuid: uuid(o), metadata: MetadataCoding.decode(o.value(forKey: "metadata") as? Data), sourceRevision: healthSource)
     }
+
+    /// The source of every dose event: only the Health app writes them (its editor stores this source).
+    static let healthSource = HKSourceRevision(source: HKSource(name: "Health", bundleIdentifier: HKHealthStore.healthAppBundleIdentifier),
+                                               version: nil)
 
     /// An Int16 attribute (the store decodes those as Int16: cast to it first, the cheap cast).
     static func small(_ o: NSManagedObject, _ key: String) -> Int {
