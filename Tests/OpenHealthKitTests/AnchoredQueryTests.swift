@@ -83,4 +83,35 @@ import Testing
         #expect(edit.addedSamples.map(\.uuid) == [edited.uuid])
         #expect(edit.addedSamples.first?.doseQuantity == 2)
     }
+
+    @Test func deletionsAndAdditionsPageInSequenceOrder() async throws {
+        let (f, app, tylenol) = try await seeded()
+        func log(_ n: Int, from start: Int) throws -> [HKMedicationDoseEvent] {
+            try f.editor.logDoses((start..<start + n).map { .init(medication: tylenol.identifier, status: .taken, date: date(2026, 5, 1).addingTimeInterval(Double($0) * 60)) })
+        }
+        let first = try log(30, from: 0)
+        let anchor = try await HKAnchoredObjectQueryDescriptor(predicates: [.medicationDoseEvent()], anchor: nil).result(for: app).newAnchor
+        // Changes after the anchor: 20 deletions, 5 additions, 5 more deletions (one an addition of this batch).
+        var expected: [String] = []
+        for event in first.prefix(20) { try f.editor.deleteDose(event); expected.append("-\(event.uuid)") }
+        let second = try log(5, from: 100)
+        // second[0] is deleted again below: what no longer exists is reported deleted, never added.
+        expected += second.dropFirst().map { "+\($0.uuid)" }
+        for event in first[20..<24] + [second[0]] { try f.editor.deleteDose(event); expected.append("-\(event.uuid)") }
+        for limit in [1, 3, 7, 100] {
+            var cursor: HKQueryAnchor? = anchor
+            var seen: [String] = []
+            while true {
+                let page = try await HKAnchoredObjectQueryDescriptor(predicates: [.medicationDoseEvent()], anchor: cursor, limit: limit).result(for: app)
+                #expect(page.addedSamples.count + page.deletedObjects.count <= limit)
+                if page.addedSamples.isEmpty && page.deletedObjects.isEmpty { break }
+                // Within a page additions and deletions are separate lists; across pages the order holds.
+                seen += page.deletedObjects.map { "-\($0.uuid)" } + page.addedSamples.map { "+\($0.uuid)" }
+                cursor = page.newAnchor
+            }
+            #expect(Set(seen) == Set(expected), "limit \(limit)")
+            #expect(seen.count == expected.count, "limit \(limit)")
+            if limit == 1 { #expect(seen == expected) }
+        }
+    }
 }

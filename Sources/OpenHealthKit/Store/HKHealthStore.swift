@@ -61,6 +61,8 @@ public final class HKHealthStore: @unchecked Sendable {
         let generation: Int64
         /// The condition on dose events (nil: every medication in the store is granted).
         let doses: NSPredicate?
+        /// The medications the app may read.
+        let granted: Set<String>
         /// The condition on deleted dose events: their medication is granted now (a deleted
         /// medication's grants go with it, so its doses' deletions are not reported).
         let deletedDoses: NSPredicate

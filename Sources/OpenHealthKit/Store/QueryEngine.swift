@@ -36,7 +36,7 @@ extension HKHealthStore {
         } else {
             doses = HKQuery.filterOnly(HKQuery.compare("medicationConceptIdentifier", .within, granted.sorted()))
         }
-        let cache = VisibilityCache(generation: counters.authorization ?? -1, doses: doses,
+        let cache = VisibilityCache(generation: counters.authorization ?? -1, doses: doses, granted: granted,
                                     deletedDoses: HKQuery.filterOnly(HKQuery.compare("medicationConceptIdentifier", .within, granted.sorted())),
                                     readable: readable)
         if counters.authorization != nil { visibilityLock.withLock { visibilityCache = cache } }
@@ -113,34 +113,42 @@ extension HKHealthStore {
             let interner = RecordMapping.Interner()
             var added = try database.fetch(entity(for: type), HKQuery.and(parts), sort: bySeq, limit: limit ?? 0, in: context)
                 .map { SequencedSample(seq: int64($0, "seq"), sample: map($0, type, interner)) }
+            // Everything matching in (since, upper] is read; a full list may have more after its last change.
+            var upper = counter
+            if let limit, limit > 0, added.count == limit, let last = added.last { upper = last.seq }
             var deleted: [SequencedDeletion] = []
             if anchor != nil, counters.lastDeletion > since {
-                // Deleted dose events carry their medication, filtered like the samples; a category
-                // type's deletions need read access to the type (visibility is then its type).
-                var parts = [HKQuery.compare("sampleType", .equal, type.identifier), window]
+                // Deletions only up to the page's last addition (none beyond it can be in this result).
+                // Deleted dose events carry their medication: kept when it is granted now (in SQL, or
+                // here when every medication in the store is granted and SQL needs no list); a
+                // category type's deletions need read access to the type.
+                var parts = [HKQuery.compare("sampleType", .equal, type.identifier),
+                             HKQuery.compare("seq", .above, since), HKQuery.compare("seq", .atMost, upper)]
+                var keep: Set<String>? = nil
                 if !isPrivileged {
+                    let cache = try visibilityCache(counters, in: context)
                     if type.identifier == HKSampleType.medicationDoseEventIdentifier {
-                        parts.append(try visibilityCache(counters, in: context).deletedDoses)
-                    } else if !(try visibilityCache(counters, in: context).readable.contains(type.identifier)) {
+                        if cache.doses == nil { keep = cache.granted } else { parts.append(cache.deletedDoses) }
+                    } else if !cache.readable.contains(type.identifier) {
                         parts.append(HKQuery.nothing)
                     }
                 }
-                deleted = try database.fetch(HealthStoreModel.deletedObject, HKQuery.and(parts), sort: bySeq, limit: limit ?? 0, in: context)
+                let records = try database.fetch(HealthStoreModel.deletedObject, HKQuery.and(parts), sort: bySeq, limit: limit ?? 0, in: context)
+                if let limit, limit > 0, records.count == limit, let last = records.last { upper = min(upper, int64(last, "seq")) }
+                deleted = records
+                    .filter { record in keep.map { $0.contains(record.value(forKey: "medicationConceptIdentifier") as? String ?? "") } ?? true }
                     .map { SequencedDeletion(seq: int64($0, "seq"), object: RecordMapping.deletedObject($0)) }
             }
-            guard let limit, limit > 0 else { return (added, deleted, counter) }
-            if added.count + deleted.count > limit {
+            added = added.filter { $0.seq <= upper }
+            deleted = deleted.filter { $0.seq <= upper }
+            if let limit, limit > 0, added.count + deleted.count > limit {
                 // Keep the first `limit` changes in sequence order; the anchor is the last one kept.
                 let cut = (added.map(\.seq) + deleted.map(\.seq)).sorted()[limit - 1]
                 added = added.filter { $0.seq <= cut }
                 deleted = deleted.filter { $0.seq <= cut }
                 return (added, deleted, cut)
             }
-            if added.count == limit || deleted.count == limit {
-                // A full list may have more after its last change.
-                return (added, deleted, max(added.last?.seq ?? 0, deleted.last?.seq ?? 0))
-            }
-            return (added, deleted, counter)
+            return (added, deleted, upper)
         }
     }
 }
