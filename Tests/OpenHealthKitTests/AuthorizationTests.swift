@@ -125,4 +125,51 @@ final class RecordingHandler: HKAuthorizationHandler, @unchecked Sendable {
         await #expect(throws: HKError.self) { try await other.save(sample) }
         #expect(try await HKSampleQueryDescriptor(predicates: [.categorySample(type: headache)], sortDescriptors: []).result(for: editor.store).count == 1)
     }
+
+    /// A connection caches what its app may see per authorization generation; a decision made through
+    /// another connection (here: the app restarted and asked again) moves the generation, so the old
+    /// connection stops showing withheld data at once, whether few or most medications are withheld.
+    @Test func revokedMedicationsDisappearAtOnceFromEveryConnection() async throws {
+        let handler = RecordingHandler()
+        let (f, editor, url) = try store(handler)
+        let cipro = f.concept("1665229"), tylenol = f.concept("313782"), amox = f.concept("313820")
+        for concept in [cipro, tylenol, amox] { try await editor.addMedication(concept) }
+        let app = try HKHealthStore(storeURL: url, bundleIdentifier: "com.example.app", authorizationHandler: handler)
+        try await app.requestPerObjectReadAuthorization(for: .userAnnotatedMedicationType(), predicate: nil)
+        for concept in [cipro, tylenol, amox] {
+            try editor.logDose(.init(medication: concept.identifier, status: .taken, date: date(2026, 5, 1)))
+        }
+        func visible(_ store: HKHealthStore) async throws -> Set<String> {
+            Set(try await HKSampleQueryDescriptor(predicates: [.medicationDoseEvent()], sortDescriptors: []).result(for: store)
+                .map(\.medicationConceptIdentifier.identifier))
+        }
+        func anchored(_ store: HKHealthStore, after anchor: HKQueryAnchor? = nil) async throws -> HKAnchoredObjectQueryDescriptor<HKMedicationDoseEvent>.Result {
+            try await HKAnchoredObjectQueryDescriptor(predicates: [.medicationDoseEvent()], anchor: anchor, limit: 10).result(for: store)
+        }
+        let ids = [cipro, tylenol, amox].map(\.identifier.identifier)
+        #expect(try await visible(app) == Set(ids))
+        #expect(try await anchored(app).addedSamples.count == 3)
+
+        handler.deny(ids[0])
+        let restarted = try HKHealthStore(storeURL: url, bundleIdentifier: "com.example.app", authorizationHandler: handler)
+        try await restarted.requestPerObjectReadAuthorization(for: .userAnnotatedMedicationType(), predicate: nil)
+        #expect(try await visible(app) == [ids[1], ids[2]])
+        #expect(Set(try await anchored(app).addedSamples.map(\.medicationConceptIdentifier.identifier)) == [ids[1], ids[2]])
+
+        handler.deny(ids[2])
+        try await restarted.requestPerObjectReadAuthorization(for: .userAnnotatedMedicationType(), predicate: nil)
+        #expect(try await visible(app) == [ids[1]])
+        let start = try await anchored(app)
+        #expect(start.addedSamples.map(\.medicationConceptIdentifier.identifier) == [ids[1]])
+
+        // Deleting a withheld medication tells the app nothing about its doses.
+        try editor.deleteMedication(cipro.identifier)
+        let after = try await anchored(app, after: start.newAnchor)
+        #expect(after.addedSamples.isEmpty && after.deletedObjects.isEmpty)
+        // A new medication is asked about, and its doses appear once granted.
+        let ibuprofen = try #require(f.catalog.search("ibuprofen").first).concept
+        try await editor.addMedication(ibuprofen)
+        let dose = try editor.logDose(.init(medication: ibuprofen.identifier, status: .taken, date: date(2026, 5, 2)))
+        #expect(try await anchored(app, after: start.newAnchor).addedSamples.map(\.uuid) == [dose.uuid])
+    }
 }

@@ -85,4 +85,64 @@ import Testing
         #expect(onJune2.map(\.startDate) == [loggedAt])
         #expect(try f.editor.schedule(of: concept.identifier) == schedule)
     }
+
+    /// The Health app's reminders on a stored schedule, around spring-forward in two zones: an
+    /// evening dose answered after midnight belongs to the evening before, and the reminders nobody
+    /// answered become notInteracted events at their scheduled times, once.
+    @Test(arguments: [("America/New_York", 8, 3), ("Europe/Berlin", 29, 3)])
+    func remindersAnsweredAfterMidnightAndUnansweredOnes(zoneID: String, springDay: Int, springMonth: Int) async throws {
+        let zone = TimeZone(identifier: zoneID)!
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        func local(_ day: Int, _ hour: Int, _ minute: Int = 0) -> Date {
+            calendar.date(from: DateComponents(year: 2026, month: springMonth, day: day, hour: hour, minute: minute))!
+        }
+        let f = try StoreFixture()
+        let concept = f.concept("313782")
+        let schedule = try MedicationSchedule(frequency: .weekdays(Set(1...7)), times: [.init(hour: 8), .init(hour: 22, quantity: 2)])
+        try await f.editor.addMedication(concept, schedule: schedule)
+        let before = springDay - 1
+        // The evening dose before the change, taken at 00:30 on the transition day.
+        let late = try f.editor.logScheduledDose(concept.identifier, status: .taken, at: local(springDay, 0, 30), currentTimeZone: zone)
+        #expect(late.scheduledDate == local(before, 22))
+        #expect(late.scheduledDoseQuantity == 2 && late.doseQuantity == 2 && late.scheduleType == .schedule)
+        // The morning dose of the transition day, skipped at 09:15 (after the clocks jumped).
+        let skipped = try f.editor.logScheduledDose(concept.identifier, status: .skipped, at: local(springDay, 9, 15), currentTimeZone: zone)
+        #expect(skipped.scheduledDate == local(springDay, 8))
+        #expect(skipped.doseQuantity == 0)
+        // Everything else over three local days went unanswered.
+        let start = calendar.startOfDay(for: local(before, 12)), end = calendar.startOfDay(for: local(springDay + 2, 12))
+        let missed = try f.editor.recordUnansweredReminders(for: concept.identifier, from: start, to: end, currentTimeZone: zone)
+        #expect(missed.map(\.scheduledDate) == [local(before, 8), local(springDay, 22), local(springDay + 1, 8), local(springDay + 1, 22)])
+        #expect(missed.allSatisfy { $0.logStatus == .notInteracted && $0.doseQuantity == nil && $0.startDate == $0.scheduledDate })
+        #expect(try f.editor.recordUnansweredReminders(for: concept.identifier, from: start, to: end, currentTimeZone: zone).isEmpty)
+        // An app reading each local day by scheduled date finds exactly that day's two doses.
+        let app = try f.app()
+        try await app.requestPerObjectReadAuthorization(for: .userAnnotatedMedicationType(), predicate: nil)
+        for day in [before, springDay, springDay + 1] {
+            let dayStart = calendar.startOfDay(for: local(day, 12))
+            let events = try await HKSampleQueryDescriptor(
+                predicates: [.medicationDoseEvent(HKQuery.predicateForMedicationDoseEvent(
+                    scheduledStart: dayStart, end: calendar.date(byAdding: .day, value: 1, to: dayStart)))],
+                sortDescriptors: [SortDescriptor(\.scheduledDate)]).result(for: app)
+            #expect(events.map { calendar.component(.hour, from: $0.scheduledDate!) } == [8, 22], "local day \(day)")
+        }
+        // The transition day is 23 hours long: its 08:00 dose comes 23 h after the previous one.
+        #expect(local(springDay, 8).timeIntervalSince(local(before, 8)) == 23 * 3600)
+    }
+
+    @Test func reminderLoggingNeedsASchedule() async throws {
+        let f = try StoreFixture()
+        let concept = f.concept("313782")
+        try await f.editor.addMedication(concept)
+        #expect(throws: HKError.self) { try f.editor.logScheduledDose(concept.identifier, status: .taken, at: Date()) }
+        #expect(throws: HKError.self) {
+            try f.editor.recordUnansweredReminders(for: concept.identifier, from: Date(), to: Date().addingTimeInterval(86400))
+        }
+        let weekly = try MedicationSchedule(frequency: .weekdays([2]), times: [.init(hour: 8)], timeZone: TimeZone(identifier: "UTC")!)
+        try f.editor.updateMedication(concept.identifier, schedule: .some(weekly))
+        // 2026-06-03 is a Wednesday: nothing is due within 12 hours of noon.
+        #expect(throws: HKError.self) { try f.editor.logScheduledDose(concept.identifier, status: .taken, at: utc(2026, 6, 3, 12, 0)) }
+        #expect(throws: HKError.self) { try f.editor.recordUnansweredReminders(for: concept.identifier, from: utc(2026, 6, 3, 0, 0), to: utc(2026, 6, 2, 0, 0)) }
+    }
 }

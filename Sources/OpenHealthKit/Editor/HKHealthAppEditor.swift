@@ -7,7 +7,7 @@ import OpenCoreData
 public final class HKHealthAppEditor: @unchecked Sendable {
     /// The privileged store, which also reads everything.
     public let store: HKHealthStore
-    private var database: HealthDatabase { store.database }
+    var database: HealthDatabase { store.database }
 
     /// Opens the store at a URL as the Health app.
     public init(storeURL: URL, authorizationHandler: any HKAuthorizationHandler = HKDenyAllAuthorizationHandler()) throws {
@@ -19,7 +19,7 @@ public final class HKHealthAppEditor: @unchecked Sendable {
         try database.fetch(entity, HKQuery.compare(key, .equal, value), limit: 1, in: context).first
     }
 
-    private func medicationRecord(_ id: HKHealthConceptIdentifier, in context: NSManagedObjectContext) throws -> NSManagedObject {
+    func medicationRecord(_ id: HKHealthConceptIdentifier, in context: NSManagedObjectContext) throws -> NSManagedObject {
         guard let record = try record(HealthStoreModel.medication, "medicationConceptIdentifier", id.identifier, in: context) else {
             throw HKError(.errorInvalidArgument, "no medication \(id.identifier) in the Health app")
         }
@@ -38,6 +38,7 @@ public final class HKHealthAppEditor: @unchecked Sendable {
                 throw HKError(.errorInvalidArgument, "medication \(concept.identifier.identifier) is already in the list")
             }
             let seq = sequence.next()
+            sequence.bumpAuthorization() // the set of medications apps may be shown changed
             database.insert(HealthStoreModel.medication, [
                 "medicationConceptIdentifier": concept.identifier.identifier, "displayText": concept.displayText,
                 "generalForm": concept.generalForm.rawValue, "codings": RecordMapping.codingsData(concept.relatedCodings),
@@ -52,10 +53,10 @@ public final class HKHealthAppEditor: @unchecked Sendable {
             let current = try database.perform { try AuthorizationRecords.keys(database, app, AuthorizationRecords.medication, in: $0) }
             let granted = await store.authorizationHandler.perObjectReadAuthorization(bundleIdentifier: app, medications: [medication],
                                                                                     current: current)
-            try database.perform { context in
+            try database.write { context, sequence in
                 try AuthorizationRecords.set(database, app, AuthorizationRecords.medication, key: concept.identifier.identifier,
                                              granted: granted.contains(concept.identifier), in: context)
-                try database.save(context)
+                sequence.bumpAuthorization()
             }
         }
         return medication
@@ -94,12 +95,13 @@ public final class HKHealthAppEditor: @unchecked Sendable {
         try database.write { context, sequence in
             let record = try medicationRecord(id, in: context)
             for dose in try database.fetch(HealthStoreModel.doseEvent, HKQuery.compare("medicationConceptIdentifier", .equal, id.identifier), in: context) {
-                recordDeletion(of: dose, seq: sequence.next(), in: context)
+                recordDeletion(of: dose, sequence: sequence, in: context)
                 context.delete(dose)
             }
             let grants = HKQuery.and([HKQuery.compare("kind", .equal, AuthorizationRecords.medication), HKQuery.compare("key", .equal, id.identifier)])
             for grant in try database.fetch(HealthStoreModel.authorization, grants, in: context) { context.delete(grant) }
             context.delete(record)
+            sequence.bumpAuthorization()
         }
     }
 
@@ -161,42 +163,47 @@ public final class HKHealthAppEditor: @unchecked Sendable {
     @discardableResult
     public func logDoses(_ logs: [DoseLog]) throws -> [HKMedicationDoseEvent] {
         try logs.forEach(Self.validate)
-        return try database.write { context, sequence in
-            var known = Set<String>()
-            var events: [HKMedicationDoseEvent] = []
-            events.reserveCapacity(logs.count)
-            for log in logs {
-                if !known.contains(log.medication.identifier) {
-                    _ = try medicationRecord(log.medication, in: context)
-                    known.insert(log.medication.identifier)
-                }
-                let seq = sequence.next()
-                let uuid = UUID()
-                let quantity = Self.defaultQuantity(log)
-                database.insert(HealthStoreModel.doseEvent, [
-                    "uuid": uuid.uuidString, "seq": seq, "startDate": log.date, "endDate": log.date,
-                    "sourceName": "Health", "sourceBundle": HKHealthStore.healthAppBundleIdentifier,
-                    "medicationConceptIdentifier": log.medication.identifier, "logStatus": Int16(log.status.rawValue),
-                    "scheduleType": Int16((log.scheduledDate == nil ? HKMedicationDoseEvent.ScheduleType.asNeeded : .schedule).rawValue),
-                    "scheduledDate": log.scheduledDate, "scheduledDoseQuantity": log.scheduledQuantity, "doseQuantity": quantity,
-                    "unit": log.unit.unitString,
-                ], in: context)
-                events.append(HKMedicationDoseEvent(
-                    medicationConceptIdentifier: log.medication, logStatus: log.status,
-                    scheduleType: log.scheduledDate == nil ? .asNeeded : .schedule, scheduledDate: log.scheduledDate,
-                    scheduledDoseQuantity: log.scheduledQuantity, doseQuantity: quantity, unit: log.unit,
-                    startDate: log.date, endDate: log.date, uuid: uuid, metadata: nil,
-                    sourceRevision: HKSourceRevision(source: HKSource(name: "Health", bundleIdentifier: HKHealthStore.healthAppBundleIdentifier), version: nil)))
+        return try database.write { context, sequence in try insertDoses(logs, in: context, sequence: sequence) }
+    }
+
+    /// Inserts validated logs inside a write.
+    func insertDoses(_ logs: [DoseLog], in context: NSManagedObjectContext, sequence: SequenceAllocator) throws -> [HKMedicationDoseEvent] {
+        var known = Set<String>()
+        var events: [HKMedicationDoseEvent] = []
+        events.reserveCapacity(logs.count)
+        for log in logs {
+            if !known.contains(log.medication.identifier) {
+                _ = try medicationRecord(log.medication, in: context)
+                known.insert(log.medication.identifier)
             }
-            return events
+            let seq = sequence.next()
+            let uuid = UUID()
+            let quantity = Self.defaultQuantity(log)
+            database.insert(HealthStoreModel.doseEvent, [
+                "uuid": uuid.uuidString, "seq": seq, "startDate": log.date, "endDate": log.date,
+                "sourceName": RecordMapping.healthSource.source.name, "sourceBundle": HKHealthStore.healthAppBundleIdentifier,
+                "medicationConceptIdentifier": log.medication.identifier, "logStatus": Int16(log.status.rawValue),
+                "scheduleType": Int16((log.scheduledDate == nil ? HKMedicationDoseEvent.ScheduleType.asNeeded : .schedule).rawValue),
+                "scheduledDate": log.scheduledDate, "scheduledDoseQuantity": log.scheduledQuantity, "doseQuantity": quantity,
+                "unit": log.unit.unitString,
+            ], in: context)
+            events.append(HKMedicationDoseEvent(
+                medicationConceptIdentifier: log.medication, logStatus: log.status,
+                scheduleType: log.scheduledDate == nil ? .asNeeded : .schedule, scheduledDate: log.scheduledDate,
+                scheduledDoseQuantity: log.scheduledQuantity, doseQuantity: quantity, unit: log.unit,
+                startDate: log.date, endDate: log.date, uuid: uuid, metadata: nil,
+                sourceRevision: RecordMapping.healthSource))
         }
+        return events
     }
 
     /// Logs one dose.
     @discardableResult
     public func logDose(_ log: DoseLog) throws -> HKMedicationDoseEvent { try logDoses([log])[0] }
 
-    private func recordDeletion(of dose: NSManagedObject, seq: Int64, in context: NSManagedObjectContext) {
+    private func recordDeletion(of dose: NSManagedObject, sequence: SequenceAllocator, in context: NSManagedObjectContext) {
+        let seq = sequence.next()
+        sequence.markDeletion(seq)
         database.insert(HealthStoreModel.deletedObject, [
             "uuid": dose.value(forKey: "uuid") as? String ?? "", "seq": seq, "sampleType": HKSampleType.medicationDoseEventIdentifier,
             "medicationConceptIdentifier": dose.value(forKey: "medicationConceptIdentifier") as? String,
@@ -206,17 +213,20 @@ public final class HKHealthAppEditor: @unchecked Sendable {
 
     /// Deletes a dose event (anchored queries report it as deleted).
     public func deleteDose(_ event: HKMedicationDoseEvent) throws {
-        try database.write { context, sequence in
-            guard let dose = try record(HealthStoreModel.doseEvent, "uuid", event.uuid.uuidString, in: context) else {
-                throw HKError(.errorInvalidArgument, "no dose event \(event.uuid)")
-            }
-            recordDeletion(of: dose, seq: sequence.next(), in: context)
-            context.delete(dose)
-        }
+        try database.write { context, sequence in try removeDose(event.uuid, in: context, sequence: sequence) }
     }
 
-    /// Edits a dose: samples are immutable, so the old event is deleted and a new one (new UUID) added,
-    /// both reported to anchored queries.
+    /// Deletes a dose event inside a write, recording the deletion.
+    private func removeDose(_ uuid: UUID, in context: NSManagedObjectContext, sequence: SequenceAllocator) throws {
+        guard let dose = try record(HealthStoreModel.doseEvent, "uuid", uuid.uuidString, in: context) else {
+            throw HKError(.errorInvalidArgument, "no dose event \(uuid)")
+        }
+        recordDeletion(of: dose, sequence: sequence, in: context)
+        context.delete(dose)
+    }
+
+    /// Edits a dose: samples are immutable, so the old event is deleted and a new one (new UUID) added
+    /// in the same transaction, both reported to anchored queries (in one result).
     @discardableResult
     public func editDose(_ event: HKMedicationDoseEvent, status: HKMedicationDoseEvent.LogStatus? = nil,
                          doseQuantity: Double?? = nil, date: Date? = nil) throws -> HKMedicationDoseEvent {
@@ -225,8 +235,11 @@ public final class HKHealthAppEditor: @unchecked Sendable {
                           doseQuantity: doseQuantity ?? event.doseQuantity, unit: event.unit)
         if status != nil, doseQuantity == nil { log.doseQuantity = nil } // a new status takes its default quantity
         try Self.validate(log)
-        try deleteDose(event)
-        return try logDose(log)
+        // One transaction: readers see the old event and then the new one, never neither.
+        return try database.write { context, sequence in
+            try removeDose(event.uuid, in: context, sequence: sequence)
+            return try insertDoses([log], in: context, sequence: sequence)[0]
+        }
     }
 
     /// Undoes a log: the dose becomes `notLogged` with no quantity.

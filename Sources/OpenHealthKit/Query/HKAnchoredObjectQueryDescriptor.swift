@@ -14,11 +14,11 @@ public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: @unchecked Send
     }
 
     /// The sample types and predicates.
-    public let predicates: [HKSamplePredicate<Sample>]
+    public var predicates: [HKSamplePredicate<Sample>]
     /// Where to start (nil: from the beginning, without deletions).
     public var anchor: HKQueryAnchor?
     /// The most changes per result (nil: all); read long histories in batches by anchor.
-    public let limit: Int?
+    public var limit: Int?
     /// How often `results(for:)` re-reads the change counter at the latest. In-process saves wake
     /// it at once; commits by other processes as soon as the store's files change on disk (checked
     /// every 10 ms).
@@ -45,9 +45,18 @@ public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: @unchecked Send
             newAnchor = min(newAnchor, changes.newAnchor)
         }
         if predicates.count > 1 {
-            // Several types: keep only what lies at or before the smallest anchor, so nothing is skipped.
-            added = added.filter { $0.0 <= newAnchor }.sorted { $0.0 < $1.0 }
-            deleted = deleted.filter { $0.0 <= newAnchor }.sorted { $0.0 < $1.0 }
+            // Several predicates: keep only what lies at or before the smallest anchor, so nothing is
+            // skipped; a change two predicates both match is reported once (its sequence number is
+            // unique store-wide); the limit applies to the whole result.
+            var seenAdded = Set<Int64>(), seenDeleted = Set<Int64>()
+            added = added.filter { $0.0 <= newAnchor && seenAdded.insert($0.0).inserted }.sorted { $0.0 < $1.0 }
+            deleted = deleted.filter { $0.0 <= newAnchor && seenDeleted.insert($0.0).inserted }.sorted { $0.0 < $1.0 }
+            if let limit, limit > 0, added.count + deleted.count > limit {
+                let cut = (added.map(\.0) + deleted.map(\.0)).sorted()[limit - 1]
+                added = added.filter { $0.0 <= cut }
+                deleted = deleted.filter { $0.0 <= cut }
+                newAnchor = cut
+            }
         }
         return Result(addedSamples: added.map(\.1), deletedObjects: deleted.map(\.1), newAnchor: HKQueryAnchor(sequence: newAnchor))
     }
@@ -61,6 +70,8 @@ public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: @unchecked Send
                 var first = true
                 do {
                     while !Task.isCancelled {
+                        // Marked before reading: a save after this point wakes the wait below at once.
+                        let mark = ChangeHub.shared.mark(healthStore.database.url)
                         let counter = try healthStore.database.changeCounter()
                         if first || counter > (descriptor.anchor?.sequence ?? -1) {
                             let result = try await descriptor.result(for: healthStore)
@@ -70,7 +81,7 @@ public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: @unchecked Send
                             first = false
                             if full { continue }
                         }
-                        await ChangeHub.shared.wait(healthStore.database.url, timeout: pollingInterval)
+                        await ChangeHub.shared.wait(healthStore.database.url, since: mark, timeout: pollingInterval)
                     }
                     continuation.finish()
                 } catch {

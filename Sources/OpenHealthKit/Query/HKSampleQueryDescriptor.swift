@@ -3,11 +3,11 @@ import OpenCoreData
 /// A one-shot query for samples: predicates, sort order and limit, all applied in SQL.
 public struct HKSampleQueryDescriptor<Sample: HKSample>: @unchecked Sendable {
     /// The sample types and predicates.
-    public let predicates: [HKSamplePredicate<Sample>]
+    public var predicates: [HKSamplePredicate<Sample>]
     /// The order of the results.
-    public let sortDescriptors: [SortDescriptor<Sample>]
+    public var sortDescriptors: [SortDescriptor<Sample>]
     /// The most samples to return (nil: all).
-    public let limit: Int?
+    public var limit: Int?
 
     /// Creates a descriptor.
     public init(predicates: [HKSamplePredicate<Sample>], sortDescriptors: [SortDescriptor<Sample>], limit: Int? = nil) {
@@ -36,9 +36,9 @@ public struct HKSampleQueryDescriptor<Sample: HKSample>: @unchecked Sendable {
 /// A query for the medications the app may read.
 public struct HKUserAnnotatedMedicationQueryDescriptor: @unchecked Sendable {
     /// Which medications (all when nil); see `HKQuery.predicateForUserAnnotatedMedications`.
-    public let predicate: NSPredicate?
+    public var predicate: NSPredicate?
     /// The most medications to return (nil: all).
-    public let limit: Int?
+    public var limit: Int?
 
     /// Creates a descriptor.
     public init(predicate: NSPredicate? = nil, limit: Int? = nil) {

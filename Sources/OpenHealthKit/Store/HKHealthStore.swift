@@ -56,6 +56,22 @@ public final class HKHealthStore: @unchecked Sendable {
 
     var isPrivileged: Bool { bundleIdentifier == Self.healthAppBundleIdentifier }
 
+    /// What this app may see, as of an authorization generation (see `StoreCounters`).
+    struct VisibilityCache {
+        let generation: Int64
+        /// The condition on dose events (nil: every medication in the store is granted).
+        let doses: NSPredicate?
+        /// The medications the app may read.
+        let granted: Set<String>
+        /// The condition on deleted dose events: their medication is granted now (a deleted
+        /// medication's grants go with it, so its doses' deletions are not reported).
+        let deletedDoses: NSPredicate
+        /// The category types the app may read.
+        let readable: Set<String>
+    }
+    let visibilityLock = NSLock()
+    nonisolated(unsafe) var visibilityCache: VisibilityCache?
+
     // MARK: Authorization
 
     /// Asks for permission to share and read sample types. Per-object types (medications) are an
@@ -71,7 +87,8 @@ public final class HKHealthStore: @unchecked Sendable {
             throw HKError(.errorInvalidArgument, "requestAuthorization(toShare:read:) needs at least one type")
         }
         let decision = await authorizationHandler.typeAuthorization(bundleIdentifier: bundleIdentifier, toShare: typesToShare, read: typesToRead)
-        try database.perform { context in
+        try database.write { context, sequence in
+            sequence.bumpAuthorization()
             for type in typesToShare {
                 try AuthorizationRecords.set(database, bundleIdentifier, AuthorizationRecords.share, key: type.identifier,
                                              granted: decision.share.contains(type), in: context)
@@ -79,7 +96,6 @@ public final class HKHealthStore: @unchecked Sendable {
             for type in typesToRead where decision.read.contains(type) {
                 try AuthorizationRecords.set(database, bundleIdentifier, AuthorizationRecords.read, key: type.identifier, granted: true, in: context)
             }
-            try database.save(context)
         }
     }
 
@@ -96,14 +112,14 @@ public final class HKHealthStore: @unchecked Sendable {
             return (meds, try AuthorizationRecords.keys(database, bundleIdentifier, AuthorizationRecords.medication, in: context))
         }
         let granted = await authorizationHandler.perObjectReadAuthorization(bundleIdentifier: bundleIdentifier, medications: offered, current: current)
-        try database.perform { context in
+        try database.write { context, sequence in
+            sequence.bumpAuthorization()
             try AuthorizationRecords.set(database, bundleIdentifier, AuthorizationRecords.medicationRequested, key: "*", granted: true, in: context)
             for medication in offered {
                 let id = medication.medication.identifier
                 try AuthorizationRecords.set(database, bundleIdentifier, AuthorizationRecords.medication, key: id.identifier,
                                              granted: granted.contains(id), in: context)
             }
-            try database.save(context)
         }
     }
 
@@ -167,6 +183,7 @@ public final class HKHealthStore: @unchecked Sendable {
                 throw HKError(.errorAuthorizationDenied, "\(bundleIdentifier) can delete only samples it saved")
             }
             let seq = sequence.next()
+            sequence.markDeletion(seq)
             database.insert(HealthStoreModel.deletedObject, [
                 "uuid": object.uuid.uuidString, "seq": seq, "sampleType": record.value(forKey: "typeIdentifier") as? String ?? "",
                 "metadata": record.value(forKey: "metadata") as? Data, "deletedAt": Date(),

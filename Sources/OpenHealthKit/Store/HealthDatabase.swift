@@ -23,7 +23,7 @@ final class HealthDatabase: @unchecked Sendable {
             throw HKError(.errorDatabaseInaccessible, "cannot open the health store at \(url.path): \(error)")
         }
         context = container.newBackgroundContext()
-        try write { _, sequence in _ = sequence } // creates the change counter row of a new store
+        try write { _, sequence in sequence.ensureMarkers() } // creates the counter rows of a new store
     }
 
     /// Runs a block on the context; the context forgets its objects afterwards, so the next read sees
@@ -94,7 +94,7 @@ final class HealthDatabase: @unchecked Sendable {
 
     /// The store's change counter: the last sequence number handed out (0 when nothing was written).
     func changeCounter(in context: NSManagedObjectContext) throws -> Int64 {
-        try SequenceAllocator.counterRecord(in: context, database: self).map { int64($0, "value") } ?? 0
+        try StoreCounters.read(in: context, database: self).sequence
     }
 
     /// The change counter, read on its own.
@@ -144,32 +144,87 @@ func double(_ object: NSManagedObject, _ key: String) -> Double? {
 /// Hands out the store-wide sequence numbers of one write (see `HealthDatabase.write`).
 final class SequenceAllocator {
     static let counterName = "seq"
-    private let record: NSManagedObject
+    /// The row holding the sequence number of the latest deletion (no deleted-object record has a
+    /// higher one), so anchored reads skip the deletions table when nothing was deleted since.
+    static let deletionName = "del"
+    /// The row counting changes to what apps may see: authorization decisions and the set of
+    /// medications. Readers cache their visibility conditions per generation.
+    static let authorizationName = "auth"
+    private let context: NSManagedObjectContext
+    private var records: [String: NSManagedObject]
     private(set) var last: Int64
 
-    static func counterRecord(in context: NSManagedObjectContext, database: HealthDatabase) throws -> NSManagedObject? {
-        try database.fetch(HealthStoreModel.changeCounter, HKQuery.compare("name", .equal, counterName), limit: 1, in: context).first
-    }
-
     init(in context: NSManagedObjectContext, database: HealthDatabase) throws {
-        if let record = try Self.counterRecord(in: context, database: database) {
-            self.record = record
+        self.context = context
+        records = try StoreCounters.records(in: context, database: database)
+        if let record = records[Self.counterName] {
             last = int64(record, "value")
         } else {
             // A new store (a second process creating it at the same time hits the unique name and retries).
-            let record = NSEntityDescription.insertNewObject(forEntityName: HealthStoreModel.changeCounter, into: context)
-            record.setValue(Self.counterName, forKey: "name")
-            record.setValue(Int64(0), forKey: "value")
-            self.record = record
             last = 0
+            _ = row(Self.counterName, initial: 0)
         }
+    }
+
+    private func row(_ name: String, initial: Int64) -> NSManagedObject {
+        if let record = records[name] { return record }
+        let record = NSEntityDescription.insertNewObject(forEntityName: HealthStoreModel.changeCounter, into: context)
+        record.setValue(name, forKey: "name")
+        record.setValue(initial, forKey: "value")
+        records[name] = record
+        return record
     }
 
     /// The next sequence number.
     func next() -> Int64 {
         last += 1
-        record.setValue(last, forKey: "value")
+        row(Self.counterName, initial: 0).setValue(last, forKey: "value")
         return last
+    }
+
+    /// Records that the change with sequence number `seq` deleted something.
+    func markDeletion(_ seq: Int64) {
+        row(Self.deletionName, initial: seq).setValue(seq, forKey: "value")
+    }
+
+    /// Records a change to authorization decisions or to the set of medications.
+    func bumpAuthorization() {
+        let record = row(Self.authorizationName, initial: 0)
+        record.setValue(int64(record, "value") + 1, forKey: "value")
+    }
+
+    /// Creates the deletion and authorization rows of a store that lacks them. A store written before
+    /// they existed gets a deletion mark at its current counter: deletions at or below it are looked for.
+    func ensureMarkers() {
+        if records[Self.deletionName] == nil { _ = row(Self.deletionName, initial: last) }
+        if records[Self.authorizationName] == nil { _ = row(Self.authorizationName, initial: 1) }
+    }
+}
+
+/// The counter rows as a reader sees them, read in one fetch.
+struct StoreCounters {
+    /// The last sequence number handed out.
+    var sequence: Int64 = 0
+    /// No deletion has a higher sequence number (`Int64.max` when unknown).
+    var lastDeletion: Int64 = .max
+    /// The authorization generation (nil when unknown: nothing may be cached).
+    var authorization: Int64?
+
+    static func records(in context: NSManagedObjectContext, database: HealthDatabase) throws -> [String: NSManagedObject] {
+        var records: [String: NSManagedObject] = [:]
+        for record in try database.fetch(HealthStoreModel.changeCounter, nil, in: context) {
+            if let name = record.value(forKey: "name") as? String { records[name] = record }
+        }
+        return records
+    }
+
+    static func read(in context: NSManagedObjectContext, database: HealthDatabase) throws -> StoreCounters {
+        let records = try records(in: context, database: database)
+        var counters = StoreCounters()
+        if let r = records[SequenceAllocator.counterName] { counters.sequence = int64(r, "value") }
+        if let r = records[SequenceAllocator.deletionName] { counters.lastDeletion = int64(r, "value") }
+        if let r = records[SequenceAllocator.authorizationName] { counters.authorization = int64(r, "value") }
+        return counters
     }
 }
 
@@ -177,26 +232,52 @@ final class ChangeHub: @unchecked Sendable {
     static let shared = ChangeHub()
     private let lock = NSLock()
     private var waiters: [URL: [UUID: CheckedContinuation<Void, Never>]] = [:]
+    /// Saves signalled per store file: a reader marks the generation before it reads, and waits only
+    /// while it is unchanged, so a save between the read and the wait is never missed.
+    private var generations: [URL: UInt64] = [:]
+
+    /// Where a reader stood before it read: the in-process generation and the files' stamps.
+    struct Mark: Sendable {
+        let generation: UInt64
+        let probe: StoreFileProbe
+    }
+
+    /// Marks the current state of a store file; take it before reading the store.
+    func mark(_ url: URL) -> Mark {
+        let generation = lock.withLock { generations[url, default: 0] }
+        return Mark(generation: generation, probe: StoreFileProbe(url))
+    }
 
     func signal(_ url: URL) {
-        let resumed = lock.withLock { waiters.removeValue(forKey: url) ?? [:] }
+        let resumed = lock.withLock { () -> [UUID: CheckedContinuation<Void, Never>] in
+            generations[url, default: 0] &+= 1
+            return waiters.removeValue(forKey: url) ?? [:]
+        }
         for continuation in resumed.values { continuation.resume() }
     }
 
-    /// Waits until the file changes in this process, the store's files change on disk (another
-    /// process committed: checked every `probeInterval` with `stat`, which costs microseconds), or
-    /// the timeout passes (the caller then re-reads the change counter anyway).
-    func wait(_ url: URL, timeout: Duration, probeInterval: Duration = .milliseconds(10)) async {
+    /// Waits until the file was saved in this process since `mark`, the store's files changed on disk
+    /// since `mark` (another process committed: checked every `probeInterval` with `stat`, which costs
+    /// microseconds), or the timeout passes (the caller then re-reads the change counter anyway).
+    func wait(_ url: URL, since mark: Mark, timeout: Duration, probeInterval: Duration = .milliseconds(10)) async {
         let id = UUID()
-        let probe = StoreFileProbe(url)
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            lock.withLock { waiters[url, default: [:]][id] = continuation }
+            let registered = lock.withLock { () -> Bool in
+                guard generations[url, default: 0] == mark.generation else { return false }
+                waiters[url, default: [:]][id] = continuation
+                return true
+            }
+            guard registered else { continuation.resume(); return }
+            if mark.probe.changed() {
+                lock.withLock { waiters[url]?.removeValue(forKey: id) }?.resume()
+                return
+            }
             Task {
                 let deadline = ContinuousClock.now + timeout
                 while ContinuousClock.now < deadline {
                     try? await Task.sleep(for: min(probeInterval, timeout))
                     if self.lock.withLock({ self.waiters[url]?[id] == nil }) { return } // signalled in-process
-                    if probe.changed() { break }
+                    if mark.probe.changed() { break }
                 }
                 let pending = self.lock.withLock { self.waiters[url]?.removeValue(forKey: id) }
                 pending?.resume()

@@ -12,22 +12,50 @@ extension HKHealthStore {
         type.identifier == HKSampleType.medicationDoseEventIdentifier ? HealthStoreModel.doseEvent : HealthStoreModel.categorySample
     }
 
+    /// What the app may see as of the store's authorization generation: computed once per generation
+    /// (every change of decisions or of the set of medications moves it, in the same transaction).
+    func visibilityCache(_ counters: StoreCounters, in context: NSManagedObjectContext) throws -> VisibilityCache {
+        if let generation = counters.authorization,
+           let cached = visibilityLock.withLock({ visibilityCache }), cached.generation == generation {
+            return cached
+        }
+        let granted = try AuthorizationRecords.keys(database, bundleIdentifier, AuthorizationRecords.medication, in: context)
+        let readable = try AuthorizationRecords.keys(database, bundleIdentifier, AuthorizationRecords.read, in: context)
+        let request = NSFetchRequest<NSDictionary>(entityName: HealthStoreModel.medication)
+        request.resultType = .dictionaryResultType
+        request.propertiesToFetch = ["medicationConceptIdentifier"]
+        let all = Set(try context.fetch(request).compactMap { $0.object(forKey: "medicationConceptIdentifier") as? String })
+        let withheld = all.subtracting(granted)
+        // The shorter list: every medication granted needs no condition at all. Either way the
+        // condition is a filter only (see `HKQuery.filterOnly`), so plans follow `seq` or the app's predicate.
+        let doses: NSPredicate?
+        if withheld.isEmpty {
+            doses = nil
+        } else if withheld.count < granted.count {
+            doses = NSCompoundPredicate(notPredicateWithSubpredicate: HKQuery.compare("medicationConceptIdentifier", .within, withheld.sorted()))
+        } else {
+            doses = HKQuery.filterOnly(HKQuery.compare("medicationConceptIdentifier", .within, granted.sorted()))
+        }
+        let cache = VisibilityCache(generation: counters.authorization ?? -1, doses: doses, granted: granted,
+                                    deletedDoses: HKQuery.filterOnly(HKQuery.compare("medicationConceptIdentifier", .within, granted.sorted())),
+                                    readable: readable)
+        if counters.authorization != nil { visibilityLock.withLock { visibilityCache = cache } }
+        return cache
+    }
+
     /// The SQL condition restricting what the app may see of a sample type (nil: everything; a false
     /// predicate: nothing).
-    func visibility(for type: HKSampleType, in context: NSManagedObjectContext) throws -> NSPredicate? {
+    func visibility(for type: HKSampleType, _ counters: StoreCounters, in context: NSManagedObjectContext) throws -> NSPredicate? {
         if isPrivileged { return nil }
-        if type.identifier == HKSampleType.medicationDoseEventIdentifier {
-            let concepts = try AuthorizationRecords.keys(database, bundleIdentifier, AuthorizationRecords.medication, in: context)
-            return HKQuery.filterOnly(HKQuery.compare("medicationConceptIdentifier", .within, concepts.sorted()))
-        }
-        let readable = try AuthorizationRecords.keys(database, bundleIdentifier, AuthorizationRecords.read, in: context)
-        return readable.contains(type.identifier) ? HKQuery.compare("typeIdentifier", .equal, type.identifier) : HKQuery.nothing
+        let cache = try visibilityCache(counters, in: context)
+        if type.identifier == HKSampleType.medicationDoseEventIdentifier { return cache.doses }
+        return cache.readable.contains(type.identifier) ? HKQuery.compare("typeIdentifier", .equal, type.identifier) : HKQuery.nothing
     }
 
     func samplePredicate(_ type: HKSampleType, _ predicate: NSPredicate?, in context: NSManagedObjectContext) throws -> NSPredicate {
         var parts: [NSPredicate] = []
         if entity(for: type) == HealthStoreModel.categorySample { parts.append(HKQuery.compare("typeIdentifier", .equal, type.identifier)) }
-        if let visible = try visibility(for: type, in: context) { parts.append(visible) }
+        if let visible = try visibility(for: type, try StoreCounters.read(in: context, database: database), in: context) { parts.append(visible) }
         if let predicate { parts.append(predicate) }
         return parts.isEmpty ? HKQuery.everything : HKQuery.and(parts)
     }
@@ -72,10 +100,11 @@ extension HKHealthStore {
         if let limit, limit < 0 { throw HKError(.errorInvalidArgument, "limit must not be negative (got \(limit))") }
         return try database.perform { context in
             let since = anchor ?? 0
-            let counter = try database.changeCounter(in: context)
+            let counters = try StoreCounters.read(in: context, database: database)
+            let counter = counters.sequence
             guard counter > since else { return ([], [], since) }
             let window = HKQuery.and([HKQuery.compare("seq", .above, since), HKQuery.compare("seq", .atMost, counter)])
-            let visible = try visibility(for: type, in: context)
+            let visible = try visibility(for: type, counters, in: context)
             var parts = [window]
             if entity(for: type) == HealthStoreModel.categorySample { parts.append(HKQuery.compare("typeIdentifier", .equal, type.identifier)) }
             if let visible { parts.append(visible) }
@@ -84,35 +113,42 @@ extension HKHealthStore {
             let interner = RecordMapping.Interner()
             var added = try database.fetch(entity(for: type), HKQuery.and(parts), sort: bySeq, limit: limit ?? 0, in: context)
                 .map { SequencedSample(seq: int64($0, "seq"), sample: map($0, type, interner)) }
+            // Everything matching in (since, upper] is read; a full list may have more after its last change.
+            var upper = counter
+            if let limit, limit > 0, added.count == limit, let last = added.last { upper = last.seq }
             var deleted: [SequencedDeletion] = []
-            if anchor != nil {
-                // Deleted dose events carry their medication, filtered like the samples; a category
-                // type's deletions need read access to the type (visibility is then its type).
-                var parts = [HKQuery.compare("sampleType", .equal, type.identifier), window]
+            if anchor != nil, counters.lastDeletion > since {
+                // Deletions only up to the page's last addition (none beyond it can be in this result).
+                // Deleted dose events carry their medication: kept when it is granted now (in SQL, or
+                // here when every medication in the store is granted and SQL needs no list); a
+                // category type's deletions need read access to the type.
+                var parts = [HKQuery.compare("sampleType", .equal, type.identifier),
+                             HKQuery.compare("seq", .above, since), HKQuery.compare("seq", .atMost, upper)]
+                var keep: Set<String>? = nil
                 if !isPrivileged {
+                    let cache = try visibilityCache(counters, in: context)
                     if type.identifier == HKSampleType.medicationDoseEventIdentifier {
-                        if let visible { parts.append(visible) }
-                    } else if !(try AuthorizationRecords.keys(database, bundleIdentifier, AuthorizationRecords.read, in: context)
-                                .contains(type.identifier)) {
+                        if cache.doses == nil { keep = cache.granted } else { parts.append(cache.deletedDoses) }
+                    } else if !cache.readable.contains(type.identifier) {
                         parts.append(HKQuery.nothing)
                     }
                 }
-                deleted = try database.fetch(HealthStoreModel.deletedObject, HKQuery.and(parts), sort: bySeq, limit: limit ?? 0, in: context)
+                let records = try database.fetch(HealthStoreModel.deletedObject, HKQuery.and(parts), sort: bySeq, limit: limit ?? 0, in: context)
+                if let limit, limit > 0, records.count == limit, let last = records.last { upper = min(upper, int64(last, "seq")) }
+                deleted = records
+                    .filter { record in keep.map { $0.contains(record.value(forKey: "medicationConceptIdentifier") as? String ?? "") } ?? true }
                     .map { SequencedDeletion(seq: int64($0, "seq"), object: RecordMapping.deletedObject($0)) }
             }
-            guard let limit, limit > 0 else { return (added, deleted, counter) }
-            if added.count + deleted.count > limit {
+            added = added.filter { $0.seq <= upper }
+            deleted = deleted.filter { $0.seq <= upper }
+            if let limit, limit > 0, added.count + deleted.count > limit {
                 // Keep the first `limit` changes in sequence order; the anchor is the last one kept.
                 let cut = (added.map(\.seq) + deleted.map(\.seq)).sorted()[limit - 1]
                 added = added.filter { $0.seq <= cut }
                 deleted = deleted.filter { $0.seq <= cut }
                 return (added, deleted, cut)
             }
-            if added.count == limit || deleted.count == limit {
-                // A full list may have more after its last change.
-                return (added, deleted, max(added.last?.seq ?? 0, deleted.last?.seq ?? 0))
-            }
-            return (added, deleted, counter)
+            return (added, deleted, upper)
         }
     }
 }

@@ -18,7 +18,7 @@ enum RecordMapping {
     static func parseUUID(_ string: String) -> UUID? {
         string.utf8.withContiguousStorageIfAvailable { chars -> UUID? in
             guard chars.count == 36 else { return nil }
-            var bytes = [UInt8](repeating: 0, count: 16)
+            var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
             var n = 0, i = 0
             func nibble(_ c: UInt8) -> UInt8? {
                 switch c {
@@ -35,12 +35,11 @@ enum RecordMapping {
                     continue
                 }
                 guard let high = nibble(chars[i]), let low = nibble(chars[i + 1]) else { return nil }
-                bytes[n] = high << 4 | low
+                withUnsafeMutableBytes(of: &uuid) { $0[n] = high << 4 | low }
                 n += 1
                 i += 2
             }
-            return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                               bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+            return UUID(uuid: uuid)
         } ?? nil
     }
 
@@ -81,19 +80,28 @@ enum RecordMapping {
         }
     }
 
+    /// A dose event from its record. Dose events are instants written only by the Health app's editor,
+    /// which stores endDate = startDate and a schedule type that follows from the scheduled date
+    /// (scheduled doses have one, as-needed doses none), so those two columns are not read back.
     static func doseEvent(_ o: NSManagedObject, _ interner: Interner = Interner()) -> HKMedicationDoseEvent {
-        HKMedicationDoseEvent(
+        let scheduledDate = o.value(forKey: "scheduledDate") as? Date
+        let startDate = o.value(forKey: "startDate") as? Date ?? .distantPast
+        return HKMedicationDoseEvent(
             medicationConceptIdentifier: interner.concept(o.value(forKey: "medicationConceptIdentifier") as? String ?? ""),
             logStatus: HKMedicationDoseEvent.LogStatus(rawValue: small(o, "logStatus")) ?? .notLogged,
-            scheduleType: HKMedicationDoseEvent.ScheduleType(rawValue: small(o, "scheduleType")) ?? .asNeeded,
-            scheduledDate: o.value(forKey: "scheduledDate") as? Date,
+            scheduleType: scheduledDate == nil ? .asNeeded : .schedule,
+            scheduledDate: scheduledDate,
             scheduledDoseQuantity: double(o, "scheduledDoseQuantity"),
             doseQuantity: double(o, "doseQuantity"),
             unit: interner.unit(o.value(forKey: "unit") as? String ?? "count"),
-            startDate: o.value(forKey: "startDate") as? Date ?? .distantPast,
-            endDate: o.value(forKey: "endDate") as? Date ?? .distantPast,
-            uuid: uuid(o), metadata: MetadataCoding.decode(o.value(forKey: "metadata") as? Data), sourceRevision: interner.source(o))
+            startDate: startDate,
+            endDate: startDate,
+            uuid: uuid(o), metadata: MetadataCoding.decode(o.value(forKey: "metadata") as? Data), sourceRevision: healthSource)
     }
+
+    /// The source of every dose event: only the Health app writes them (its editor stores this source).
+    static let healthSource = HKSourceRevision(source: HKSource(name: "Health", bundleIdentifier: HKHealthStore.healthAppBundleIdentifier),
+                                               version: nil)
 
     /// An Int16 attribute (the store decodes those as Int16: cast to it first, the cheap cast).
     static func small(_ o: NSManagedObject, _ key: String) -> Int {

@@ -56,5 +56,8 @@ public final class HKMedicationDoseEvent: HKSample, @unchecked Sendable {
     }
 
     /// The type of dose events.
-    public static func doseEventType() -> HKSampleType { HKObjectType.medicationDoseEventType() }
+    public static func doseEventType() -> HKMedicationDoseEventType { HKObjectType.medicationDoseEventType() }
+
+    /// The data type of this sample (HealthKit's `medicationDoseEventType` property).
+    public var medicationDoseEventType: HKMedicationDoseEventType { HKObjectType.medicationDoseEventType() }
 }

@@ -17,16 +17,15 @@ public class HKObjectType: NSObject, @unchecked Sendable {
         identifier == HKObjectType.userAnnotatedMedicationIdentifier
     }
 
-    static let userAnnotatedMedicationIdentifier = "HKUserAnnotatedMedicationType"
+    static let userAnnotatedMedicationIdentifier = HKDataTypeIdentifierUserAnnotatedMedicationConcept
 
-    /// The type of the medications a person added to the Health app.
-    public static func userAnnotatedMedicationType() -> HKObjectType {
-        HKObjectType(identifier: userAnnotatedMedicationIdentifier)
-    }
+    /// The type of the medications a person added to the Health app (authorized per object).
+    public static func userAnnotatedMedicationType() -> HKUserAnnotatedMedicationType { sharedMedicationType }
+    private static let sharedMedicationType = HKUserAnnotatedMedicationType(identifier: userAnnotatedMedicationIdentifier)
 
     /// The type of medication dose events.
-    public static func medicationDoseEventType() -> HKSampleType { sharedDoseEventType }
-    private static let sharedDoseEventType = HKSampleType(identifier: HKSampleType.medicationDoseEventIdentifier)
+    public static func medicationDoseEventType() -> HKMedicationDoseEventType { sharedDoseEventType }
+    private static let sharedDoseEventType = HKMedicationDoseEventType(identifier: HKSampleType.medicationDoseEventIdentifier)
 
     /// The category type of an identifier.
     public static func categoryType(forIdentifier identifier: HKCategoryTypeIdentifier) -> HKCategoryType? {
@@ -47,8 +46,21 @@ public class HKObjectType: NSObject, @unchecked Sendable {
 
 /// The type of samples: objects with a start and end date.
 public class HKSampleType: HKObjectType, @unchecked Sendable {
-    static let medicationDoseEventIdentifier = "HKMedicationDoseEventTypeIdentifierMedicationDoseEvent"
+    static let medicationDoseEventIdentifier = HKMedicationDoseEventTypeIdentifierMedicationDoseEvent
 }
+
+/// The identifier of the medication dose event type.
+public let HKMedicationDoseEventTypeIdentifierMedicationDoseEvent = "HKMedicationDoseEventTypeIdentifierMedicationDoseEvent"
+
+/// The identifier of the user-annotated medication type.
+public let HKDataTypeIdentifierUserAnnotatedMedicationConcept = "HKDataTypeIdentifierUserAnnotatedMedicationConcept"
+
+/// The type of medications a person tracks in the Health app: the set of authorizable
+/// `HKUserAnnotatedMedication`s (read access is granted medication by medication).
+public final class HKUserAnnotatedMedicationType: HKObjectType, @unchecked Sendable {}
+
+/// The type of `HKMedicationDoseEvent` samples.
+public final class HKMedicationDoseEventType: HKSampleType, @unchecked Sendable {}
 
 /// The type of category samples, such as symptoms.
 public final class HKCategoryType: HKSampleType, @unchecked Sendable {
