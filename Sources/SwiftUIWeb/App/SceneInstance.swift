@@ -24,6 +24,10 @@ public final class SceneInstance {
     /// How many view bodies were evaluated (for tests and the benchmark).
     public private(set) var bodyEvaluations = 0
     var sink: (@Sendable (String) -> Void)?
+    /// Closes the window's socket (the page reconnects by itself).
+    var hangUp: (@Sendable () -> Void)?
+    /// The socket the scene is bound to (0: none); events from any other socket are ignored.
+    var connection: UInt64 = 0
     var lastSeen = Date()
     /// Patches produced outside a render (window opening), sent with the next flush.
     var pending: [Patch] = []
@@ -336,19 +340,6 @@ public final class SceneInstance {
         for entry in observed.values { entry.publisher.cancel(entry.token) }
         observed = [:]
     }
-}
-
-/// An event message from the browser: `{"t":"click","id":"…"}`, `{"t":"input","id":"…","v":"…"}` or
-/// `{"t":"submit","id":"…"}`.
-public struct ClientEvent: Codable, Sendable {
-    /// Event type: `click`, `input` or `submit`.
-    public var t: String
-    /// Target element id.
-    public var id: String
-    /// New value for `input`.
-    public var v: String?
-    /// Creates an event.
-    public init(t: String, id: String, v: String? = nil) { self.t = t; self.id = id; self.v = v }
 }
 
 /// One custom view of a window's last pass.
