@@ -125,6 +125,25 @@ import Testing
     }
 }
 
+extension SecurityTests {
+    /// Frames over the decoder's limit never reach the app (so this refusal is not in the app's log).
+    @Test func framesOverTheFrameLimitAreCutOff() async throws {
+        let server = await TestServer(AppHost(app: NotepadApp(), storageDirectory: tempDir()))
+        try await server.start()
+        let host = server.host
+        let id = await MainActor.run { let s = host.newScene(); _ = s.document(); return s.id }
+        let close = try await withSocket(server.socketURL(id)) { peer in
+            _ = try await peer.next()
+            try await peer.send(String(repeating: "x", count: AppServer.maxFrameSize + 1))
+            while try await peer.next() != nil {}
+        }
+        #expect(close?.closeCode == .messageTooLarge)
+        try await waitUntil("the scene to be unbound") { await MainActor.run { !host.isConnected(sceneID: id) } }
+        await MainActor.run { #expect(host.scenes[id]!.lastTree!.textContent.contains("Count 0")) }
+        await server.stop()
+    }
+}
+
 struct Hostile: View {
     @State private var text = "\"><script>alert(1)</script>"
     var body: some View {
