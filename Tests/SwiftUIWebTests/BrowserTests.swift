@@ -145,7 +145,10 @@ struct BrowserTests {
             return n == 2 && up
         }
         #expect(try await browser.url() == sceneURL)
-        try await browser.click(try await browser.find(xpath: "//button[normalize-space(.)='Increment']"))
+        // (The reconnection re-sends the window, which may replace the button under the driver: retry.)
+        try await waitUntil("a click after reconnecting") {
+            try await browser.click(try await browser.find(xpath: "//button[normalize-space(.)='Increment']")); return true
+        }
         try await waitUntil("the count after reconnecting") { try await browser.text("main").contains("Count 2") }
         #expect(try await browser.title() == "hello")
 
@@ -159,7 +162,9 @@ struct BrowserTests {
             return url != sceneURL && up && text.contains("Count 0")
         }
         #expect(try await browser.title() == "hello")
-        try await browser.type(try await browser.find(css: "input[placeholder='Note']"), " world")
+        try await waitUntil("typing in the duplicate") {
+            try await browser.type(try await browser.find(css: "input[placeholder='Note']"), " world"); return true
+        }
         try await waitUntil("the duplicate's title") { try await browser.title() == "hello world" }
         try await browser.switchTo(original)
         #expect(try await browser.title() == "hello")

@@ -44,9 +44,9 @@ import Testing
         // Element ids are structural, so both windows use the same ones: only the socket decides.
         await MainActor.run { #expect(buttonID(host.scenes[b]!, "Increment") == increment) }
         try await withSocket(server.socketURL(a)) { pa in
-            _ = try await pa.next()
+            _ = try await pa.drain()
             try await withSocket(server.socketURL(b)) { pb in
-                _ = try await pb.next()
+                _ = try await pb.drain()
                 try await pa.send(ClientEvent(t: "click", id: increment))
                 try await pa.send(ClientEvent(t: "input", id: field, v: "secret of A"))
                 // An event naming the other scene: the extra field means nothing.
@@ -70,7 +70,7 @@ import Testing
         let host = server.host
         let (id, increment) = await MainActor.run { let s = host.newScene(); _ = s.document(); return (s.id, buttonID(s, "Increment")) }
         try await withSocket(server.socketURL(id)) { stale in
-            _ = try await stale.next()
+            _ = try await stale.drain()
             // The scene is taken over by another binding (as after a reconnect the server had not yet
             // noticed): the old socket's events are ignored.
             await MainActor.run { host.scenes[id]!.connection = host.nextConnection() }
@@ -87,7 +87,7 @@ import Testing
         let host = server.host
         let (id, increment) = await MainActor.run { let s = host.newScene(); _ = s.document(); return (s.id, buttonID(s, "Increment")) }
         let close = try await withSocket(server.socketURL(id)) { peer in
-            _ = try await peer.next()
+            _ = try await peer.drain()
             try await peer.send("{not json")
             try await peer.send(#"{"t":"eval","id":"x"}"#)
             try await peer.send(#"{"t":"click"}"#)
@@ -120,7 +120,7 @@ import Testing
             try await withSocket(server.socketURL(id), origin: "http://evil.example") { _ in }
         }
         #expect(log.contains("event socket refused: cross-origin request"))
-        try await withSocket(server.socketURL(id), origin: server.base) { peer in _ = try await peer.next() }
+        try await withSocket(server.socketURL(id), origin: server.base) { peer in _ = try await peer.drain() }
         await server.stop()
     }
 }
@@ -133,7 +133,7 @@ extension SecurityTests {
         let host = server.host
         let id = await MainActor.run { let s = host.newScene(); _ = s.document(); return s.id }
         let close = try await withSocket(server.socketURL(id)) { peer in
-            _ = try await peer.next()
+            _ = try await peer.drain()
             try await peer.send(String(repeating: "x", count: AppServer.maxFrameSize + 1))
             while try await peer.next() != nil {}
         }

@@ -28,6 +28,8 @@ public final class SceneInstance {
     var hangUp: (@Sendable () -> Void)?
     /// The socket the scene is bound to (0: none); events from any other socket are ignored.
     var connection: UInt64 = 0
+    /// The page holds exactly `lastTree`: served by `document()` and not changed since.
+    var pageInSync = false
     var lastSeen = Date()
     /// Patches produced outside a render (window opening), sent with the next flush.
     var pending: [Patch] = []
@@ -290,8 +292,8 @@ public final class SceneInstance {
         }
         patches += pending
         pending = []
-        if !patches.isEmpty, let sink {
-            sink("[" + patches.map(\.json).joined(separator: ",") + "]")
+        if !patches.isEmpty {
+            if let sink { sink("[" + patches.map(\.json).joined(separator: ",") + "]") } else { pageInSync = false }
         }
         return patches
     }
@@ -303,6 +305,7 @@ public final class SceneInstance {
         var tree = render()
         if dirty { dirty = false; tree = render() }
         lastTree = tree
+        pageInSync = true
         return """
         <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">\
         <title>\(HTML.escape(title))</title><style>\(ClientAssets.css)</style></head>\

@@ -134,7 +134,10 @@ public struct AppServer: Sendable {
             scene.connection = connection
             scene.sink = { continuation.yield(.text($0)) }
             scene.hangUp = { continuation.yield(.hangUp) }
-            scene.lastTree = nil
+            // A page just served has the last rendering: it gets only what changed since. Any other
+            // page (a reconnection) gets the whole window again.
+            if !scene.pageInSync { scene.lastTree = nil }
+            scene.pageInSync = false
             scene.flush()
             return .bound(scene, connection)
         }
