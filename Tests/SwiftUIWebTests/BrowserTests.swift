@@ -4,7 +4,7 @@ import Testing
 @testable import SwiftUIWeb
 
 /// End-to-end tests in headless Chromium through WebDriver, against the example apps run as servers.
-@Suite(.serialized, .enabled(if: BrowserEnvironment.shouldRun))
+@Suite(.serialized, .enabled(if: BrowserEnvironment.shouldRun), .timeLimit(.minutes(2)))
 struct BrowserTests {
     static let bookLink = "//a[contains(@class,'sw-link') and normalize-space(.)='%@']"
 

@@ -5,7 +5,7 @@ import Testing
 @testable import SwiftUIWeb
 
 /// The event socket over real loopback connections: binding, reconnection, restarts, duplicated tabs.
-@Suite(.serialized) struct ConnectionTests {
+@Suite(.serialized, .timeLimit(.minutes(1))) struct ConnectionTests {
     @Test func droppedConnectionGetsItsSceneBackAsItWas() async throws {
         let server = await TestServer(AppHost(app: NotepadApp(), storageDirectory: tempDir()))
         try await server.start()

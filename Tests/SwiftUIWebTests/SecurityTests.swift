@@ -6,7 +6,7 @@ import Testing
 @testable import SwiftUIWeb
 
 /// Scene ids, socket binding, isolation between windows, escaping, and refused messages.
-@Suite(.serialized) struct SecurityTests {
+@Suite(.serialized, .timeLimit(.minutes(1))) struct SecurityTests {
     @Test func sceneIDsAreRandomAndNeverChosenByTheClient() async throws {
         let server = await TestServer(AppHost(app: NotepadApp(), storageDirectory: tempDir()))
         try await server.start()
@@ -175,5 +175,26 @@ struct Hostile: View {
             if let text = object["text"] as? String { #expect(text == "</script><img src=x onerror=alert(4)>\"\n\\") }
             if let html = object["html"] as? String { #expect(!html.contains("<img") && !html.contains("<script")) }
         }
+    }
+}
+
+struct LongRows: View {
+    @State private var picked = ""
+    let names = [String(repeating: "long name ", count: 300) + "A", String(repeating: "long name ", count: 300) + "B"]
+    var body: some View {
+        VStack {
+            Text("Picked: \(picked.suffix(1))")
+            List(names, id: \.self) { name in Button("Pick " + name.suffix(1)) { picked = name } }
+        }
+    }
+}
+
+@Suite @MainActor struct LongIdentityTests {
+    @Test func rowsIdentifiedByLongTextsKeepShortDistinctElementIDs() {
+        let w = window { LongRows() }
+        let a = w.clickable("Pick A"), b = w.clickable("Pick B")
+        #expect(a != b && a.utf8.count < 200 && b.utf8.count < 200)
+        w.click("Pick B")
+        #expect(w.text("Picked: B"))
     }
 }

@@ -65,11 +65,17 @@ final class TestServer: @unchecked Sendable {
         port = try await box.wait()
     }
 
-    /// Stops serving and waits until the port is free.
+    /// Stops serving and waits (at most 10 s) until the port is free.
     func stop() async {
-        task?.cancel()
-        _ = try? await task?.value
-        task = nil
+        guard let task else { return }
+        task.cancel()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { _ = try? await task.value }
+            group.addTask { try? await Task.sleep(for: .seconds(10)) }
+            await group.next()
+            group.cancelAll()
+        }
+        self.task = nil
     }
 
     var base: String { "http://127.0.0.1:\(port)" }
