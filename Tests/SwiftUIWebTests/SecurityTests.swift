@@ -19,8 +19,9 @@ import Testing
 
         // Asking for an id that does not exist opens a fresh scene under a new random id.
         let made = "0123456789abcdef0123456789abcdef"
-        let reply = try httpRequest("GET", URL(string: server.base + "/?w=" + made)!)
-        #expect(reply.status == 303)
+        let url = URL(string: server.base + "/?w=" + made)!
+        let status = try await offCooperativePool { try httpRequest("GET", url).status }
+        #expect(status == 303)
         // A socket naming an unknown id is told to reload, and binds nothing.
         let message = Box("")
         try await withSocket(server.socketURL(made)) { peer in message.value = try await peer.next() ?? "" }
