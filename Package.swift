@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // MARK: OpenCoreData
@@ -96,10 +97,15 @@ let package = Package(
             dependencies: [
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(name: "SwiftUIWebDriver", path: "Sources/SwiftUIWebDriver"),
-        .testTarget(name: "SwiftUIWebTests", dependencies: ["SwiftUIWeb", "SwiftUIWebDriver", "BookClub", "Groceries"]),
+        .testTarget(name: "SwiftUIWebTests", dependencies: [
+            "SwiftUIWeb", "SwiftUIWebDriver", "BookClub", "Groceries",
+            .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .executableTarget(name: "BookClub", dependencies: ["SwiftUIWeb"], path: "Examples/BookClub"),
         .executableTarget(name: "Groceries", dependencies: ["SwiftUIWeb"], path: "Examples/Groceries"),
         .executableTarget(name: "SwiftUIWebBenchmark", dependencies: ["SwiftUIWeb", "SwiftUIWebDriver"], path: "Benchmarks/SwiftUIWebBenchmark"),

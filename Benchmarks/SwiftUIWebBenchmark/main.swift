@@ -2,6 +2,8 @@
 //  1. event round trip: a click in headless Chromium until the DOM is patched (p50, p99);
 //  2. the patch sent when one row of a 1,000-row List changes (bytes);
 //  3. memory per scene with 1,000 idle scenes in one process.
+// Baselines, measured in the same run: a ping over the same socket (no rendering) for 1, the whole
+// window's HTML for 2, and 1,000 scenes of an empty window for 3; each line prints the ratio.
 import Foundation
 import SwiftUIWeb
 import SwiftUIWebDriver
@@ -60,13 +62,32 @@ struct TypicalWindow: View {
     }
 }
 
+/// The memory baseline: a window with one text.
+struct EmptyWindow: View {
+    var body: some View { Text("") }
+}
+
 struct BenchApp: App {
     @StateObject private var rows = Rows()
     var body: some Scene {
         WindowGroup { CounterWindow() }
         WindowGroup(id: "list") { ListWindow().environmentObject(rows) }
         WindowGroup(id: "typical") { TypicalWindow() }
+        WindowGroup(id: "empty") { EmptyWindow() }
     }
+}
+
+/// Pings the server `iterations` times over the page's socket, timing each until the pong arrives.
+func browserPings(_ browser: WebSession, iterations: Int) async throws -> [Double] {
+    let script = """
+    var n=arguments[0],done=arguments[arguments.length-1],sw=window.__swiftuiweb,times=[];
+    function one(i){if(i===n){sw.onpong=null;done(times);return;}
+     var t0;sw.onpong=function(){times.push(performance.now()-t0);setTimeout(function(){one(i+1);},0);};
+     t0=performance.now();sw.ping();}
+    one(0);
+    """
+    let value = try await browser.runAsync(script, [iterations])
+    return (value as? [Any])?.compactMap { ($0 as? NSNumber)?.doubleValue } ?? []
 }
 
 func percentile(_ sorted: [Double], _ p: Double) -> Double {
@@ -119,7 +140,10 @@ func run() async throws {
             sizes.append(("[" + patches.map(\.json).joined(separator: ",") + "]").utf8.count)
         }
         times.sort()
-        print("1,000-row List, one row changed: patch \(sizes.max()!) bytes (goal < 1,024); re-render + diff p50 \(fmt(percentile(times, 0.5))) ms")
+        // Baseline: re-sending the whole window (the page's <main> element, without the stylesheet).
+        let page = scene.document()
+        let full = page.range(of: "<main").flatMap { a in page.range(of: "</main>").map { page[a.lowerBound..<$0.upperBound].utf8.count } } ?? page.utf8.count
+        print("1,000-row List, one row changed: patch \(sizes.max()!) bytes (goal < 1,024) vs whole window \(full) bytes: ratio \(fmt(Double(sizes.max()!) / Double(full), 4)); re-render + diff p50 \(fmt(percentile(times, 0.5))) ms")
         host.remove(scene)
     }
 
@@ -132,7 +156,12 @@ func run() async throws {
         for _ in 0..<1000 { let s = host.newScene(group: "typical"); _ = s.document(); scenes.append(s) }
         let after = residentBytes()
         let per = Double(after - before) / 1000
-        print("1,000 idle scenes (split view, 20-row list, form): \(fmt(per / 1024, 1)) KB per scene (goal < 200 KB; resident growth)")
+        for _ in 0..<20 { let s = host.newScene(group: "empty"); _ = s.document(); warm.append(s) }
+        let beforeEmpty = residentBytes()
+        for _ in 0..<1000 { let s = host.newScene(group: "empty"); _ = s.document(); scenes.append(s) }
+        let perEmpty = Double(residentBytes() - beforeEmpty) / 1000
+        print("1,000 idle scenes (split view, 20-row list, form): \(fmt(per / 1024, 1)) KB per scene (goal < 200 KB; resident growth); "
+              + "empty window \(fmt(perEmpty / 1024, 1)) KB: ratio \(fmt(per / max(perEmpty, 1))); vs Blazor Server's ~250 KB per circuit: ratio \(fmt(per / (250 * 1024)))")
         for s in scenes + warm { host.remove(s) }
     }
 
@@ -152,10 +181,15 @@ func run() async throws {
         try await browser.open("http://127.0.0.1:\(port)\(path)")
         try await waitUntil("the socket") { try await browser.connected() }
         _ = try await browserRoundTrips(browser, iterations: 50)   // warm up
+        _ = try await browserPings(browser, iterations: 50)
         var times = try await browserRoundTrips(browser, iterations: 500)
-        times.sort()
-        guard !times.isEmpty else { print("event round trip (\(label)): no samples"); continue }
-        print("event round trip, click to DOM patched (\(label), \(times.count) clicks): p50 \(fmt(percentile(times, 0.5))) ms, p99 \(fmt(percentile(times, 0.99))) ms (goal p50 < 5, p99 < 20)")
+        var pings = try await browserPings(browser, iterations: 500)
+        times.sort(); pings.sort()
+        guard !times.isEmpty, !pings.isEmpty else { print("event round trip (\(label)): no samples"); continue }
+        let p50 = percentile(times, 0.5), p99 = percentile(times, 0.99)
+        let b50 = percentile(pings, 0.5), b99 = percentile(pings, 0.99)
+        print("event round trip, click to DOM patched (\(label), \(times.count) clicks): p50 \(fmt(p50)) ms, p99 \(fmt(p99)) ms (goal p50 < 5, p99 < 20); "
+              + "baseline socket ping p50 \(fmt(b50)) ms, p99 \(fmt(b99)) ms: ratio p50 \(fmt(p50 / b50)), p99 \(fmt(p99 / b99))")
     }
     await browser.quit()
 }

@@ -1,5 +1,4 @@
 // The seed's Book Club app (WWDC20 "App essentials in SwiftUI", 12:07 Scene storage), only the import changed.
-import Foundation
 import SwiftUIWeb
 
 @main

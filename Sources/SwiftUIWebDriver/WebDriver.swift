@@ -97,10 +97,18 @@ public func httpRequest(_ method: String, _ url: URL, body: Data? = nil, timeout
     return (status, response[headerEnd...])
 }
 
+/// Runs blocking work on a Dispatch thread, so that it never holds one of the few threads Swift
+/// concurrency runs tasks on (a server in the same process needs them to answer).
+public func offCooperativePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+    }
+}
+
 /// One HTTP exchange with a JSON body and a JSON reply.
 public func httpJSON(_ method: String, _ url: URL, _ body: Any? = nil, timeout: Double = 30) async throws -> Any {
     let data = try body.map { try JSONSerialization.data(withJSONObject: $0) }
-    let reply = try httpRequest(method, url, body: data, timeout: timeout)
+    let reply = try await offCooperativePool { try httpRequest(method, url, body: data, timeout: timeout) }
     return try JSONSerialization.jsonObject(with: reply.body, options: [.fragmentsAllowed])
 }
 
@@ -267,7 +275,9 @@ public final class ExampleServer: @unchecked Sendable {
         child = try ChildProcess(try ExampleServer.executable(name), [],
                                  environment: ["SWIFTUIWEB_PORT": String(port), "SWIFTUIWEB_STATE_DIR": stateDirectory])
         let url = URL(string: "http://127.0.0.1:\(port)/_swiftuiweb/client.js")!
-        try await waitUntil("\(name) to listen on \(port)", timeout: 15) { try httpRequest("GET", url, timeout: 2).status == 200 }
+        try await waitUntil("\(name) to listen on \(port)", timeout: 15) {
+            try await offCooperativePool { try httpRequest("GET", url, timeout: 2).status } == 200
+        }
     }
 
     public func stop() { child?.stop(); child = nil }

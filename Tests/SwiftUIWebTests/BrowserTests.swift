@@ -1,9 +1,10 @@
 import SwiftUIWebDriver
 import Foundation
 import Testing
+@testable import SwiftUIWeb
 
 /// End-to-end tests in headless Chromium through WebDriver, against the example apps run as servers.
-@Suite(.serialized, .enabled(if: BrowserEnvironment.shouldRun))
+@Suite(.serialized, .enabled(if: BrowserEnvironment.shouldRun), .timeLimit(.minutes(2)))
 struct BrowserTests {
     static let bookLink = "//a[contains(@class,'sw-link') and normalize-space(.)='%@']"
 
@@ -115,5 +116,61 @@ struct BrowserTests {
         try await browser.refresh()
         #expect(try await browser.title() == "Ada's groceries (3 left)")
         await browser.quit()
+    }
+
+    @Test func droppedConnectionReconnectsAndADuplicatedTabGetsItsOwnScene() async throws {
+        let server = await TestServer(AppHost(app: NotepadApp(), storageDirectory: tempDir()))
+        try await server.start()
+        let host = server.host
+        let driver = try await ChromeDriver()
+        defer { driver.stop() }
+        let browser = try await driver.session()
+        try await browser.open(server.base + "/")
+        try await waitUntil("the socket") { try await browser.connected() }
+        try await browser.type(try await browser.find(css: "input[placeholder='Note']"), "hello")
+        try await browser.click(try await browser.find(xpath: "//button[normalize-space(.)='Increment']"))
+        try await waitUntil("the count and title") {
+            let text = try await browser.text("main"), title = try await browser.title()
+            return text.contains("Count 1") && title == "hello"
+        }
+        let sceneURL = try await browser.url()
+        let id = String(sceneURL.split(separator: "=").last ?? "")
+
+        // The server drops the socket: the page reconnects by itself, to the same scene as it was.
+        let opens = { @Sendable in try await browser.run("return window.__swiftuiweb.opens") as? Int ?? 0 }
+        #expect(try await opens() == 1)
+        await MainActor.run { #expect(host.disconnect(sceneID: id)) }
+        try await waitUntil("the page to reconnect", timeout: 15) {
+            let n = try await opens(), up = try await browser.connected()
+            return n == 2 && up
+        }
+        #expect(try await browser.url() == sceneURL)
+        // (The reconnection re-sends the window, which may replace the button under the driver: retry.)
+        try await waitUntil("a click after reconnecting") {
+            try await browser.click(try await browser.find(xpath: "//button[normalize-space(.)='Increment']")); return true
+        }
+        try await waitUntil("the count after reconnecting") { try await browser.text("main").contains("Count 2") }
+        #expect(try await browser.title() == "hello")
+
+        // A duplicated tab (the same scene URL in another window) is moved to a scene of its own that
+        // starts from a copy of the original's @SceneStorage.
+        let original = try await browser.windowHandle()
+        _ = try await browser.newWindow()
+        try await browser.open(sceneURL)
+        try await waitUntil("the duplicate's own scene", timeout: 15) {
+            let url = try await browser.url(), up = try await browser.connected(), text = try await browser.text("main")
+            return url != sceneURL && up && text.contains("Count 0")
+        }
+        #expect(try await browser.title() == "hello")
+        try await waitUntil("typing in the duplicate") {
+            try await browser.type(try await browser.find(css: "input[placeholder='Note']"), " world"); return true
+        }
+        try await waitUntil("the duplicate's title") { try await browser.title() == "hello world" }
+        try await browser.switchTo(original)
+        #expect(try await browser.title() == "hello")
+        #expect(try await browser.text("main").contains("Count 2"))
+        await MainActor.run { #expect(host.scenes.count == 2) }
+        await browser.quit()
+        await server.stop()
     }
 }

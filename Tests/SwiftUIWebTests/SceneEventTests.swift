@@ -28,7 +28,6 @@ struct Counter: View {
     }
 }
 
-@MainActor
 func tempDir() -> String { NSTemporaryDirectory() + "swiftuiweb-" + UUID().uuidString }
 
 @MainActor

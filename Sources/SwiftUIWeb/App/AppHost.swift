@@ -102,6 +102,22 @@ public final class AppHost {
         for (id, s) in scenes where s.sink == nil && now.timeIntervalSince(s.lastSeen) > retention { s.close(); scenes[id] = nil }
     }
 
+    private var connections: UInt64 = 0
+    /// A new socket binding number (never 0).
+    func nextConnection() -> UInt64 { connections += 1; return connections }
+
+    /// Closes the socket of a scene's window, as a dropped connection would (the page reconnects by
+    /// itself and finds its scene as it was). Returns whether the scene had a connected window.
+    @discardableResult
+    public func disconnect(sceneID: String) -> Bool {
+        guard let scene = scenes[sceneID], let hangUp = scene.hangUp else { return false }
+        hangUp()
+        return true
+    }
+
+    /// Whether a scene's window is connected.
+    public func isConnected(sceneID: String) -> Bool { scenes[sceneID]?.sink != nil }
+
     static func randomID() -> String {
         var g = SystemRandomNumberGenerator()
         return (0..<4).map { _ in String(format: "%08x", UInt32.random(in: .min ... .max, using: &g)) }.joined()

@@ -27,6 +27,20 @@ public enum SceneBuilder {
     public static func buildBlock<S0: Scene, S1: Scene>(_ s0: S0, _ s1: S1) -> SceneList { SceneList(scenes: [s0, s1]) }
     /// Three scenes.
     public static func buildBlock<S0: Scene, S1: Scene, S2: Scene>(_ s0: S0, _ s1: S1, _ s2: S2) -> SceneList { SceneList(scenes: [s0, s1, s2]) }
+    /// 4 scenes.
+    public static func buildBlock<S0: Scene, S1: Scene, S2: Scene, S3: Scene>(_ s0: S0, _ s1: S1, _ s2: S2, _ s3: S3) -> SceneList { SceneList(scenes: [s0, s1, s2, s3]) }
+    /// 5 scenes.
+    public static func buildBlock<S0: Scene, S1: Scene, S2: Scene, S3: Scene, S4: Scene>(_ s0: S0, _ s1: S1, _ s2: S2, _ s3: S3, _ s4: S4) -> SceneList { SceneList(scenes: [s0, s1, s2, s3, s4]) }
+    /// 6 scenes.
+    public static func buildBlock<S0: Scene, S1: Scene, S2: Scene, S3: Scene, S4: Scene, S5: Scene>(_ s0: S0, _ s1: S1, _ s2: S2, _ s3: S3, _ s4: S4, _ s5: S5) -> SceneList { SceneList(scenes: [s0, s1, s2, s3, s4, s5]) }
+    /// 7 scenes.
+    public static func buildBlock<S0: Scene, S1: Scene, S2: Scene, S3: Scene, S4: Scene, S5: Scene, S6: Scene>(_ s0: S0, _ s1: S1, _ s2: S2, _ s3: S3, _ s4: S4, _ s5: S5, _ s6: S6) -> SceneList { SceneList(scenes: [s0, s1, s2, s3, s4, s5, s6]) }
+    /// 8 scenes.
+    public static func buildBlock<S0: Scene, S1: Scene, S2: Scene, S3: Scene, S4: Scene, S5: Scene, S6: Scene, S7: Scene>(_ s0: S0, _ s1: S1, _ s2: S2, _ s3: S3, _ s4: S4, _ s5: S5, _ s6: S6, _ s7: S7) -> SceneList { SceneList(scenes: [s0, s1, s2, s3, s4, s5, s6, s7]) }
+    /// 9 scenes.
+    public static func buildBlock<S0: Scene, S1: Scene, S2: Scene, S3: Scene, S4: Scene, S5: Scene, S6: Scene, S7: Scene, S8: Scene>(_ s0: S0, _ s1: S1, _ s2: S2, _ s3: S3, _ s4: S4, _ s5: S5, _ s6: S6, _ s7: S7, _ s8: S8) -> SceneList { SceneList(scenes: [s0, s1, s2, s3, s4, s5, s6, s7, s8]) }
+    /// 10 scenes.
+    public static func buildBlock<S0: Scene, S1: Scene, S2: Scene, S3: Scene, S4: Scene, S5: Scene, S6: Scene, S7: Scene, S8: Scene, S9: Scene>(_ s0: S0, _ s1: S1, _ s2: S2, _ s3: S3, _ s4: S4, _ s5: S5, _ s6: S6, _ s7: S7, _ s8: S8, _ s9: S9) -> SceneList { SceneList(scenes: [s0, s1, s2, s3, s4, s5, s6, s7, s8, s9]) }
     /// `if`/`else` between scenes.
     public static func buildEither<S: Scene>(first s: S) -> SceneList { SceneList(scenes: [s]) }
     /// `if`/`else` between scenes.

@@ -24,6 +24,12 @@ public final class SceneInstance {
     /// How many view bodies were evaluated (for tests and the benchmark).
     public private(set) var bodyEvaluations = 0
     var sink: (@Sendable (String) -> Void)?
+    /// Closes the window's socket (the page reconnects by itself).
+    var hangUp: (@Sendable () -> Void)?
+    /// The socket the scene is bound to (0: none); events from any other socket are ignored.
+    var connection: UInt64 = 0
+    /// The page holds exactly `lastTree`: served by `document()` and not changed since.
+    var pageInSync = false
     var lastSeen = Date()
     /// Patches produced outside a render (window opening), sent with the next flush.
     var pending: [Patch] = []
@@ -286,8 +292,8 @@ public final class SceneInstance {
         }
         patches += pending
         pending = []
-        if !patches.isEmpty, let sink {
-            sink("[" + patches.map(\.json).joined(separator: ",") + "]")
+        if !patches.isEmpty {
+            if let sink { sink("[" + patches.map(\.json).joined(separator: ",") + "]") } else { pageInSync = false }
         }
         return patches
     }
@@ -299,6 +305,7 @@ public final class SceneInstance {
         var tree = render()
         if dirty { dirty = false; tree = render() }
         lastTree = tree
+        pageInSync = true
         return """
         <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">\
         <title>\(HTML.escape(title))</title><style>\(ClientAssets.css)</style></head>\
@@ -336,19 +343,6 @@ public final class SceneInstance {
         for entry in observed.values { entry.publisher.cancel(entry.token) }
         observed = [:]
     }
-}
-
-/// An event message from the browser: `{"t":"click","id":"…"}`, `{"t":"input","id":"…","v":"…"}` or
-/// `{"t":"submit","id":"…"}`.
-public struct ClientEvent: Codable, Sendable {
-    /// Event type: `click`, `input` or `submit`.
-    public var t: String
-    /// Target element id.
-    public var id: String
-    /// New value for `input`.
-    public var v: String?
-    /// Creates an event.
-    public init(t: String, id: String, v: String? = nil) { self.t = t; self.id = id; self.v = v }
 }
 
 /// One custom view of a window's last pass.

@@ -4,18 +4,20 @@ enum ClientAssets {
     static let script = #"""
 (function(){
 var id=document.body.dataset.scene,ws,tries=0,B={checked:1,disabled:1,selected:1,hidden:1,readonly:1};
-var sw=window.__swiftuiweb={patches:0,last:0,open:false};
+var sw=window.__swiftuiweb={patches:0,last:0,open:false,opens:0};
 function send(o){if(ws&&ws.readyState===1){ws.send(JSON.stringify(o));return true;}return false;}
+sw.ping=function(){return send({t:'ping',id:''});};
 function connect(){
  ws=new WebSocket((location.protocol==='https:'?'wss:':'ws:')+'//'+location.host+'/_swiftuiweb/ws?w='+id);
- ws.onopen=function(){tries=0;sw.open=true;document.documentElement.classList.remove('sw-offline');};
+ ws.onopen=function(){tries=0;sw.open=true;sw.opens++;document.documentElement.classList.remove('sw-offline');};
  ws.onmessage=function(m){var ps=JSON.parse(m.data);
   if(ps.rebind){id=ps.rebind;history.replaceState(null,'','/?w='+id);location.reload();return;}
   if(ps.reload){location.reload();return;}
+  if(ps.pong){if(sw.onpong)sw.onpong();return;}
   for(var i=0;i<ps.length;i++)apply(ps[i]);
   sw.patches++;sw.last=performance.now();if(sw.onpatch)sw.onpatch();};
  ws.onclose=function(){sw.open=false;document.documentElement.classList.add('sw-offline');tries++;
-  setTimeout(connect,Math.min(10000,100*Math.pow(2,tries)));};
+  setTimeout(connect,Math.min(10000,100*Math.pow(2,tries))*(0.8+0.4*Math.random()));};
 }
 function apply(q){
  if(q.op==='title'){document.title=q.text;return;}

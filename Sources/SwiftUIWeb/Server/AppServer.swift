@@ -1,39 +1,58 @@
 import Foundation
 import Hummingbird
 import HummingbirdWebSocket
-
+import Logging
 
 /// Serves an app's windows: HTML on `/`, the client script, and the event WebSocket.
 public struct AppServer: Sendable {
-    /// Largest accepted event message, in bytes.
+    /// Largest accepted event message, in bytes. Larger messages are refused and logged, and their
+    /// socket is closed with code 1009 (the page reconnects and gets its scene back).
     public static let maxEventSize = 16 * 1024
+    /// Largest WebSocket frame the frame decoder reads at all (anything larger is cut off before it
+    /// reaches the app, closing the socket with code 1009).
+    public static let maxFrameSize = 4 * maxEventSize
     let host: AppHost
+    /// Where the server logs refused requests and messages.
+    public let logger: Logger
 
-    /// Creates a server for a host.
-    public init(host: AppHost) { self.host = host }
+    /// Creates a server for a host, logging to `logger`.
+    public init(host: AppHost, logger: Logger = Logger(label: "SwiftUIWeb")) { self.host = host; self.logger = logger }
 
     /// Runs until cancelled.
     public func run(host address: String, port: Int, onStarted: (@Sendable (Int) async -> Void)? = nil) async throws {
         let app = try await makeApplication(host: address, port: port, onStarted: onStarted)
+        let host = self.host
+        do {
+            try await runServices(app)
+        } catch {
+            // Stopped (cancelled) or failed: @SceneStorage is written either way.
+            await MainActor.run { host.saveStorage() }
+            throw error
+        }
+        await MainActor.run { host.saveStorage() }
+    }
+
+    private func runServices(_ app: some ApplicationProtocol) async throws {
         let host = self.host
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await app.runService() }
             // Free the scenes of windows that have been gone longer than the retention time.
             group.addTask {
                 while !Task.isCancelled {
-                    try await Task.sleep(for: .seconds(30))
+                    let period = await MainActor.run { min(30, max(1, host.retention / 4)) }
+                    try await Task.sleep(for: .seconds(period))
                     await MainActor.run { host.sweep() }
                 }
             }
             try await group.next()
             group.cancelAll()
         }
-        await MainActor.run { host.saveStorage() }
     }
 
     /// Builds the Hummingbird application.
     public func makeApplication(host address: String, port: Int, onStarted: (@Sendable (Int) async -> Void)? = nil) async throws -> some ApplicationProtocol {
         let host = self.host
+        let logger = self.logger
         let router = Router(context: BasicWebSocketRequestContext.self)
         router.get("/") { request, _ -> Response in
             let requested = request.uri.queryParameters.get("w")
@@ -42,68 +61,172 @@ public struct AppServer: Sendable {
                 return scene.document()
             }
             guard let html else {
+                // No such scene: a fresh one under a new random id (a client never picks its scene's id).
                 let group = request.uri.queryParameters.get("g").map { String($0) }
                 let id = await MainActor.run { host.newScene(group: group.flatMap { host.hasGroup($0) ? $0 : nil }).id }
-                return Response(status: .seeOther, headers: [.location: "/?w=" + id])
+                return Response(status: .seeOther, headers: [.location: "/?w=" + id, .cacheControl: "no-store"])
             }
-            return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+            return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
+                                                   .contentSecurityPolicy: AppServer.contentSecurityPolicy],
                             body: .init(byteBuffer: ByteBuffer(string: html)))
         }
         router.get("/_swiftuiweb/client.js") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/javascript"], body: .init(byteBuffer: ByteBuffer(string: ClientAssets.script)))
         }
         router.ws("/_swiftuiweb/ws") { request, _ in
-            request.uri.queryParameters.get("w") == nil ? .dontUpgrade : .upgrade([:])
+            guard request.uri.queryParameters.get("w") != nil else { return .dontUpgrade }
+            guard AppServer.sameOrigin(request) else {
+                logger.warning("event socket refused: cross-origin request", metadata: ["origin": "\(request.headers[.origin] ?? "")"])
+                return .dontUpgrade
+            }
+            return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
             let id = context.request.uri.queryParameters.get("w") ?? ""
-            let (stream, continuation) = AsyncStream<String>.makeStream()
-            let bound: String? = await MainActor.run {
-                guard let scene = host.scene(id: id) else { return nil }
-                if scene.sink != nil {
-                    // A second window (e.g. a duplicated tab) on the same scene: give it its own scene.
-                    let copy = host.newScene()
-                    copy.sceneStorage = scene.sceneStorage
-                    return "rebind:" + copy.id
-                }
-                scene.sink = { continuation.yield($0) }
-                scene.lastTree = nil
-                scene.flush()
-                return "ok"
-            }
-            guard let bound else {
-                // Unknown (freed, or never saved before a restart): the page reloads into a fresh scene.
-                context.logger.info("WebSocket for unknown scene: asking the page to reload")
-                try await outbound.write(.text("{\"reload\":true}"))
-                return
-            }
-            if bound.hasPrefix("rebind:") {
-                try await outbound.write(.text("{\"rebind\":\(JSON.quote(String(bound.dropFirst(7))))}"))
-                return
-            }
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    for await message in stream { try await outbound.write(.text(message)) }
-                }
-                defer { continuation.finish() }
-                for try await message in inbound.messages(maxSize: AppServer.maxEventSize) {
-                    guard case .text(let text) = message,
-                          let event = try? JSONDecoder().decode(ClientEvent.self, from: Data(text.utf8)) else {
-                        context.logger.warning("malformed event message refused")
-                        continue
-                    }
-                    await MainActor.run { _ = host.scene(id: id)?.handle(event: event) }
-                }
-                await MainActor.run { if let s = host.scenes[id] { s.sink = nil; s.lastSeen = Date() } }
-                continuation.finish()
-                try await group.waitForAll()
-            }
+            try await AppServer.serve(sceneID: id, host: host, inbound: inbound, outbound: outbound, logger: logger)
         }
+        var ws = WebSocketServerConfiguration()
+        ws.maxFrameSize = AppServer.maxFrameSize
         let app = Application(
             router: router,
-            server: .http1WebSocketUpgrade(webSocketRouter: router),
+            server: .http1WebSocketUpgrade(webSocketRouter: router, configuration: .init(ws: ws)),
             configuration: .init(address: .hostname(address, port: port)),
-            onServerRunning: { channel in await onStarted?(channel.localAddress?.port ?? port) }
+            onServerRunning: { channel in await onStarted?(channel.localAddress?.port ?? port) },
+            logger: logger
         )
         return app
     }
+
+    /// The page's policy: scripts, styles, images and sockets from this server only (inline styles
+    /// allowed for the default look), no framing by other sites.
+    static let contentSecurityPolicy =
+        "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'"
+
+    /// A browser's socket must come from a page of this server. Browsers send an `http(s)` (or `null`)
+    /// `Origin`; other clients (which could send anything) are not what this check is for.
+    static func sameOrigin(_ request: Request) -> Bool {
+        let authority = request.head.authority ?? ""
+        for origin in request.headers[values: .origin] {
+            let lower = origin.lowercased()
+            let fromBrowser = lower == "null" || lower.hasPrefix("http://") || lower.hasPrefix("https://")
+            if fromBrowser && lower != "http://" + authority.lowercased() && lower != "https://" + authority.lowercased() { return false }
+        }
+        return true
+    }
+
+    /// Outgoing traffic of one socket.
+    enum Outgoing: Sendable { case text(String), hangUp }
+
+    /// One window's socket: binds it to its scene (or sends the page elsewhere), then reads events.
+    static func serve(sceneID id: String, host: AppHost, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter,
+                      logger: Logger) async throws {
+        let (stream, continuation) = AsyncStream<Outgoing>.makeStream()
+        enum Binding { case bound(SceneInstance, UInt64), unknown, rebind(String) }
+        let binding: Binding = await MainActor.run {
+            guard let scene = host.scene(id: id) else { return .unknown }
+            if scene.sink != nil {
+                // A second page on a scene whose window is still connected (a duplicated tab): it gets
+                // a scene of its own, starting from a copy of the original's @SceneStorage.
+                let copy = host.newScene(group: scene.group)
+                copy.sceneStorage = scene.sceneStorage
+                return .rebind(copy.id)
+            }
+            let connection = host.nextConnection()
+            scene.connection = connection
+            scene.sink = { continuation.yield(.text($0)) }
+            scene.hangUp = { continuation.yield(.hangUp) }
+            // A page just served has the last rendering: it gets only what changed since. Any other
+            // page (a reconnection) gets the whole window again.
+            if !scene.pageInSync { scene.lastTree = nil }
+            scene.pageInSync = false
+            scene.flush()
+            return .bound(scene, connection)
+        }
+        let scene: SceneInstance, connection: UInt64
+        switch binding {
+        case .unknown:
+            // Unknown (freed, or never saved before a restart): the page reloads into a fresh scene.
+            logger.info("event socket for an unknown scene: asking the page to reload")
+            try await outbound.write(.text("{\"reload\":true}"))
+            return
+        case .rebind(let newID):
+            logger.info("second socket on a connected scene: moving the page to a scene of its own")
+            try await outbound.write(.text("{\"rebind\":\(JSON.quote(newID))}"))
+            return
+        case .bound(let s, let c):
+            scene = s; connection = c
+        }
+        defer { continuation.finish() }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                do {
+                    for await item in stream {
+                        switch item {
+                        case .text(let message): try await outbound.write(.text(message))
+                        case .hangUp: try await outbound.close(.goingAway, reason: "disconnected by the server"); return
+                        }
+                    }
+                } catch {
+                    logger.debug("event socket write failed: \(error)")
+                }
+            }
+            do {
+                try await readEvents(inbound: inbound, outbound: outbound, logger: logger) { event in
+                    // A ping reads nothing: answered in order with the patches of earlier events.
+                    if event.t == "ping" { continuation.yield(.text("{\"pong\":true}")); return }
+                    await MainActor.run {
+                        // Bound to this socket: once another socket owns the scene, this one drives nothing.
+                        guard scene.connection == connection else { return }
+                        scene.handle(event: event)
+                    }
+                }
+            } catch {
+                logger.debug("event socket ended: \(error)")
+            }
+            await MainActor.run {
+                if scene.connection == connection { scene.sink = nil; scene.hangUp = nil; scene.connection = 0; scene.lastSeen = Date() }
+            }
+            continuation.finish()
+            group.cancelAll()
+        }
+    }
+
+    /// Reads event messages, assembling frames; refuses (and logs) malformed messages, and closes the
+    /// socket with 1009 on a message over ``maxEventSize``.
+    static func readEvents(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, logger: Logger,
+                           _ handle: (ClientEvent) async -> Void) async throws {
+        var message = ByteBuffer()
+        var isText = true
+        for try await frame in inbound {
+            switch frame.opcode {
+            case .text, .binary:
+                message.clear()
+                isText = frame.opcode == .text
+            case .continuation:
+                break
+            }
+            var data = frame.data
+            message.writeBuffer(&data)
+            if message.readableBytes > maxEventSize {
+                logger.warning("event message refused: over \(maxEventSize) bytes; closing the socket")
+                try await outbound.close(.messageTooLarge, reason: "event message over \(maxEventSize) bytes")
+                return
+            }
+            guard frame.fin else { continue }
+            let bytes = Data(message.readableBytesView)
+            message.clear()
+            do {
+                guard isText else { throw EventError("binary message") }
+                let event = try ClientEvent.decode(bytes)
+                await handle(event)
+            } catch {
+                logger.warning("event message refused: \(error)")
+            }
+        }
+    }
+}
+
+/// Why an event message was refused.
+struct EventError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

@@ -1,29 +1,33 @@
 import Foundation
 
 /// A value saved per scene (window) and restored on reload, reconnect and server restart.
+///
+/// Takes the types Apple's `SceneStorage` takes (`Bool`, `Int`, `Double`, `String`, `URL`, `Data`,
+/// `RawRepresentable` with an `Int` or `String` raw value, and optionals of these), and any other
+/// `Codable` value.
 @MainActor @propertyWrapper
-public struct SceneStorage<Value: Codable>: DynamicProperty, SceneBindable {
+public struct SceneStorage<Value>: DynamicProperty, SceneBindable {
     final class Box {
         let key: String
         let initial: Value
+        let encode: (Value) -> Data?
+        let decode: (Data) -> Value?
         weak var scene: SceneInstance?
         var owner: String?
-        init(key: String, initial: Value) { self.key = key; self.initial = initial }
+        init(key: String, initial: Value, encode: @escaping (Value) -> Data?, decode: @escaping (Data) -> Value?) {
+            self.key = key; self.initial = initial; self.encode = encode; self.decode = decode
+        }
     }
     let box: Box
-
-    /// Creates storage under `key` with a default value.
-    public init(wrappedValue: Value, _ key: String) { box = Box(key: key, initial: wrappedValue) }
 
     /// The stored value, or the default.
     public var wrappedValue: Value {
         get {
-            guard let data = box.scene?.sceneStorage[box.key],
-                  let v = try? JSONDecoder().decode([Value].self, from: data).first else { return box.initial }
+            guard let data = box.scene?.sceneStorage[box.key], let v = box.decode(data) else { return box.initial }
             return v
         }
         nonmutating set {
-            guard let scene = box.scene, let data = try? JSONEncoder().encode([newValue]) else { return }
+            guard let scene = box.scene, let data = box.encode(newValue) else { return }
             scene.sceneStorage[box.key] = data
             if let owner = box.owner { scene.markDirty(owner) } else { scene.invalidate() }
         }
@@ -38,9 +42,50 @@ public struct SceneStorage<Value: Codable>: DynamicProperty, SceneBindable {
     func install(in scene: SceneInstance, key: String, context: RenderContext) { box.scene = scene; box.owner = context.record?.path }
 }
 
+/// Values are stored as a one-element JSON array (`[value]`), so every type has the same envelope.
+enum SceneStorageCoding {
+    static func encode<T: Encodable>(_ value: T) -> Data? { try? JSONEncoder().encode([value]) }
+    static func decode<T: Decodable>(_ type: T.Type, _ data: Data) -> T? { (try? JSONDecoder().decode([T].self, from: data))?.first }
+}
+
 extension SceneStorage {
+    /// Creates storage under `key` with a default value (`Bool`, `Int`, `Double`, `String`, `URL`,
+    /// `Data`, or any `Codable` value).
+    public init(wrappedValue: Value, _ key: String) where Value: Codable {
+        box = Box(key: key, initial: wrappedValue, encode: { SceneStorageCoding.encode($0) },
+                  decode: { SceneStorageCoding.decode(Value.self, $0) })
+    }
+
+    /// Creates storage under `key` for a value with a `String` raw value.
+    @_disfavoredOverload
+    public init(wrappedValue: Value, _ key: String) where Value: RawRepresentable, Value.RawValue == String {
+        box = Box(key: key, initial: wrappedValue, encode: { SceneStorageCoding.encode($0.rawValue) },
+                  decode: { SceneStorageCoding.decode(String.self, $0).flatMap { Value(rawValue: $0) } })
+    }
+
+    /// Creates storage under `key` for a value with an `Int` raw value.
+    @_disfavoredOverload
+    public init(wrappedValue: Value, _ key: String) where Value: RawRepresentable, Value.RawValue == Int {
+        box = Box(key: key, initial: wrappedValue, encode: { SceneStorageCoding.encode($0.rawValue) },
+                  decode: { SceneStorageCoding.decode(Int.self, $0).flatMap { Value(rawValue: $0) } })
+    }
+
     /// Creates optional storage under `key`, `nil` by default.
     public init<Wrapped: Codable>(_ key: String) where Value == Wrapped? {
         self.init(wrappedValue: nil, key)
+    }
+
+    /// Creates optional storage under `key` for a value with a `String` raw value, `nil` by default.
+    @_disfavoredOverload
+    public init<Wrapped: RawRepresentable>(_ key: String) where Value == Wrapped?, Wrapped.RawValue == String {
+        box = Box(key: key, initial: nil, encode: { SceneStorageCoding.encode($0?.rawValue) },
+                  decode: { SceneStorageCoding.decode(String?.self, $0).map { $0.flatMap { Wrapped(rawValue: $0) } } })
+    }
+
+    /// Creates optional storage under `key` for a value with an `Int` raw value, `nil` by default.
+    @_disfavoredOverload
+    public init<Wrapped: RawRepresentable>(_ key: String) where Value == Wrapped?, Wrapped.RawValue == Int {
+        box = Box(key: key, initial: nil, encode: { SceneStorageCoding.encode($0?.rawValue) },
+                  decode: { SceneStorageCoding.decode(Int?.self, $0).map { $0.flatMap { Wrapped(rawValue: $0) } } })
     }
 }

@@ -111,12 +111,22 @@ extension View {
     public func listStyle(_ style: ListStyle) -> some View { self }
 }
 
-/// The path segment for an identity (fast for the common identifier types).
+/// The path segment for an identity (fast for the common identifier types). Long identities (a row
+/// identified by a long text) are shortened to a prefix and a 64-bit hash, so element ids stay far
+/// below the size an event message may name.
 func identityKey<ID: Hashable>(_ id: ID) -> String {
+    let key: String
     switch id {
     case let i as Int: return String(i)
-    case let s as String: return s
+    case let s as String: key = s
     case let u as UUID: return u.uuidString
-    default: return String(describing: id)
+    default: key = String(describing: id)
     }
+    guard key.utf8.count > maxIdentityKeyLength else { return key }
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325   // FNV-1a
+    for byte in key.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+    return String(decoding: key.utf8.prefix(32), as: UTF8.self) + "#" + String(hash, radix: 16)
 }
+
+/// Longest identity used as is in an element id.
+let maxIdentityKeyLength = 64

@@ -1,0 +1,30 @@
+import Foundation
+
+/// An event message from the browser: `{"t":"click","id":"…"}`, `{"t":"input","id":"…","v":"…"}`,
+/// `{"t":"submit","id":"…"}` or `{"t":"ping","id":""}` (answered with `{"pong":true}`).
+public struct ClientEvent: Codable, Sendable {
+    /// Event type: `click`, `input`, `submit` or `ping`.
+    public var t: String
+    /// Target element id.
+    public var id: String
+    /// New value for `input`.
+    public var v: String?
+    /// Creates an event.
+    public init(t: String, id: String, v: String? = nil) { self.t = t; self.id = id; self.v = v }
+
+    /// The event types a page sends.
+    static let types: Set<String> = ["click", "input", "submit", "ping"]
+    /// Longest element id a page can name (ids are structural paths, far shorter).
+    static let maxIDLength = 1024
+
+    /// Decodes and checks one message; the error says what was wrong with it.
+    static func decode(_ data: Data) throws -> ClientEvent {
+        let event: ClientEvent
+        do { event = try JSONDecoder().decode(ClientEvent.self, from: data) } catch {
+            throw EventError("not an event object (expected {\"t\":…,\"id\":…}): \(String(decoding: data.prefix(80), as: UTF8.self))")
+        }
+        guard types.contains(event.t) else { throw EventError("unknown event type \(JSON.quote(String(event.t.prefix(40))))") }
+        guard event.id.utf8.count <= maxIDLength else { throw EventError("element id over \(maxIDLength) bytes") }
+        return event
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import HummingbirdWSClient
+import Logging
+import Testing
+@testable import SwiftUIWeb
+
+/// A window with its own @State counter and a @SceneStorage note typed into a text field.
+struct Notepad: View {
+    @State private var count = 0
+    @SceneStorage("note") private var note = ""
+    var body: some View {
+        VStack {
+            Text("Count \(count)")
+            Button("Increment") { count += 1 }
+            TextField("Note", text: $note)
+            Text("Note: \(note)")
+        }
+        .navigationTitle(note.isEmpty ? "Notepad" : note)
+    }
+}
+
+struct NotepadApp: App {
+    var body: some Scene { WindowGroup { Notepad() } }
+}
+
+/// Log lines kept for a test to read.
+final class LogCapture: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [String] = []
+    var lines: [String] { lock.lock(); defer { lock.unlock() }; return stored }
+    func append(_ line: String) { lock.lock(); stored.append(line); lock.unlock() }
+    func contains(_ fragment: String) -> Bool { lines.contains { $0.contains(fragment) } }
+
+    /// A logger writing into this capture.
+    var logger: Logger {
+        Logger(label: "test") { _ in CaptureHandler(capture: self) }
+    }
+
+    struct CaptureHandler: LogHandler {
+        let capture: LogCapture
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .info
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+        func log(event: LogEvent) { capture.append("\(event.level) \(event.message)") }
+    }
+}
+
+/// An app server running in the test process on a free loopback port.
+final class TestServer: @unchecked Sendable {
+    let host: AppHost
+    let log = LogCapture()
+    private(set) var port = 0
+    private var task: Task<Void, Error>?
+
+    @MainActor init(_ host: AppHost) { self.host = host }
+
+    /// Starts serving (on `port` when given, to come back on the same address after a restart).
+    func start(port wanted: Int = 0) async throws {
+        let box = PortBox()
+        let server = AppServer(host: host, logger: log.logger)
+        task = Task { try await server.run(host: "127.0.0.1", port: wanted) { await box.set($0) } }
+        port = try await box.wait()
+    }
+
+    /// Stops serving and waits (at most 10 s) until the port is free.
+    func stop() async {
+        guard let task else { return }
+        task.cancel()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { _ = try? await task.value }
+            group.addTask { try? await Task.sleep(for: .seconds(10)) }
+            await group.next()
+            group.cancelAll()
+        }
+        self.task = nil
+    }
+
+    var base: String { "http://127.0.0.1:\(port)" }
+    func socketURL(_ id: String) -> String { "ws://127.0.0.1:\(port)/_swiftuiweb/ws?w=\(id)" }
+}
+
+actor PortBox {
+    var port: Int?
+    func set(_ p: Int) { port = p }
+    func wait() async throws -> Int {
+        for _ in 0..<400 { if let port { return port }; try await Task.sleep(for: .milliseconds(25)) }
+        throw SocketError("server did not start")
+    }
+}
+
+struct SocketError: Error, CustomStringConvertible {
+    let description: String
+    init(_ d: String) { description = d }
+}
+
+/// One page's socket as the test sees it (used from one task at a time).
+final class Peer: @unchecked Sendable {
+    var messages: WebSocketInboundMessageStream.AsyncIterator
+    let outbound: WebSocketOutboundWriter
+    init(messages: WebSocketInboundMessageStream.AsyncIterator, outbound: WebSocketOutboundWriter) {
+        self.messages = messages; self.outbound = outbound
+    }
+
+    /// The next text message (`nil`: the socket closed).
+    func next() async throws -> String? {
+        while let m = try await messages.next() {
+            if case .text(let s) = m { return s }
+        }
+        return nil
+    }
+    func send(_ text: String) async throws { try await outbound.write(.text(text)) }
+    func send(_ event: ClientEvent) async throws {
+        try await send(String(decoding: try JSONEncoder().encode(event), as: UTF8.self))
+    }
+    /// Sends a ping and returns everything that arrived before its pong.
+    func drain() async throws -> [String] {
+        try await send(ClientEvent(t: "ping", id: ""))
+        var before: [String] = []
+        while let m = try await next(), m != "{\"pong\":true}" { before.append(m) }
+        return before
+    }
+}
+
+/// Opens a socket as a page would and runs `body` on it; returns the close frame the server sent.
+@discardableResult
+func withSocket(_ url: String, origin: String? = nil, _ body: @escaping @Sendable (Peer) async throws -> Void) async throws -> WebSocketCloseFrame? {
+    var config = WebSocketClientConfiguration()
+    config.maxFrameSize = 1 << 20
+    if let origin { config.additionalHeaders[.origin] = origin }
+    return try await WebSocketClient.connect(url: url, configuration: config, logger: Logger(label: "client")) { inbound, outbound, _ in
+        try await body(Peer(messages: inbound.messages(maxSize: 1 << 22).makeAsyncIterator(), outbound: outbound))
+    }
+}
+
+/// A box for values a socket closure hands back to the test.
+final class Box<T: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: T
+    init(_ v: T) { stored = v }
+    var value: T {
+        get { lock.lock(); defer { lock.unlock() }; return stored }
+        set { lock.lock(); stored = newValue; lock.unlock() }
+    }
+}
+
+extension SceneInstance {
+    /// The id of the first text field.
+    var fieldID: String { tree.first { $0.tag == "input" }!.id }
+}
