@@ -197,8 +197,19 @@ final class EntityLayout: @unchecked Sendable {
     let toManySlots: [Int]
     /// Whether each slot holds a relationship (attributes are read straight from the values).
     let isRelationship: [Bool]
+    /// Property names by slot, for `slot(named:)`.
+    private let names: [String]
     /// The slots of `@Managed` properties, by wrapper storage key path.
     let managedSlots = ManagedSlotTable()
+
+    /// The slot of a property by name (key-value coding's hot path): entities have few properties, and
+    /// comparing names beats hashing the key.
+    @inline(__always)
+    func slot(named name: String) -> Int? {
+        guard names.count <= 32 else { return slotByName[name] }
+        for i in names.indices where names[i] == name { return i }
+        return nil
+    }
 
     init(entity: NSEntityDescription) {
         var chain: [NSEntityDescription] = []
@@ -225,6 +236,7 @@ final class EntityLayout: @unchecked Sendable {
         self.defaults = NSManagedObject.computeDefaults(properties)
         self.toManySlots = properties.indices.filter { (properties[$0] as? NSRelationshipDescription)?.isToMany == true }
         self.isRelationship = properties.map { $0 is NSRelationshipDescription }
+        self.names = properties.map(\.name)
     }
 }
 

@@ -56,7 +56,7 @@ extension NSManagedObject {
     /// The value of the `@Managed` property whose wrapper storage is at `storage` (support for `Managed`).
     @usableFromInline
     final func _managedValue(storage: AnyKeyPath) -> Any? {
-        let layout = entity.layout
+        let layout = payload.layout
         guard let (slot, _) = layout.managedSlots.slot(for: storage, layout: layout) else {
             return value(forKey: ManagedKeyNames.name(of: storage))
         }
@@ -69,7 +69,7 @@ extension NSManagedObject {
     /// Sets the value of the `@Managed` property whose wrapper storage is at `storage` (support for `Managed`).
     @usableFromInline
     final func _setManagedValue(_ value: Any?, storage: AnyKeyPath) {
-        let layout = entity.layout
+        let layout = payload.layout
         guard let (slot, key) = layout.managedSlots.slot(for: storage, layout: layout) else {
             setValue(value, forKey: ManagedKeyNames.name(of: storage))
             return

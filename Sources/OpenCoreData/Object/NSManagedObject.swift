@@ -169,9 +169,13 @@ open class NSManagedObject: NSObject {
     /// to-one relationships as `NSManagedObject`, to-many as `NSSet` (`NSOrderedSet` when ordered).
     /// Unknown keys trap, as Apple's `valueForUndefinedKey:` does; `value(forKeyPath:)` walks dots.
     open func value(forKey key: String) -> Any? {
-        guard let slot = entity.layout.slotByName[key] else {
+        let layout = payload.layout
+        guard let slot = layout.slot(named: key) else {
             if key.contains(".") { return value(forKeyPath: key) }
             fatalError("[<\(entity.name ?? "?")> valueForUndefinedKey:]: the entity \(entity.name ?? "?") is not key value coding-compliant for the key \"\(key)\".")
+        }
+        if !layout.isRelationship[slot], let data = payload as? ObjectData, let values = data.values {
+            return values[slot]
         }
         return value(atSlot: slot)
     }
@@ -198,7 +202,7 @@ open class NSManagedObject: NSObject {
 
     /// Sets a property's value, tracking the change and keeping inverse relationships consistent.
     open func setValue(_ value: Any?, forKey key: String) {
-        guard let slot = entity.layout.slotByName[key] else {
+        guard let slot = payload.layout.slot(named: key) else {
             if key.contains(".") { setValue(value, forKeyPath: key); return }
             fatalError("[<\(entity.name ?? "?")> setValue:forUndefinedKey:]: the entity \(entity.name ?? "?") is not key value coding-compliant for the key \"\(key)\".")
         }
@@ -212,7 +216,7 @@ open class NSManagedObject: NSObject {
         let parts = keyPath.split(separator: ".").map(String.init)
         guard parts.count > 1 else { setValue(value, forKey: keyPath); return }
         let head = parts[0]
-        if let composite = entity.layout.propertiesByName[head] as? NSCompositeAttributeDescription {
+        if let composite = payload.layout.propertiesByName[head] as? NSCompositeAttributeDescription {
             var dictionary = (self.value(forKey: head) as? [String: Any]) ?? [:]
             CompositeValues.set(value, at: Array(parts.dropFirst()), in: &dictionary, composite: composite)
             setValue(dictionary, forKey: head)
@@ -226,7 +230,7 @@ open class NSManagedObject: NSObject {
 
     /// Sets the stored value of a property without change notifications.
     open func setPrimitiveValue(_ value: Any?, forKey key: String) {
-        guard let slot = entity.layout.slotByName[key] else { return }
+        guard let slot = payload.layout.slotByName[key] else { return }
         setValue(value, atSlot: slot, maintainInverse: false)
     }
 
@@ -234,7 +238,7 @@ open class NSManagedObject: NSObject {
     open func changedValues() -> [String: Any] {
         guard let data = payload as? ObjectData, let values = data.values else { return [:] }
         var result: [String: Any] = [:]
-        let properties = entity.layout.properties
+        let properties = payload.layout.properties
         for slot in data.changedSlots where !properties[slot].isTransient {
             result[properties[slot].name] = externalValue(values[slot], property: properties[slot]) ?? NSNull()
         }
@@ -246,7 +250,7 @@ open class NSManagedObject: NSObject {
 
     /// The values last read from or saved to the store, for the given keys (all when nil).
     open func committedValues(forKeys keys: [String]?) -> [String: Any] {
-        let properties = entity.layout.properties
+        let properties = payload.layout.properties
         guard let data = payload as? ObjectData, let committed = data.committed ?? data.values else { return [:] }
         var result: [String: Any] = [:]
         for (slot, property) in properties.enumerated() where keys == nil || keys!.contains(property.name) {
@@ -271,7 +275,7 @@ open class NSManagedObject: NSObject {
     /// Checks a value for a property against the model's rules; throws an error naming entity and property.
     /// (Linux has no autoreleasing pointers: the value is passed `inout`.)
     open func validateValue(_ value: inout Any?, forKey key: String) throws {
-        guard let property = entity.layout.propertiesByName[key] else { return }
+        guard let property = payload.layout.propertiesByName[key] else { return }
         if let attribute = property as? NSAttributeDescription { value = AttributeValues.normalize(value, for: attribute) }
         if let error = Validation.check(value: value, property: property, object: self) { throw error }
     }
@@ -286,7 +290,7 @@ open class NSManagedObject: NSObject {
     /// A description listing the entity, ID and values (or that it is a fault).
     open override var description: String {
         if isFault { return "<\(entity.name ?? "?"): \(objectID.uriRepresentation().absoluteString)> (fault)" }
-        let values = entity.layout.properties.filter { $0 is NSAttributeDescription }.map { "\($0.name)=\(String(describing: value(forKey: $0.name) ?? "nil"))" }
+        let values = payload.layout.properties.filter { $0 is NSAttributeDescription }.map { "\($0.name)=\(String(describing: value(forKey: $0.name) ?? "nil"))" }
         return "<\(entity.name ?? "?"): \(objectID.uriRepresentation().absoluteString)> { \(values.joined(separator: ", ")) }"
     }
 
@@ -316,7 +320,7 @@ open class NSManagedObject: NSObject {
 
     func value(atSlot slot: Int) -> Any? {
         fireFaultIfNeeded()
-        let property = entity.layout.properties[slot]
+        let property = payload.layout.properties[slot]
         let raw = data.values![slot]
         if let relationship = property as? NSRelationshipDescription {
             return relationshipValue(raw, relationship: relationship, slot: slot)
@@ -353,7 +357,7 @@ open class NSManagedObject: NSObject {
     /// Sets a slot's value; relationships update their inverse on the other objects.
     func setValue(_ newValue: Any?, atSlot slot: Int, maintainInverse: Bool) {
         fireFaultIfNeeded()
-        let property = entity.layout.properties[slot]
+        let property = payload.layout.properties[slot]
         if let relationship = property as? NSRelationshipDescription {
             if relationship.isToMany {
                 let newObjects = RelationshipValues.objects(from: newValue)
@@ -373,7 +377,8 @@ open class NSManagedObject: NSObject {
         let data = self.data
         if data.committed == nil, !isInserted { data.committed = data.values }
         data.changedSlots.insert(slot)
-        managedObjectContext?.objectDidChange(self)
+        // Inserted and deleted objects are tracked already (and reading the weak context is not free).
+        if !flags.contains(.inserted), !flags.contains(.deleted) { managedObjectContext?.objectDidChange(self) }
     }
 
     func setToOne(_ object: NSManagedObject?, slot: Int, relationship: NSRelationshipDescription, maintainInverse: Bool) {
@@ -411,7 +416,7 @@ open class NSManagedObject: NSObject {
 
     /// Makes `self.relationship` include `object` (the other side of a change made on `object`).
     func addInverse(_ object: NSManagedObject, relationship: NSRelationshipDescription) {
-        guard let slot = entity.layout.slotByName[relationship.name] else { return }
+        guard let slot = payload.layout.slotByName[relationship.name] else { return }
         if relationship.isToMany {
             let objects = toManyObjects(slot: slot, relationship: relationship)
             guard !objects.contains(object) else { return }
@@ -430,7 +435,7 @@ open class NSManagedObject: NSObject {
 
     /// Makes `self.relationship` no longer include `object`.
     func removeInverse(_ object: NSManagedObject, relationship: NSRelationshipDescription) {
-        guard let slot = entity.layout.slotByName[relationship.name] else { return }
+        guard let slot = payload.layout.slotByName[relationship.name] else { return }
         if relationship.isToMany {
             let objects = toManyObjects(slot: slot, relationship: relationship)
             guard objects.contains(object) else { return }

@@ -5,10 +5,16 @@ import Foundation
 class ObjectPayload {
     /// The entity of the object(s) this payload serves.
     let entity: NSEntityDescription
+    /// The entity's layout, held here for the accessors' hot path: entities are weakly referenced
+    /// (which makes retaining one slow), layouts are not.
+    let layout: EntityLayout
     /// Their context (one context holds a batch group's shells).
     weak var context: NSManagedObjectContext?
 
-    init(entity: NSEntityDescription) { self.entity = entity }
+    init(entity: NSEntityDescription) {
+        self.entity = entity
+        self.layout = entity.layout
+    }
 }
 
 /// A loaded object's values and bookkeeping. A fault has none (its `values` is nil).

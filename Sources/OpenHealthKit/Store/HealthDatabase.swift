@@ -114,7 +114,8 @@ final class HealthDatabase: @unchecked Sendable {
 }
 
 func int64(_ object: NSManagedObject, _ key: String) -> Int64 {
-    switch object.value(forKey: key) {
+    guard let value = object.value(forKey: key) else { return 0 }
+    switch value {
     case let v as Int64: return v
     case let v as Int16: return Int64(v)
     case let v as Int32: return Int64(v)
@@ -133,7 +134,9 @@ func bool(_ object: NSManagedObject, _ key: String) -> Bool {
 }
 
 func double(_ object: NSManagedObject, _ key: String) -> Double? {
-    switch object.value(forKey: key) {
+    // nil first: casting a missing value to NSNumber goes through Foundation bridging, which is slow.
+    guard let value = object.value(forKey: key) else { return nil }
+    switch value {
     case let v as Double: return v
     case let v as NSNumber: return v.doubleValue
     default: return nil

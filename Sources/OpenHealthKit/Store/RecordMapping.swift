@@ -84,7 +84,8 @@ enum RecordMapping {
     /// which stores endDate = startDate and a schedule type that follows from the scheduled date
     /// (scheduled doses have one, as-needed doses none), so those two columns are not read back.
     static func doseEvent(_ o: NSManagedObject, _ interner: Interner = Interner()) -> HKMedicationDoseEvent {
-        let scheduledDate = o.value(forKey: "scheduledDate") as? Date
+        // Optional columns: unwrap before casting (a cast of a missing value tries Foundation bridging).
+        let scheduledDate = o.value(forKey: "scheduledDate").flatMap { $0 as? Date }
         let startDate = o.value(forKey: "startDate") as? Date ?? .distantPast
         return HKMedicationDoseEvent(
             medicationConceptIdentifier: interner.concept(o.value(forKey: "medicationConceptIdentifier") as? String ?? ""),
@@ -96,7 +97,7 @@ enum RecordMapping {
             unit: interner.unit(o.value(forKey: "unit") as? String ?? "count"),
             startDate: startDate,
             endDate: startDate,
-            uuid: uuid(o), metadata: MetadataCoding.decode(o.value(forKey: "metadata") as? Data), sourceRevision: healthSource)
+            uuid: uuid(o), metadata: MetadataCoding.decode(o.value(forKey: "metadata").flatMap { $0 as? Data }), sourceRevision: healthSource)
     }
 
     /// The source of every dose event: only the Health app writes them (its editor stores this source).
