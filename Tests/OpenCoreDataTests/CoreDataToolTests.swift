@@ -8,15 +8,7 @@ import Testing
 /// deferred work in a later process.
 @Suite("coredata-tool")
 struct CoreDataToolTests {
-    static var tool: URL {
-        // The test runner and the tool are built into the same folder.
-        let runner = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        var folder = runner.deletingLastPathComponent()
-        while folder.path != "/" && !FileManager.default.fileExists(atPath: folder.appendingPathComponent("coredata-tool").path) {
-            folder = folder.deletingLastPathComponent()
-        }
-        return folder.appendingPathComponent("coredata-tool")
-    }
+    static var tool: URL { builtExecutable("coredata-tool") }
 
     static let models = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Examples/AircraftMigration/Models")

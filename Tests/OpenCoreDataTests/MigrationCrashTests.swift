@@ -12,15 +12,7 @@ struct MigrationCrashTests {
     static let aircraftCount = 5_000
     static let kills = 50
 
-    static var worker: URL {
-        // The test runner and the worker are built into the same folder.
-        let runner = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        var folder = runner.deletingLastPathComponent()
-        while folder.path != "/" && !FileManager.default.fileExists(atPath: folder.appendingPathComponent("MigrationCrashWorker").path) {
-            folder = folder.deletingLastPathComponent()
-        }
-        return folder.appendingPathComponent("MigrationCrashWorker")
-    }
+    static var worker: URL { builtExecutable("MigrationCrashWorker") }
 
     static func run(_ arguments: [String], killAfter delay: Double? = nil) throws -> Int32 {
         let process = Process()

@@ -5,8 +5,7 @@ import Testing
 
 /// Runs the CoreDataProbe executable (built next to the test binary) and returns its standard output.
 private func runProbe(_ command: String, _ store: URL) throws -> [String] {
-    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        .appendingPathComponent("CoreDataProbe")
+    let binary = builtExecutable("CoreDataProbe")
     let process = Process()
     process.executableURL = binary
     process.arguments = [command, store.path]

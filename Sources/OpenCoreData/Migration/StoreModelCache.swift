@@ -37,12 +37,7 @@ extension NSPersistentStoreCoordinator {
     /// The model the SQLite store at `url` was last written with, as the store itself recorded it
     /// (an Orchard addition, for tools that open a store without the app's model).
     public class func cachedModel(forPersistentStoreAt url: URL) throws -> NSManagedObjectModel {
-        guard FileManager.default.fileExists(atPath: url.path) else {
-            throw coreDataError(NSPersistentStoreInvalidFileError, "No store file at \(url.path).")
-        }
-        var configuration = Configuration()
-        configuration.readonly = true
-        let queue = try DatabaseQueue(path: url.path, configuration: configuration)
+        let queue = try StoreFile.readOnlyQueue(at: url)
         defer { try? queue.close() }
         guard let model = try queue.read(StoreModelCache.read) else {
             throw coreDataError(NSPersistentStoreInvalidFileError, "The store at \(url.path) has no model cache (Z_MODELCACHE); pass the model instead.")

@@ -230,18 +230,7 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
 
     /// The columns behind a property or composite element key path ("colorScheme.primary").
     func columns(forKeyPath keyPath: String, in entity: NSEntityDescription) -> [String]? {
-        let mapping = schema.mapping(for: entity)
-        let parts = keyPath.split(separator: ".").map(String.init)
-        guard let slot = entity.layout.slotByName[parts[0]] else { return nil }
-        switch mapping.slots[slot] {
-        case .attribute(let column, _): return parts.count == 1 ? [column] : nil
-        case .composite(let columns):
-            let rest = Array(parts.dropFirst())
-            let matching = columns.filter { rest.isEmpty || Array($0.path.prefix(rest.count)) == rest }
-            return matching.isEmpty ? nil : matching.map(\.name)
-        case .toOne(let column, _, _): return parts.count == 1 ? [column] : nil
-        default: return nil
-        }
+        IndexPlan.columns(forKeyPath: keyPath, in: entity, schema: schema)
     }
 
     func readMetadata() throws -> [String: Any] {

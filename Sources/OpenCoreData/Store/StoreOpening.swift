@@ -18,13 +18,18 @@ enum StoreOpening {
 
 /// Reading and writing a store file's metadata without adding the store to a coordinator.
 enum StoreFile {
-    static func readMetadata(at url: URL) throws -> [String: Any] {
+    /// A read-only connection to the store file at `url` (which must exist); the caller closes it.
+    static func readOnlyQueue(at url: URL) throws -> DatabaseQueue {
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw coreDataError(NSPersistentStoreInvalidFileError, "No store file at \(url.path).")
         }
         var configuration = Configuration()
         configuration.readonly = true
-        let queue = try DatabaseQueue(path: url.path, configuration: configuration)
+        return try DatabaseQueue(path: url.path, configuration: configuration)
+    }
+
+    static func readMetadata(at url: URL) throws -> [String: Any] {
+        let queue = try readOnlyQueue(at: url)
         defer { try? queue.close() }
         return try queue.read { db in
             guard try db.tableExists("Z_METADATA"),
