@@ -45,7 +45,7 @@ enum SQLiteBinding {
         case .double(let v): sqlite3_bind_double(statement, index, v)
         case .string(let v): bindText(v, to: statement, at: index)
         case .blob(let data):
-            data.withUnsafeBytes { bytes in
+            _ = data.withUnsafeBytes { bytes in
                 // An empty blob has no base address; bind a zero-length blob, not NULL.
                 if let base = bytes.baseAddress {
                     sqlite3_bind_blob(statement, index, base, Int32(bytes.count), transient)
