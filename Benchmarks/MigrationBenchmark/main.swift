@@ -76,20 +76,26 @@ let fillTime = try time {
 try filling.close()
 print("store: \(rows) rows (filled in \(String(format: "%.2f", fillTime)) s)")
 
-// 1. Lightweight migration vs hand-written SQL.
-let forMigration = try copy(original, "lightweight.sqlite")
-let forSQL = try copy(original, "handwritten.sqlite")
-let migrationTime = try time { try migrate(forMigration, to: v2, options: automatic) }
-let sqlTime = try time {
-    let queue = try DatabaseQueue(path: forSQL.path)
-    try queue.write { db in
-        try db.execute(sql: "ALTER TABLE ZITEM ADD COLUMN ZRATING INTEGER")
-        try db.execute(sql: "ALTER TABLE ZITEM RENAME COLUMN ZNOTE TO ZCOMMENT")
-        try db.execute(sql: "CREATE INDEX ZITEM_VALUE_INDEX ON ZITEM (ZVALUE)")
-    }
-    try queue.close()
+// 1. Lightweight migration vs hand-written SQL, alternating on fresh copies; each side's best of three
+// counts (single runs swing with the disk's flushes).
+var migrationTime = Double.infinity, sqlTime = Double.infinity
+for round in 0..<3 {
+    let forMigration = try copy(original, "lightweight-\(round).sqlite")
+    let forSQL = try copy(original, "handwritten-\(round).sqlite")
+    migrationTime = min(migrationTime, try time { try migrate(forMigration, to: v2, options: automatic) })
+    sqlTime = min(sqlTime, try time {
+        let queue = try DatabaseQueue(path: forSQL.path)
+        try queue.write { db in
+            try db.execute(sql: "ALTER TABLE ZITEM ADD COLUMN ZRATING INTEGER")
+            try db.execute(sql: "ALTER TABLE ZITEM RENAME COLUMN ZNOTE TO ZCOMMENT")
+            try db.execute(sql: "CREATE INDEX ZITEM_VALUE_INDEX ON ZITEM (ZVALUE)")
+        }
+        try queue.close()
+    })
+    try? FileManager.default.removeItem(at: forMigration)
+    try? FileManager.default.removeItem(at: forSQL)
 }
-print(String(format: "lightweight migration (add, rename, index): OpenCoreData %.3f s, hand-written SQL %.3f s, ratio %.2fx (target <= 1.5x)",
+print(String(format: "lightweight migration (add, rename, index): OpenCoreData %.3f s, hand-written SQL %.3f s, ratio %.2fx (target <= 1.5x; best of 3)",
              migrationTime, sqlTime, migrationTime / sqlTime))
 
 // 2. Dropping an attribute: deferred foreground part vs the whole migration.
