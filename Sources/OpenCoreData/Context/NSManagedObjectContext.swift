@@ -267,8 +267,9 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     }
 
     /// Called by objects when a value changed.
+    /// Records a change to an object that is neither inserted nor deleted (those are tracked already;
+    /// `markChanged` checks before it reads the weak context).
     func objectDidChange(_ object: NSManagedObject) {
-        guard !object.isInserted, !object.isDeleted else { return }
         stateLock.lock(); defer { stateLock.unlock() }
         if updatedMembers.insert(ObjectIdentifier(object)).inserted { updatedList.append(object) }
     }

@@ -60,9 +60,6 @@ extension NSManagedObject {
         guard let (slot, _) = layout.managedSlots.slot(for: storage, layout: layout) else {
             return value(forKey: ManagedKeyNames.name(of: storage))
         }
-        if !layout.isRelationship[slot], let data = payload as? ObjectData, let values = data.values {
-            return values[slot]
-        }
         return value(atSlot: slot)
     }
 

@@ -174,9 +174,6 @@ open class NSManagedObject: NSObject {
             if key.contains(".") { return value(forKeyPath: key) }
             fatalError("[<\(entity.name ?? "?")> valueForUndefinedKey:]: the entity \(entity.name ?? "?") is not key value coding-compliant for the key \"\(key)\".")
         }
-        if !layout.isRelationship[slot], let data = payload as? ObjectData, let values = data.values {
-            return values[slot]
-        }
         return value(atSlot: slot)
     }
 
@@ -319,8 +316,13 @@ open class NSManagedObject: NSObject {
     }
 
     func value(atSlot slot: Int) -> Any? {
+        let layout = payload.layout
+        // Loaded attribute values are read straight from the slots (the accessors' hot path).
+        if !layout.isRelationship[slot], let data = payload as? ObjectData, let values = data.values {
+            return values[slot]
+        }
         fireFaultIfNeeded()
-        let property = payload.layout.properties[slot]
+        let property = layout.properties[slot]
         let raw = data.values![slot]
         if let relationship = property as? NSRelationshipDescription {
             return relationshipValue(raw, relationship: relationship, slot: slot)

@@ -126,7 +126,8 @@ func int64(_ object: NSManagedObject, _ key: String) -> Int64 {
 }
 
 func bool(_ object: NSManagedObject, _ key: String) -> Bool {
-    switch object.value(forKey: key) {
+    guard let value = object.value(forKey: key) else { return false }
+    switch value {
     case let v as Bool: return v
     case let v as NSNumber: return v.boolValue
     default: return false
