@@ -266,10 +266,13 @@ struct InteropTests {
     }
 
     @Test func peerResetIsReportedAsConnectionReset() async throws {
-        // A python3 peer sends two bytes, then aborts with SO_LINGER 0 (an RST instead of a FIN).
+        // A python3 peer waits until our side has accepted it (a byte from us), sends two bytes, then aborts
+        // with SO_LINGER 0 (an RST instead of a FIN). Without the wait, a reset that reaches the accept
+        // queue first can remove the connection before the listener ever sees it.
         let script = """
         import socket, struct, sys, time
         s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+        s.recv(1)
         s.sendall(b"\\x00\\x01")
         time.sleep(0.2)
         s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
@@ -280,6 +283,7 @@ struct InteropTests {
         let listener = NetworkListener(for: local(.any), using: { TCP() })
         try await withListener(listener, handler: { c in
             do {
+                try await c.send(Data([1]))
                 _ = try await c.receive(exactly: 8)
                 outcome.append("received")
             } catch {
