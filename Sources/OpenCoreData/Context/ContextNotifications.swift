@@ -75,7 +75,7 @@ extension NSManagedObjectContext {
             if let data = object.payload as? ObjectData { data.values = nil; data.committed = nil; data.changedSlots.removeAll() }
             if updatedMembers.remove(ObjectIdentifier(object)) != nil { updatedList.removeAll { $0 === object } }
             deletedList.removeAll { $0 === object }
-            unregister(entity: object.entity, primaryKey: id.primaryKey)
+            unregister(object, layout: object.payload.layout, primaryKey: id.primaryKey)
             object.flags.remove(.registered)
         }
         NotificationCenter.default.post(name: NSManagedObjectContext.didMergeChangesObjectIDsNotification, object: self, userInfo: [

@@ -85,7 +85,7 @@ extension NSManagedObjectContext {
         }
         for object in deleted {
             changes.deleted.append(object.objectID)
-            unregister(entity: object.entity, primaryKey: object.primaryKeyIfKnown)
+            unregister(object, layout: object.payload.layout, primaryKey: object.primaryKeyIfKnown)
             object.flags.remove([.deleted, .registered])
             object.managedObjectContext = nil
         }

@@ -52,12 +52,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     private let queue: DispatchQueue
     private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
 
-    struct ObjectKey: Hashable {
-        let root: ObjectIdentifier
-        let primaryKey: Int64
-    }
-
-    var registry: [ObjectKey: Unmanaged<NSManagedObject>] = [:]
+    var registry = ObjectRegistry()
     /// The groups of batched fetch results; their members are registered objects too (see `BatchGroup`).
     var batchGroups: [WeakBatchGroup] = []
     var insertedList: [NSManagedObject] = []
@@ -131,24 +126,21 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
 
     // MARK: Object registry
 
-    @inline(__always) func key(entity: NSEntityDescription, primaryKey: Int64) -> ObjectKey {
-        ObjectKey(root: ObjectIdentifier(entity.layout.root), primaryKey: primaryKey)
-    }
-
     func register(_ object: NSManagedObject, primaryKey: Int64) {
         stateLock.withLock {
-            registry[key(entity: object.entity, primaryKey: primaryKey)] = Unmanaged.passUnretained(object)
+            registry.insert(object, root: ObjectIdentifier(object.payload.layout.root), primaryKey: primaryKey)
             object.flags.insert(.registered)
         }
     }
 
-    func unregister(entity: NSEntityDescription, primaryKey: Int64) {
-        stateLock.withLock { _ = registry.removeValue(forKey: key(entity: entity, primaryKey: primaryKey)) }
+    /// Removes a freed object's entry (another object may have replaced it: then it stays).
+    func unregister(_ object: NSManagedObject, layout: EntityLayout, primaryKey: Int64) {
+        stateLock.withLock { registry.remove(root: ObjectIdentifier(layout.root), primaryKey: primaryKey, ifObject: object) }
     }
 
     func registeredObject(entity: NSEntityDescription, primaryKey: Int64) -> NSManagedObject? {
         stateLock.withLock {
-            if let object = registry[key(entity: entity, primaryKey: primaryKey)]?.takeUnretainedValue() { return object }
+            if let object = registry[ObjectIdentifier(entity.layout.root), primaryKey] { return object }
             return batchGroups.isEmpty ? nil : batchMember(entity: entity, primaryKey: primaryKey)
         }
     }
@@ -165,7 +157,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
 
     /// Every object registered with the context.
     open var registeredObjects: Set<NSManagedObject> {
-        stateLock.withLock { Set(registry.values.map { $0.takeUnretainedValue() }).union(batchMembers).union(insertedList) }
+        stateLock.withLock { Set(registry.objects).union(batchMembers).union(insertedList) }
     }
 
     /// The object for an ID: the registered one, or a fault (which raises on access if the row is gone).
@@ -321,7 +313,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         // behind in the loop. They are released after the lock, once the registry is empty.
         var retained: [NSManagedObject] = []
         stateLock.lock(); defer { stateLock.unlock(); retained.removeAll() }
-        retained = registry.values.map { $0.takeUnretainedValue() } + batchMembers
+        retained = registry.objects + batchMembers
         for object in insertedList { object.flags.remove(.inserted); object.managedObjectContext = nil }
         for object in retained {
             object.flags.remove([.registered, .deleted])
@@ -366,7 +358,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     open func refreshAllObjects() {
         stateLock.lock(); defer { stateLock.unlock() }
         // Strong references first: refreshing one object can release another (see reset()).
-        let objects = stateLock.withLock { registry.values.map { $0.takeUnretainedValue() } + batchMembers.filter { $0.payload is ObjectData } }
+        let objects = stateLock.withLock { registry.objects + batchMembers.filter { $0.payload is ObjectData } }
         for object in objects { refresh(object, mergeChanges: true) }
     }
 

@@ -192,11 +192,13 @@ final class EntityLayout: @unchecked Sendable {
     /// The hierarchy's root entity, which identifies the table rows live in.
     unowned let root: NSEntityDescription
     /// Default values by slot (to-many slots get a fresh container per object).
-    let defaults: [Any?]
+    let defaults: SlotValues
     /// Slots of to-many relationships.
     let toManySlots: [Int]
     /// Whether each slot holds a relationship (attributes are read straight from the values).
     let isRelationship: [Bool]
+    /// Attribute types by slot (nil for relationships), for the accessors' typed write path.
+    let attributeTypes: [NSAttributeType?]
     /// Property names by slot, for `slot(named:)`.
     private let names: [String]
     /// The slots of `@Managed` properties, by wrapper storage key path.
@@ -236,6 +238,7 @@ final class EntityLayout: @unchecked Sendable {
         self.defaults = NSManagedObject.computeDefaults(properties)
         self.toManySlots = properties.indices.filter { (properties[$0] as? NSRelationshipDescription)?.isToMany == true }
         self.isRelationship = properties.map { $0 is NSRelationshipDescription }
+        self.attributeTypes = properties.map { ($0 as? NSAttributeDescription)?.attributeType }
         self.names = properties.map(\.name)
     }
 }

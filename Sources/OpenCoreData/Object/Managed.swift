@@ -42,12 +42,19 @@ public struct Managed<Value> {
         storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
     ) -> Value {
         get {
-            let raw = object._managedValue(storage: storageKeyPath)
+            let stored = object._managedSlotValue(storage: storageKeyPath)
+            // The stored type (or its Optional): no cast. Anything else is converted.
+            if let value = stored.value(as: Value.self) { return value }
+            let raw = stored.any
             if let value = raw as? Value { return value }
             return ManagedValueCoercion.coerce(raw, to: Value.self, storage: storageKeyPath, entity: object.entity)
         }
         set {
-            object._setManagedValue(ManagedValueCoercion.box(newValue), storage: storageKeyPath)
+            if let typed = SlotValue.from(newValue) {
+                object._setManagedSlotValue(typed, storage: storageKeyPath)
+            } else {
+                object._setManagedValue(ManagedValueCoercion.box(newValue), storage: storageKeyPath)
+            }
         }
     }
 }
@@ -55,12 +62,33 @@ public struct Managed<Value> {
 extension NSManagedObject {
     /// The value of the `@Managed` property whose wrapper storage is at `storage` (support for `Managed`).
     @usableFromInline
-    final func _managedValue(storage: AnyKeyPath) -> Any? {
+    final func _managedSlotValue(storage: AnyKeyPath) -> SlotValue {
         let layout = payload.layout
         guard let (slot, _) = layout.managedSlots.slot(for: storage, layout: layout) else {
-            return value(forKey: ManagedKeyNames.name(of: storage))
+            return SlotValue(value(forKey: ManagedKeyNames.name(of: storage)))
         }
-        return value(atSlot: slot)
+        // Loaded attribute values are read straight from their slot.
+        if !layout.isRelationship[slot], let data = payload as? ObjectData, let values = data.values {
+            return values[slot: slot]
+        }
+        return SlotValue(value(atSlot: slot))
+    }
+
+    /// Sets a typed value of the `@Managed` property whose wrapper storage is at `storage`: stored as
+    /// it is when it has the attribute's type, otherwise normalized as key-value coding does.
+    @usableFromInline
+    final func _setManagedSlotValue(_ value: SlotValue, storage: AnyKeyPath) {
+        let layout = payload.layout
+        guard let (slot, key) = layout.managedSlots.slot(for: storage, layout: layout),
+              let type = layout.attributeTypes[slot], value.isNormalized(for: type) else {
+            _setManagedValue(value.any, storage: storage)
+            return
+        }
+        willChangeValue(forKey: key)
+        fireFaultIfNeeded()
+        markChanged(slot: slot)
+        data.values![slot: slot] = value
+        didChangeValue(forKey: key)
     }
 
     /// Sets the value of the `@Managed` property whose wrapper storage is at `storage` (support for `Managed`).

@@ -78,7 +78,7 @@ open class NSManagedObject: NSObject {
             group?.forget(Int(batchIndex))
         }
         if flags.contains(.registered), let context = managedObjectContext {
-            context.unregister(entity: entity, primaryKey: primaryKeyIfKnown)
+            context.unregister(self, layout: payload.layout, primaryKey: primaryKeyIfKnown)
         }
     }
 
@@ -293,19 +293,19 @@ open class NSManagedObject: NSObject {
 
     // MARK: Slots
 
-    static func defaultValues(for entity: NSEntityDescription) -> [Any?] {
+    static func defaultValues(for entity: NSEntityDescription) -> SlotValues {
         let layout = entity.layout
         var values = layout.defaults
         for slot in layout.toManySlots { values[slot] = RelationshipObjects() }
         return values
     }
 
-    static func computeDefaults(_ properties: [NSPropertyDescription]) -> [Any?] {
-        properties.map { property -> Any? in
-            if let attribute = property as? NSAttributeDescription { return attribute.defaultValue }
-            if let relationship = property as? NSRelationshipDescription, relationship.isToMany { return RelationshipObjects() }
-            return nil
-        }
+    static func computeDefaults(_ properties: [NSPropertyDescription]) -> SlotValues {
+        SlotValues(properties.map { property -> SlotValue in
+            if let attribute = property as? NSAttributeDescription { return SlotValue(attribute.defaultValue) }
+            if let relationship = property as? NSRelationshipDescription, relationship.isToMany { return .objects(RelationshipObjects()) }
+            return .null
+        })
     }
 
     /// Loads the object's values from the store if it is a fault.
@@ -319,7 +319,7 @@ open class NSManagedObject: NSObject {
         let layout = payload.layout
         // Loaded attribute values are read straight from the slots (the accessors' hot path).
         if !layout.isRelationship[slot], let data = payload as? ObjectData, let values = data.values {
-            return values[slot]
+            return values[slot: slot].any
         }
         fireFaultIfNeeded()
         let property = layout.properties[slot]

@@ -26,9 +26,9 @@ final class ObjectData: ObjectPayload {
     /// Whether the object has never been saved.
     var isNew = false
     /// Values by slot (see `EntityLayout`); nil while the object is a fault.
-    var values: [Any?]?
+    var values: SlotValues?
     /// The values as last read from or written to the store, for changedValues, rollback and merges.
-    var committed: [Any?]?
+    var committed: SlotValues?
     /// The row version (Z_OPT) the values were read at.
     var version: Int64 = 0
     /// Slots changed since the last save.
@@ -43,12 +43,14 @@ final class ObjectData: ObjectPayload {
 }
 
 /// A reference to a related row that has not been turned into an object yet.
+@usableFromInline
 struct RowReference {
     let entity: NSEntityDescription
     let primaryKey: Int64
 }
 
 /// The objects of a to-many relationship, kept in order (insertion order when unordered).
+@usableFromInline
 final class RelationshipObjects {
     private(set) var objects: [NSManagedObject] = []
     private var members = Set<ObjectIdentifier>()

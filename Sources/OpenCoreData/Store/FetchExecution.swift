@@ -40,7 +40,7 @@ struct FetchedRow {
     let primaryKey: Int64
     let entity: NSEntityDescription
     let version: Int64
-    let values: [Any?]
+    let values: SlotValues
 }
 
 extension NSPersistentStore {

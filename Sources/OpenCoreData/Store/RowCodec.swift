@@ -67,14 +67,14 @@ final class RowCodec: @unchecked Sendable {
     }
 
     /// Decodes the slot values of a row selected with the table's full column list.
-    func decode<Columns: SQLColumns>(_ row: Columns, schema: StoreSchema) -> [Any?] {
-        var values = [Any?](repeating: nil, count: readers.count)
+    func decode<Columns: SQLColumns>(_ row: Columns, schema: StoreSchema) -> SlotValues {
+        var values = [SlotValue](repeating: .null, count: readers.count)
         for (slot, reader) in readers.enumerated() {
             switch reader {
             case .none, .toMany:
                 continue
             case .attribute(let index, let type, let transformer):
-                values[slot] = SQLValueCodec.decode(row, index, type: type, transformerName: transformer)
+                values[slot] = SQLValueCodec.decodeSlot(row, index, type: type, transformerName: transformer)
             case .composite(let columns):
                 var dictionary = [String: Any](minimumCapacity: columns.count)
                 var any = false
@@ -88,15 +88,15 @@ final class RowCodec: @unchecked Sendable {
                         }
                     }
                 }
-                values[slot] = any ? dictionary : nil
+                values[slot] = any ? .composite(dictionary) : .null
             case .toOne(let index, let entityIndex, let destination):
                 guard let pk = row.int64(index) else { continue }
                 var entity = destination
                 if let entityIndex, let number = row.int64(entityIndex), let m = schema.mapping(forNumber: Int(number)) { entity = m.entity }
-                values[slot] = RowReference(entity: entity, primaryKey: pk)
+                values[slot] = .reference(RowReference(entity: entity, primaryKey: pk))
             }
         }
-        return values
+        return SlotValues(values)
     }
 
     static func assign(_ value: Any, at path: ArraySlice<String>, in dictionary: inout [String: Any]) {
@@ -105,6 +105,12 @@ final class RowCodec: @unchecked Sendable {
         var inner = dictionary[head] as? [String: Any] ?? [:]
         assign(value, at: path.dropFirst(), in: &inner)
         dictionary[head] = inner
+    }
+
+    /// A composite element's value, by its path inside a composite slot value.
+    static func lookup(_ path: [String], in value: SlotValue) -> Any? {
+        guard case .composite(let dictionary) = value, let head = path.first else { return nil }
+        return path.count == 1 ? dictionary[head] : lookup(Array(path.dropFirst()), in: dictionary[head])
     }
 
     static func lookup(_ path: [String], in value: Any?) -> Any? {

@@ -54,6 +54,21 @@ enum SQLValueCodec {
         return String(describing: value).databaseValue
     }
 
+    /// Reads column `index` of a row as a typed slot value of the attribute's type.
+    @inline(__always)
+    static func decodeSlot<Columns: SQLColumns>(_ row: Columns, _ index: Int, type: NSAttributeType, transformerName: String? = nil) -> SlotValue {
+        switch type {
+        case .stringAttributeType: return row.string(index).map(SlotValue.string) ?? .null
+        case .integer64AttributeType: return row.int64(index).map(SlotValue.int64) ?? .null
+        case .integer32AttributeType: return row.int64(index).map { .int32(Int32(truncatingIfNeeded: $0)) } ?? .null
+        case .integer16AttributeType: return row.int64(index).map { .int16(Int16(truncatingIfNeeded: $0)) } ?? .null
+        case .booleanAttributeType: return row.int64(index).map { .bool($0 != 0) } ?? .null
+        case .doubleAttributeType: return row.double(index).map(SlotValue.double) ?? .null
+        case .dateAttributeType: return row.double(index).map { .date(Date(timeIntervalSinceReferenceDate: $0)) } ?? .null
+        default: return SlotValue(decode(row, index, type: type, transformerName: transformerName))
+        }
+    }
+
     /// Reads column `index` of a row as a value of the attribute's type.
     @inline(__always)
     static func decode<Columns: SQLColumns>(_ row: Columns, _ index: Int, type: NSAttributeType, transformerName: String? = nil) -> Any? {

@@ -37,6 +37,26 @@ enum SQLiteBinding {
         bind(SQLValueCodec.encode(value, type: type, transformerName: transformerName), to: statement, at: index)
     }
 
+    /// Binds a typed slot value of an attribute to parameter `index` (1-based).
+    @inline(__always)
+    static func bind(_ value: SlotValue, type: NSAttributeType, transformerName: String?, to statement: SQLiteStatement, at index: Int32) {
+        guard value.isNormalized(for: type) else {
+            bind(value.any, type: type, transformerName: transformerName, to: statement, at: index)
+            return
+        }
+        switch value {
+        case .string(let v): bindText(v, to: statement, at: index)
+        case .int64(let v): sqlite3_bind_int64(statement, index, v)
+        case .int32(let v): sqlite3_bind_int64(statement, index, Int64(v))
+        case .int16(let v): sqlite3_bind_int64(statement, index, Int64(v))
+        case .double(let v): sqlite3_bind_double(statement, index, v)
+        case .bool(let v): sqlite3_bind_int64(statement, index, v ? 1 : 0)
+        case .date(let v): sqlite3_bind_double(statement, index, v.timeIntervalSinceReferenceDate)
+        case .null: sqlite3_bind_null(statement, index)
+        default: bind(value.any, type: type, transformerName: transformerName, to: statement, at: index)
+        }
+    }
+
     /// Binds an already encoded value.
     static func bind(_ value: DatabaseValue, to statement: SQLiteStatement, at index: Int32) {
         switch value.storage {

@@ -78,9 +78,12 @@ final class SaveWriter {
         var index: Int32 = 4
         for column in codec.insertColumns {
             if column.kind == .value {
-                let raw = values[column.slot]
-                let value = column.path.map { RowCodec.lookup($0, in: raw) } ?? raw
-                SQLiteBinding.bind(value, type: column.type, transformerName: column.transformer, to: handle, at: index)
+                let slotValue = values[slot: column.slot]
+                if let path = column.path {
+                    SQLiteBinding.bind(RowCodec.lookup(path, in: slotValue), type: column.type, transformerName: column.transformer, to: handle, at: index)
+                } else {
+                    SQLiteBinding.bind(slotValue, type: column.type, transformerName: column.transformer, to: handle, at: index)
+                }
             } else {
                 SQLiteBinding.bind(encode(column, values: values), to: handle, at: index)
             }
@@ -89,12 +92,12 @@ final class SaveWriter {
         try SQLiteBinding.step(statement, db: db)
     }
 
-    private func encode(_ column: InsertColumn, values: [Any?]) -> DatabaseValue {
+    private func encode(_ column: InsertColumn, values: SlotValues) -> DatabaseValue {
         let raw = values[column.slot]
         switch column.kind {
         case .value:
             if let path = column.path {
-                return SQLValueCodec.encode(RowCodec.lookup(path, in: raw), type: column.type, transformerName: column.transformer)
+                return SQLValueCodec.encode(RowCodec.lookup(path, in: values[slot: column.slot]), type: column.type, transformerName: column.transformer)
             }
             return SQLValueCodec.encode(raw, type: column.type, transformerName: column.transformer)
         case .relationship, .relationshipEntity:
