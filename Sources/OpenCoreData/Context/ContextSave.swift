@@ -71,7 +71,7 @@ extension NSManagedObjectContext {
             data.isNew = false
             data.committed = nil
             data.changedSlots.removeAll()
-            data.version = versions[ObjectIdentifier(object)] ?? 1
+            data.version = 1
             object.flags.remove(.inserted)
             register(object, primaryKey: data.primaryKey)
             changes.inserted.append(object.objectID)
@@ -94,13 +94,12 @@ extension NSManagedObjectContext {
         updatedMembers.removeAll()
         deletedList.removeAll()
         for object in inserted + updated { object.didSave() }
-        NotificationCenter.default.post(name: .NSManagedObjectContextDidSave, object: self, userInfo: [
+        let idSets: [String: Any] = [NSInsertedObjectIDsKey: Set(changes.inserted), NSUpdatedObjectIDsKey: Set(changes.updated),
+                                     NSDeletedObjectIDsKey: Set(changes.deleted)]
+        NotificationCenter.default.post(name: .NSManagedObjectContextDidSave, object: self, userInfo: idSets.merging([
             NSInsertedObjectsKey: Set(inserted), NSUpdatedObjectsKey: Set(updated), NSDeletedObjectsKey: Set(deleted),
-            NSInsertedObjectIDsKey: Set(changes.inserted), NSUpdatedObjectIDsKey: Set(changes.updated), NSDeletedObjectIDsKey: Set(changes.deleted),
-        ])
-        NotificationCenter.default.post(name: NSManagedObjectContext.didSaveObjectsNotification, object: self, userInfo: [
-            NSInsertedObjectIDsKey: Set(changes.inserted), NSUpdatedObjectIDsKey: Set(changes.updated), NSDeletedObjectIDsKey: Set(changes.deleted),
-        ])
+        ]) { $1 })
+        NotificationCenter.default.post(name: NSManagedObjectContext.didSaveObjectsNotification, object: self, userInfo: idSets)
         persistentStoreCoordinator?.contextDidSave(self, changes: changes)
     }
 

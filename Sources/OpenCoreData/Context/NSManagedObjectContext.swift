@@ -52,7 +52,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     private let queue: DispatchQueue
     private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
 
-    var registry = ObjectRegistry()
+    /// Used under `stateLock` only, so without run-time exclusivity checks.
+    @exclusivity(unchecked) var registry = ObjectRegistry()
     /// The groups of batched fetch results; their members are registered objects too (see `BatchGroup`).
     var batchGroups: [WeakBatchGroup] = []
     var insertedList: [NSManagedObject] = []

@@ -7,14 +7,19 @@ enum Validation {
         var errors: [NSError] = []
         object.fireFaultIfNeeded()
         let values = object.data.values ?? []
-        for (slot, property) in object.entity.layout.properties.enumerated() where !property.isTransient {
-            if let relationship = property as? NSRelationshipDescription {
+        let layout = object.payload.layout
+        for (slot, property) in layout.properties.enumerated() where !property.isTransient {
+            guard let type = layout.attributeTypes[slot] else {
+                let relationship = property as! NSRelationshipDescription
                 let value = object.value(atSlot: slot)
                 if let error = checkRelationship(value, relationship: relationship, object: object) { errors.append(error) }
                 continue
             }
-            // Attribute values are read straight from their slots (no key lookups).
-            if let error = check(value: slot < values.count ? values[slot] : nil, property: property, object: object) { errors.append(error) }
+            // Attribute values are read straight from their slots (no key lookups). A value of the
+            // attribute's own type with no validation predicates has nothing more to check.
+            let typed = slot < values.count ? values[slot: slot] : .null
+            if !typed.isNull, typed.isNormalized(for: type), (property as! NSAttributeDescription).validationPredicates.isEmpty { continue }
+            if let error = check(value: typed.any, property: property, object: object) { errors.append(error) }
         }
         try throwCollected(errors, object: object)
     }
@@ -58,27 +63,28 @@ enum Validation {
         return nil
     }
 
-    /// Checks a composite's elements; `path` (entity, attribute, outer elements) is joined only for a message.
-    private static func checkComposite(_ dictionary: [String: Any], composite: NSCompositeAttributeDescription, path: [String], object: NSManagedObject) -> NSError? {
+    /// Checks a composite's elements; `path` (entity, attribute, outer elements) is built only for a message.
+    private static func checkComposite(_ dictionary: [String: Any], composite: NSCompositeAttributeDescription, path: @autoclosure () -> [String],
+                                       object: NSManagedObject) -> NSError? {
         let elements = composite.elements
         for key in dictionary.keys where !elements.contains(where: { $0.name == key }) {
-            return error(NSManagedObjectValidationError, "\(path.joined(separator: ".")) has no element named \"\(key)\".", object: object, key: composite.name, value: dictionary)
+            return error(NSManagedObjectValidationError, "\(path().joined(separator: ".")) has no element named \"\(key)\".", object: object, key: composite.name, value: dictionary)
         }
         for element in elements {
             guard let value = dictionary[element.name], !isNull(value) else {
                 if !element.isOptional {
-                    return error(NSValidationMissingMandatoryPropertyError, "\((path + [element.name]).joined(separator: ".")) is a required value.",
+                    return error(NSValidationMissingMandatoryPropertyError, "\((path() + [element.name]).joined(separator: ".")) is a required value.",
                                  object: object, key: composite.name, value: nil)
                 }
                 continue
             }
             if !AttributeValues.hasExpectedType(value, for: element) {
                 return error(NSManagedObjectValidationError,
-                             "\((path + [element.name]).joined(separator: ".")) holds a \(type(of: value)), not a value of type \(element.attributeType.xcodeName).",
+                             "\((path() + [element.name]).joined(separator: ".")) holds a \(type(of: value)), not a value of type \(element.attributeType.xcodeName).",
                              object: object, key: composite.name, value: value)
             }
             if let nested = element as? NSCompositeAttributeDescription, let inner = value as? [String: Any],
-               let problem = checkComposite(inner, composite: nested, path: path + [element.name], object: object) {
+               let problem = checkComposite(inner, composite: nested, path: path() + [element.name], object: object) {
                 return problem
             }
         }

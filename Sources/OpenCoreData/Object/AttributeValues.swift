@@ -76,9 +76,36 @@ enum AttributeValues {
         return value
     }
 
+    /// Whether a value has exactly the Swift type an attribute type stores (no conversion needed).
+    static func hasExactType(_ value: Any, for type: NSAttributeType) -> Bool {
+        guard let exact = exactType(type) else { return false }
+        return Swift.type(of: value) == exact
+    }
+
+    /// The one Swift type values of an attribute type have (nil where several are allowed).
+    private static func exactType(_ type: NSAttributeType) -> Any.Type? {
+        switch type {
+        case .integer16AttributeType: return Int16.self
+        case .integer32AttributeType: return Int32.self
+        case .integer64AttributeType: return Int64.self
+        case .doubleAttributeType: return Double.self
+        case .floatAttributeType: return Float.self
+        case .booleanAttributeType: return Bool.self
+        case .stringAttributeType: return String.self
+        case .dateAttributeType: return Date.self
+        case .UUIDAttributeType: return UUID.self
+        case .binaryDataAttributeType: return Data.self
+        case .compositeAttributeType: return [String: Any].self
+        default: return nil
+        }
+    }
+
     /// Whether a (normalized) value has the Swift type its attribute stores.
     static func hasExpectedType(_ value: Any, for attribute: NSAttributeDescription) -> Bool {
-        switch attribute.attributeType {
+        let type = attribute.attributeType
+        // The exact type first: a metadata comparison, where `is` is a dynamic cast.
+        if let exact = exactType(type), Swift.type(of: value) == exact { return true }
+        switch type {
         case .integer16AttributeType: return value is Int16
         case .integer32AttributeType: return value is Int32
         case .integer64AttributeType: return value is Int64
@@ -111,6 +138,15 @@ enum CompositeValues {
     }
 
     static func normalize(_ dictionary: [String: Any], composite: NSCompositeAttributeDescription) -> [String: Any] {
+        // Usually every element already has its attribute's type: keep the dictionary as it is.
+        let elements = composite.elements
+        if dictionary.allSatisfy({ key, value in
+            guard let element = elements.first(where: { $0.name == key }),
+                  !(element is NSCompositeAttributeDescription) else { return false }
+            return AttributeValues.hasExactType(value, for: element.attributeType)
+        }) {
+            return dictionary
+        }
         var result: [String: Any] = [:]
         for (key, value) in dictionary {
             if let element = composite.elements.first(where: { $0.name == key }) {

@@ -112,8 +112,9 @@ extension NSManagedObject {
 /// properties, so a linear scan of identities beats hashing.
 final class ManagedSlotTable: @unchecked Sendable {
     private let lock = NSLock()
-    private var identities: [ObjectIdentifier] = []
-    private var entries: [(keyPath: AnyKeyPath, slot: Int, key: String)] = []
+    // Used under `lock` only, so without run-time exclusivity checks.
+    @exclusivity(unchecked) private var identities: [ObjectIdentifier] = []
+    @exclusivity(unchecked) private var entries: [(keyPath: AnyKeyPath, slot: Int, key: String)] = []
 
     /// The slot and key of the property whose wrapper storage is at `storage`; nil when the entity has
     /// no such property (the caller then goes through key-value coding, which reports the error).

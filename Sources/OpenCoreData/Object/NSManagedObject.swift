@@ -16,10 +16,11 @@ open class NSManagedObject: NSObject {
         }
     }
     /// Either `ObjectData` (an identified object, loaded or fault) or `BatchGroup` (a batch shell).
-    var payload: ObjectPayload
-    /// The shell's index in its batch group; flags in the high bits.
-    var batchIndex: Int32 = 0
-    var flags: ObjectFlags = []
+    /// Read on every property access: no run-time exclusivity checks on these (the context serializes access).
+    @exclusivity(unchecked) var payload: ObjectPayload
+    /// The shell's index in its batch group.
+    @exclusivity(unchecked) var batchIndex: Int32 = 0
+    @exclusivity(unchecked) var flags: ObjectFlags = []
 
     struct ObjectFlags: OptionSet {
         let rawValue: UInt8

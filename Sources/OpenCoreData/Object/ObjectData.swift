@@ -26,13 +26,14 @@ final class ObjectData: ObjectPayload {
     /// Whether the object has never been saved.
     var isNew = false
     /// Values by slot (see `EntityLayout`); nil while the object is a fault.
-    var values: SlotValues?
+    /// Accessed on every property read: no run-time exclusivity check (the object's context serializes access).
+    @exclusivity(unchecked) var values: SlotValues?
     /// The values as last read from or written to the store, for changedValues, rollback and merges.
     var committed: SlotValues?
     /// The row version (Z_OPT) the values were read at.
     var version: Int64 = 0
     /// Slots changed since the last save.
-    var changedSlots = SlotSet()
+    @exclusivity(unchecked) var changedSlots = SlotSet()
     /// The batch group of a fetched shell that was loaded (so that its deinit can leave the group).
     var batchGroup: BatchGroup?
 

@@ -22,10 +22,8 @@ final class SaveWriter {
         var outcome = SaveOutcome(store: store)
         try store.writer.write { db in
             outcome.lastKeys = try assignKeys(batch.inserted, db: db)
-            for object in batch.inserted {
-                try insert(object, db: db)
-                outcome.versions[ObjectIdentifier(object)] = 1
-            }
+            // An inserted row's version is 1 (see finishSave): no entry per object.
+            for object in batch.inserted { try insert(object, db: db) }
             for object in batch.updated {
                 if let version = try update(object, db: db) { outcome.versions[ObjectIdentifier(object)] = version }
             }
