@@ -109,9 +109,8 @@ extension NSManagedObjectContext {
             let keys = try store.fetchKeys(storeSpec)
             objects = (0..<keys.count).map { object(for: RowReference(entity: keys.entity(at: $0), primaryKey: keys.primaryKeys[$0])) }
         } else {
-            let rows = try store.fetchRows(storeSpec)
-            registry.reserveCapacity(registry.count + rows.count)
-            objects = rows.map { materialize($0, store: store) }
+            objects = []
+            try store.fetchRows(storeSpec) { row in objects.append(materialize(row, store: store)) }
         }
         if let keyPaths = request.relationshipKeyPathsForPrefetching, !keyPaths.isEmpty {
             try prefetch(keyPaths, objects: objects, store: store)
@@ -223,9 +222,9 @@ extension NSManagedObjectContext {
 
     /// A live member of this context's batch groups for a row, if there is one.
     func batchMember(entity: NSEntityDescription, primaryKey: Int64) -> NSManagedObject? {
-        let root = entity.layout.root
+        let root = entity.layout.rootID
         for weak in batchGroups {
-            guard let group = weak.group, group.entity.layout.root === root,
+            guard let group = weak.group, group.layout.rootID == root,
                   let object = group.member(primaryKey: primaryKey), object.managedObjectContext === self else { continue }
             return object
         }

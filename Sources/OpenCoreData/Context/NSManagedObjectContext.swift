@@ -129,19 +129,19 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
 
     func register(_ object: NSManagedObject, primaryKey: Int64) {
         stateLock.withLock {
-            registry.insert(object, root: ObjectIdentifier(object.payload.layout.root), primaryKey: primaryKey)
+            registry.insert(object, root: object.payload.layout.rootID, primaryKey: primaryKey)
             object.flags.insert(.registered)
         }
     }
 
     /// Removes a freed object's entry (another object may have replaced it: then it stays).
     func unregister(_ object: NSManagedObject, layout: EntityLayout, primaryKey: Int64) {
-        stateLock.withLock { registry.remove(root: ObjectIdentifier(layout.root), primaryKey: primaryKey, ifObject: object) }
+        stateLock.withLock { registry.remove(root: layout.rootID, primaryKey: primaryKey, ifObject: object) }
     }
 
     func registeredObject(entity: NSEntityDescription, primaryKey: Int64) -> NSManagedObject? {
         stateLock.withLock {
-            if let object = registry[ObjectIdentifier(entity.layout.root), primaryKey] { return object }
+            if let object = registry[entity.layout.rootID, primaryKey] { return object }
             return batchGroups.isEmpty ? nil : batchMember(entity: entity, primaryKey: primaryKey)
         }
     }
@@ -400,25 +400,23 @@ enum ObjectConstruction {
         return key
     }()
 
-    final class Box {
-        let pending: Pending
-        init(_ pending: Pending) { self.pending = pending }
-    }
-
     static func take() -> Pending? {
         guard let raw = pthread_getspecific(key) else { return nil }
         pthread_setspecific(key, nil)
-        return Unmanaged<Box>.fromOpaque(raw).takeUnretainedValue().pending
+        return raw.assumingMemoryBound(to: Pending.self).pointee
     }
 
     /// Creates an object of `entity`'s class whose payload is `payload` (ObjectData or BatchGroup).
+    /// The thread-specific slot points at `pending` on this stack frame only while the initializer runs.
     static func make(entity: NSEntityDescription, cls: NSManagedObject.Type, context: NSManagedObjectContext,
                      payload: ObjectPayload, index: Int32 = 0) -> NSManagedObject {
-        let box = Box(Pending(payload: payload, index: index))
-        pthread_setspecific(key, Unmanaged.passUnretained(box).toOpaque())
-        let object = withExtendedLifetime(box) { cls.init(entity: entity, insertInto: nil) }
-        pthread_setspecific(key, nil)
-        object.managedObjectContext = context
+        var pending = Pending(payload: payload, index: index)
+        let object = withUnsafeMutablePointer(to: &pending) { pointer in
+            pthread_setspecific(key, pointer)
+            defer { pthread_setspecific(key, nil) }
+            return cls.init(entity: entity, insertInto: nil)
+        }
+        if payload.context !== context { payload.context = context }
         return object
     }
 }

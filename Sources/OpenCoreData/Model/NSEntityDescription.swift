@@ -191,6 +191,8 @@ final class EntityLayout: @unchecked Sendable {
     let propertiesByName: [String: NSPropertyDescription]
     /// The hierarchy's root entity, which identifies the table rows live in.
     unowned let root: NSEntityDescription
+    /// The root entity's identity (the registry's key), read without touching the unowned reference.
+    let rootID: ObjectIdentifier
     /// Default values by slot (to-many slots get a fresh container per object).
     let defaults: SlotValues
     /// Slots of to-many relationships.
@@ -235,6 +237,7 @@ final class EntityLayout: @unchecked Sendable {
         for p in properties { byName[p.name] = p }
         self.propertiesByName = byName
         self.root = chain[0]
+        self.rootID = ObjectIdentifier(chain[0])
         self.defaults = NSManagedObject.computeDefaults(properties)
         self.toManySlots = properties.indices.filter { (properties[$0] as? NSRelationshipDescription)?.isToMany == true }
         self.isRelationship = properties.map { $0 is NSRelationshipDescription }

@@ -73,13 +73,12 @@ extension NSPersistentStore {
         }
     }
 
-    /// Fetches full rows.
-    func fetchRows(_ spec: FetchSpec) throws -> [FetchedRow] {
+    /// Fetches full rows, handing each to `body` as it is read (no array of rows in between).
+    func fetchRows(_ spec: FetchSpec, _ body: (FetchedRow) -> Void) throws {
         let (tail, arguments) = try fetchTail(spec)
         let table = schema.mapping(for: spec.entity).table
         let sql = "SELECT \(selectColumns(table)) \(tail)"
-        return try run { db in
-            var rows: [FetchedRow] = []
+        try run { db in
             let statement = try db.cachedStatement(sql: sql)
             statement.setUncheckedArguments(StatementArguments(arguments))
             var lastNumber = -1
@@ -92,10 +91,9 @@ extension NSPersistentStore {
                     lastNumber = number
                 }
                 let codec = lastCodec!
-                rows.append(FetchedRow(primaryKey: row.int64(0) ?? 0, entity: codec.mapping.entity, version: row.int64(2) ?? 0,
-                                       values: codec.decode(row, schema: schema)))
+                body(FetchedRow(primaryKey: row.int64(0) ?? 0, entity: codec.mapping.entity, version: row.int64(2) ?? 0,
+                                values: codec.decode(row, schema: schema)))
             }
-            return rows
         }
     }
 
