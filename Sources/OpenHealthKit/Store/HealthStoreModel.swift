@@ -42,6 +42,7 @@ enum HealthStoreModel {
             attr("scheduledDoseQuantity", .doubleAttributeType), attr("doseQuantity", .doubleAttributeType),
             attr("unit", .stringAttributeType, optional: false),
         ], indexes: [["medicationConceptIdentifier", "logStatus", "startDate"], ["medicationConceptIdentifier", "seq"], ["seq"], ["uuid"], ["scheduledDate"]])
+        dose.managedObjectClassName = NSStringFromClass(DoseEventRecord.self)
         let category = entity(Self.categorySample, sample + [
             attr("typeIdentifier", .stringAttributeType, optional: false), attr("value", .integer64AttributeType, optional: false),
         ], indexes: [["typeIdentifier", "startDate"], ["seq"], ["uuid"]])

@@ -112,7 +112,7 @@ extension HKHealthStore {
             let bySeq = [HKQuery.sort("seq", ascending: true)]
             let interner = RecordMapping.Interner()
             var added = try database.fetch(entity(for: type), HKQuery.and(parts), sort: bySeq, limit: limit ?? 0, in: context)
-                .map { SequencedSample(seq: int64($0, "seq"), sample: map($0, type, interner)) }
+                .map { SequencedSample(seq: ($0 as? DoseEventRecord)?.seq ?? int64($0, "seq"), sample: map($0, type, interner)) }
             // Everything matching in (since, upper] is read; a full list may have more after its last change.
             var upper = counter
             if let limit, limit > 0, added.count == limit, let last = added.last { upper = last.seq }

@@ -84,31 +84,28 @@ enum RecordMapping {
     /// which stores endDate = startDate and a schedule type that follows from the scheduled date
     /// (scheduled doses have one, as-needed doses none), so those two columns are not read back.
     static func doseEvent(_ o: NSManagedObject, _ interner: Interner = Interner()) -> HKMedicationDoseEvent {
-        // Optional columns: unwrap before casting (a cast of a missing value tries Foundation bridging).
-        let scheduledDate = o.value(forKey: "scheduledDate").flatMap { $0 as? Date }
-        let startDate = o.value(forKey: "startDate") as? Date ?? .distantPast
+        // The model gives dose event rows this class (HealthStoreModel).
+        let record = o as! DoseEventRecord
+        let scheduledDate = record.scheduledDate
+        let startDate = record.startDate ?? .distantPast
+        let uuidString = record.uuid ?? ""
         return HKMedicationDoseEvent(
-            medicationConceptIdentifier: interner.concept(o.value(forKey: "medicationConceptIdentifier") as? String ?? ""),
-            logStatus: HKMedicationDoseEvent.LogStatus(rawValue: small(o, "logStatus")) ?? .notLogged,
+            medicationConceptIdentifier: interner.concept(record.medicationConceptIdentifier ?? ""),
+            logStatus: HKMedicationDoseEvent.LogStatus(rawValue: Int(record.logStatus)) ?? .notLogged,
             scheduleType: scheduledDate == nil ? .asNeeded : .schedule,
             scheduledDate: scheduledDate,
-            scheduledDoseQuantity: double(o, "scheduledDoseQuantity"),
-            doseQuantity: double(o, "doseQuantity"),
-            unit: interner.unit(o.value(forKey: "unit") as? String ?? "count"),
+            scheduledDoseQuantity: record.scheduledDoseQuantity,
+            doseQuantity: record.doseQuantity,
+            unit: interner.unit(record.unit ?? "count"),
             startDate: startDate,
             endDate: startDate,
-            uuid: uuid(o), metadata: MetadataCoding.decode(o.value(forKey: "metadata").flatMap { $0 as? Data }), sourceRevision: healthSource)
+            uuid: parseUUID(uuidString) ?? UUID(uuidString: uuidString) ?? UUID(),
+            metadata: record.metadata.flatMap { MetadataCoding.decode($0) }, sourceRevision: healthSource)
     }
 
     /// The source of every dose event: only the Health app writes them (its editor stores this source).
     static let healthSource = HKSourceRevision(source: HKSource(name: "Health", bundleIdentifier: HKHealthStore.healthAppBundleIdentifier),
                                                version: nil)
-
-    /// An Int16 attribute (the store decodes those as Int16: cast to it first, the cheap cast).
-    static func small(_ o: NSManagedObject, _ key: String) -> Int {
-        if let value = o.value(forKey: key) as? Int16 { return Int(value) }
-        return Int(int64(o, key))
-    }
 
     static func categorySample(_ o: NSManagedObject) -> HKCategorySample {
         HKCategorySample(type: HKCategoryType(HKCategoryTypeIdentifier(o.value(forKey: "typeIdentifier") as? String ?? "")),
