@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Declares a managed property of an `NSManagedObject` subclass, in place of `@NSManaged`
 /// (which needs the Objective-C runtime that Linux lacks).
@@ -64,7 +65,7 @@ extension NSManagedObject {
     @usableFromInline
     final func _managedSlotValue(storage: AnyKeyPath) -> SlotValue {
         let layout = payload.layout
-        guard let (slot, _) = layout.managedSlots.slot(for: storage, layout: layout) else {
+        guard let slot = layout.managedSlots.slot(for: storage, layout: layout) else {
             return SlotValue(value(forKey: ManagedKeyNames.name(of: storage)))
         }
         // Loaded attribute values are read straight from their slot.
@@ -79,7 +80,7 @@ extension NSManagedObject {
     @usableFromInline
     final func _setManagedSlotValue(_ value: SlotValue, storage: AnyKeyPath) {
         let layout = payload.layout
-        guard let (slot, key) = layout.managedSlots.slot(for: storage, layout: layout),
+        guard let (slot, key) = layout.managedSlots.slotAndKey(for: storage, layout: layout),
               let type = layout.attributeTypes[slot], value.isNormalized(for: type) else {
             _setManagedValue(value.any, storage: storage)
             return
@@ -95,7 +96,7 @@ extension NSManagedObject {
     @usableFromInline
     final func _setManagedValue(_ value: Any?, storage: AnyKeyPath) {
         let layout = payload.layout
-        guard let (slot, key) = layout.managedSlots.slot(for: storage, layout: layout) else {
+        guard let (slot, key) = layout.managedSlots.slotAndKey(for: storage, layout: layout) else {
             setValue(value, forKey: ManagedKeyNames.name(of: storage))
             return
         }
@@ -109,30 +110,56 @@ extension NSManagedObject {
 ///
 /// Key path literals are uniqued by the runtime, so a key path's identity names the property; the table
 /// keeps each key path alive, so an identity is never reused by another key path. An entity has few
-/// properties, so a linear scan of identities beats hashing.
+/// properties, so a linear scan of identities beats hashing. Entries are only ever appended (at most
+/// 256: key paths of generic classes are not uniqued, and must not grow the table forever), so readers
+/// take no lock: an entry is written before the count that publishes it.
 final class ManagedSlotTable: @unchecked Sendable {
-    private let lock = NSLock()
-    // Used under `lock` only, so without run-time exclusivity checks.
-    @exclusivity(unchecked) private var identities: [ObjectIdentifier] = []
-    @exclusivity(unchecked) private var entries: [(keyPath: AnyKeyPath, slot: Int, key: String)] = []
+    private struct Entry {
+        let id: ObjectIdentifier
+        let slot: Int
+        let key: String
+    }
 
-    /// The slot and key of the property whose wrapper storage is at `storage`; nil when the entity has
-    /// no such property (the caller then goes through key-value coding, which reports the error).
+    private static let capacity = 256
+    private let entries = UnsafeMutablePointer<Entry>.allocate(capacity: ManagedSlotTable.capacity)
+    private let published = Atomic<Int>(0)
+    /// Serializes writers, and keeps the key paths alive.
+    private let lock = NSLock()
+    private var keyPaths: [AnyKeyPath] = []
+
+    deinit {
+        entries.deinitialize(count: published.load(ordering: .acquiring))
+        entries.deallocate()
+    }
+
+    /// The slot of the property whose wrapper storage is at `storage`; nil when the entity has no such
+    /// property (the caller then goes through key-value coding, which reports the error).
     @inline(__always)
-    func slot(for storage: AnyKeyPath, layout: EntityLayout) -> (Int, String)? {
+    func slot(for storage: AnyKeyPath, layout: EntityLayout) -> Int? {
         let id = ObjectIdentifier(storage)
-        lock.lock()
-        for i in identities.indices where identities[i] == id {
-            let entry = entries[i]
-            lock.unlock()
-            return (entry.slot, entry.key)
-        }
-        lock.unlock()
+        let count = published.load(ordering: .acquiring)
+        for i in 0..<count where entries[i].id == id { return entries[i].slot }
+        return add(storage, layout: layout)?.slot
+    }
+
+    /// The slot and key (the property's name) of the property whose wrapper storage is at `storage`.
+    func slotAndKey(for storage: AnyKeyPath, layout: EntityLayout) -> (slot: Int, key: String)? {
+        let id = ObjectIdentifier(storage)
+        let count = published.load(ordering: .acquiring)
+        for i in 0..<count where entries[i].id == id { return (entries[i].slot, entries[i].key) }
+        return add(storage, layout: layout)
+    }
+
+    private func add(_ storage: AnyKeyPath, layout: EntityLayout) -> (slot: Int, key: String)? {
         let name = ManagedKeyNames.name(of: storage)
         guard let slot = layout.slotByName[name] else { return nil }
+        let id = ObjectIdentifier(storage)
         lock.withLock {
-            // Bounded: key paths of generic classes are not uniqued, and must not grow the table forever.
-            if identities.count < 256, !identities.contains(id) { identities.append(id); entries.append((storage, slot, name)) }
+            let count = published.load(ordering: .relaxed)
+            guard count < Self.capacity, !(0..<count).contains(where: { entries[$0].id == id }) else { return }
+            (entries + count).initialize(to: Entry(id: id, slot: slot, key: name))
+            keyPaths.append(storage)
+            published.store(count + 1, ordering: .releasing)
         }
         return (slot, name)
     }

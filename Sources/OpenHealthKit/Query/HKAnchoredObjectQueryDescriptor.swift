@@ -34,6 +34,17 @@ public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: @unchecked Send
     /// Runs the query once.
     public func result(for healthStore: HKHealthStore) async throws -> Result {
         guard !predicates.isEmpty else { throw HKError(.errorInvalidArgument, "HKAnchoredObjectQueryDescriptor needs at least one predicate") }
+        if predicates.count == 1 {
+            // One predicate: the store's page is the result (no merging; this code is generic and
+            // unspecialized, so a history read in pages pays for every step per sample).
+            let changes = try healthStore.anchoredChanges(of: predicates[0].sampleType, matching: predicates[0].nsPredicate,
+                                                          after: anchor?.sequence, limit: limit)
+            var samples: [Sample] = []
+            samples.reserveCapacity(changes.added.count)
+            for change in changes.added { if let sample = change.sample as? Sample { samples.append(sample) } }
+            return Result(addedSamples: samples, deletedObjects: changes.deleted.map { $0.object },
+                          newAnchor: HKQueryAnchor(sequence: changes.newAnchor))
+        }
         var added: [(Int64, Sample)] = []
         var deleted: [(Int64, HKDeletedObject)] = []
         var newAnchor = Int64.max
@@ -58,7 +69,7 @@ public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: @unchecked Send
                 newAnchor = cut
             }
         }
-        return Result(addedSamples: added.map(\.1), deletedObjects: deleted.map(\.1), newAnchor: HKQueryAnchor(sequence: newAnchor))
+        return Result(addedSamples: added.map { $0.1 }, deletedObjects: deleted.map { $0.1 }, newAnchor: HKQueryAnchor(sequence: newAnchor))
     }
 
     /// A long-running sequence: first the changes since the anchor, then one element each time

@@ -16,31 +16,35 @@ enum RecordMapping {
     /// Parses the canonical 8-4-4-4-12 form the store writes, without the scanf that
     /// `UUID(uuidString:)` uses on Linux (a measurable share of reading long histories).
     static func parseUUID(_ string: String) -> UUID? {
-        string.utf8.withContiguousStorageIfAvailable { chars -> UUID? in
-            guard chars.count == 36 else { return nil }
+        var string = string
+        return string.withUTF8 { chars -> UUID? in
+            guard chars.count == 36, chars[8] == 45, chars[13] == 45, chars[18] == 45, chars[23] == 45 else { return nil }
             var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-            var n = 0, i = 0
-            func nibble(_ c: UInt8) -> UInt8? {
-                switch c {
-                case 48...57: return c - 48
-                case 65...70: return c - 55
-                case 97...102: return c - 87
-                default: return nil
+            let valid = withUnsafeMutableBytes(of: &uuid) { bytes -> Bool in
+                var n = 0, i = 0
+                while i < 36 {
+                    if i == 8 || i == 13 || i == 18 || i == 23 { i += 1; continue }
+                    let high = hexDigit(chars[i]), low = hexDigit(chars[i + 1])
+                    guard high | low < 16 else { return false }
+                    bytes[n] = high << 4 | low
+                    n += 1
+                    i += 2
                 }
+                return true
             }
-            while i < 36 {
-                if i == 8 || i == 13 || i == 18 || i == 23 {
-                    guard chars[i] == 45 else { return nil }
-                    i += 1
-                    continue
-                }
-                guard let high = nibble(chars[i]), let low = nibble(chars[i + 1]) else { return nil }
-                withUnsafeMutableBytes(of: &uuid) { $0[n] = high << 4 | low }
-                n += 1
-                i += 2
-            }
-            return UUID(uuid: uuid)
-        } ?? nil
+            return valid ? UUID(uuid: uuid) : nil
+        }
+    }
+
+    /// A hexadecimal digit's value, or 255.
+    @inline(__always)
+    private static func hexDigit(_ c: UInt8) -> UInt8 {
+        switch c {
+        case 48...57: return c - 48
+        case 65...70: return c - 55
+        case 97...102: return c - 87
+        default: return 255
+        }
     }
 
     static func conceptIdentifier(_ string: String) -> HKHealthConceptIdentifier {
