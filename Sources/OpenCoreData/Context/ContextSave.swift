@@ -65,6 +65,8 @@ extension NSManagedObjectContext {
             for (root, last) in outcome.lastKeys { outcome.store.commitPrimaryKeys(root: root, upTo: last) }
         }
         let versions = outcomes.reduce(into: [ObjectIdentifier: Int64]()) { $0.merge($1.versions) { $1 } }
+        // With one store (the usual case) the inserted objects' IDs are made without looking it up.
+        let soleStore = outcomes.count == 1 ? outcomes[0].store : nil
         for object in inserted {
             let data = object.data
             data.temporaryID = nil
@@ -74,7 +76,7 @@ extension NSManagedObjectContext {
             data.version = 1
             object.flags.remove(.inserted)
             register(object, primaryKey: data.primaryKey)
-            changes.inserted.append(object.objectID)
+            changes.inserted.append(soleStore.map { NSManagedObjectID(entity: object.entity, store: $0, primaryKey: data.primaryKey) } ?? object.objectID)
         }
         for object in updated {
             let data = object.data

@@ -39,7 +39,7 @@ enum Validation {
     }
 
     static func check(value: Any?, property: NSPropertyDescription, object: NSManagedObject) -> NSError? {
-        let entityName = object.entity.name ?? "?"
+        var entityName: String { object.entity.name ?? "?" }
         guard let attribute = property as? NSAttributeDescription else { return nil }
         guard let value else {
             if !attribute.isOptional {
@@ -92,7 +92,7 @@ enum Validation {
     }
 
     private static func checkRelationship(_ value: Any?, relationship: NSRelationshipDescription, object: NSManagedObject) -> NSError? {
-        let entityName = object.entity.name ?? "?"
+        var entityName: String { object.entity.name ?? "?" }
         if relationship.isToMany {
             let count = RelationshipValues.objects(from: value).filter { !$0.isDeleted }.count
             if count == 0 && !relationship.isOptional {

@@ -80,15 +80,22 @@ extension NSManagedObject {
     @usableFromInline
     final func _setManagedSlotValue(_ value: SlotValue, storage: AnyKeyPath) {
         let layout = payload.layout
-        guard let (slot, key) = layout.managedSlots.slotAndKey(for: storage, layout: layout),
-              let type = layout.attributeTypes[slot], value.isNormalized(for: type) else {
+        guard let (slot, key) = layout.managedSlots.slotAndKey(for: storage, layout: layout), let type = layout.attributeTypes[slot] else {
+            _setManagedValue(value.any, storage: storage)
+            return
+        }
+        var stored = value
+        if case .composite(let dictionary) = value, let composite = layout.properties[slot] as? NSCompositeAttributeDescription {
+            // A composite's elements are normalized one by one (usually they already have their types).
+            stored = .composite(CompositeValues.normalize(dictionary, composite: composite))
+        } else if !value.isNormalized(for: type) {
             _setManagedValue(value.any, storage: storage)
             return
         }
         willChangeValue(forKey: key)
         fireFaultIfNeeded()
         markChanged(slot: slot)
-        data.values![slot: slot] = value
+        data.values![slot: slot] = stored
         didChangeValue(forKey: key)
     }
 

@@ -22,10 +22,11 @@ open class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
         self.storeIdentifier = storeIdentifier
         self.primaryKey = primaryKey
         self.temporaryIdentifier = nil
+        // Equal IDs have equal keys and roots; the store's identifier (a long string) is left out of
+        // the hash, which only makes IDs of one row in two stores collide.
         var hasher = Hasher()
         hasher.combine(primaryKey)
-        hasher.combine(storeIdentifier)
-        hasher.combine(ObjectIdentifier(entity.rootEntity))
+        hasher.combine(entity.layout.rootID)
         self.hashCode = hasher.finalize()
         super.init()
     }

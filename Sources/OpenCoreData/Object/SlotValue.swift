@@ -141,8 +141,7 @@ enum SlotValue {
     }
 
     /// The typed value for a property's Swift value, when `T` is a type with a case of its own (or its
-    /// Optional); nil when the value must go through `AttributeValues.normalize`. Composites always do:
-    /// their elements are normalized one by one.
+    /// Optional); nil when the value must go through `AttributeValues.normalize`.
     @inlinable @inline(__always)
     static func from<T>(_ v: T) -> SlotValue? {
         if let s = typed(v, String.self) { return s.map(SlotValue.string) ?? .null }
@@ -156,6 +155,7 @@ enum SlotValue {
         if let s = typed(v, Date.self) { return s.map(SlotValue.date) ?? .null }
         if let s = typed(v, UUID.self) { return s.map(SlotValue.uuid) ?? .null }
         if let s = typed(v, Data.self) { return s.map(SlotValue.data) ?? .null }
+        if let s = typed(v, [String: Any].self) { return s.map(SlotValue.composite) ?? .null }
         return nil
     }
 
