@@ -15,10 +15,20 @@ enum Validation {
                 if let error = checkRelationship(value, relationship: relationship, object: object) { errors.append(error) }
                 continue
             }
-            // Attribute values are read straight from their slots (no key lookups). A value of the
-            // attribute's own type with no validation predicates has nothing more to check.
+            // Attribute values are read straight from their slots (no key lookups). Without validation
+            // predicates, a value of the attribute's own type has nothing more to check, and a composite
+            // only its elements.
             let typed = slot < values.count ? values[slot: slot] : .null
-            if !typed.isNull, typed.isNormalized(for: type), (property as! NSAttributeDescription).validationPredicates.isEmpty { continue }
+            let attribute = unsafeDowncast(property, to: NSAttributeDescription.self)
+            if attribute.validationPredicates.isEmpty {
+                if !typed.isNull, typed.isNormalized(for: type) { continue }
+                if case .composite(let dictionary) = typed, let composite = attribute as? NSCompositeAttributeDescription {
+                    if let error = checkComposite(dictionary, composite: composite, path: [object.entity.name ?? "?", attribute.name], object: object) {
+                        errors.append(error)
+                    }
+                    continue
+                }
+            }
             if let error = check(value: typed.any, property: property, object: object) { errors.append(error) }
         }
         try throwCollected(errors, object: object)
@@ -67,28 +77,39 @@ enum Validation {
     private static func checkComposite(_ dictionary: [String: Any], composite: NSCompositeAttributeDescription, path: @autoclosure () -> [String],
                                        object: NSManagedObject) -> NSError? {
         let elements = composite.elements
-        for key in dictionary.keys where !elements.contains(where: { $0.name == key }) {
-            return error(NSManagedObjectValidationError, "\(path().joined(separator: ".")) has no element named \"\(key)\".", object: object, key: composite.name, value: dictionary)
-        }
+        // One pass over the elements; keys that name no element are looked for only when some key
+        // was not matched (that error comes first).
+        var matched = 0
+        var problem: NSError?
         for element in elements {
-            guard let value = dictionary[element.name], !isNull(value) else {
-                if !element.isOptional {
-                    return error(NSValidationMissingMandatoryPropertyError, "\((path() + [element.name]).joined(separator: ".")) is a required value.",
-                                 object: object, key: composite.name, value: nil)
+            guard let entry = dictionary[element.name] else {
+                if problem == nil, !element.isOptional {
+                    problem = error(NSValidationMissingMandatoryPropertyError, "\((path() + [element.name]).joined(separator: ".")) is a required value.",
+                                    object: object, key: composite.name, value: nil)
                 }
                 continue
             }
-            if !AttributeValues.hasExpectedType(value, for: element) {
-                return error(NSManagedObjectValidationError,
-                             "\((path() + [element.name]).joined(separator: ".")) holds a \(type(of: value)), not a value of type \(element.attributeType.xcodeName).",
-                             object: object, key: composite.name, value: value)
-            }
-            if let nested = element as? NSCompositeAttributeDescription, let inner = value as? [String: Any],
-               let problem = checkComposite(inner, composite: nested, path: path() + [element.name], object: object) {
-                return problem
+            matched += 1
+            guard problem == nil else { continue }
+            if isNull(entry) {
+                if !element.isOptional {
+                    problem = error(NSValidationMissingMandatoryPropertyError, "\((path() + [element.name]).joined(separator: ".")) is a required value.",
+                                    object: object, key: composite.name, value: nil)
+                }
+            } else if !AttributeValues.hasExpectedType(entry, for: element) {
+                problem = error(NSManagedObjectValidationError,
+                                "\((path() + [element.name]).joined(separator: ".")) holds a \(type(of: entry)), not a value of type \(element.attributeType.xcodeName).",
+                                object: object, key: composite.name, value: entry)
+            } else if let nested = element as? NSCompositeAttributeDescription, let inner = entry as? [String: Any] {
+                problem = checkComposite(inner, composite: nested, path: path() + [element.name], object: object)
             }
         }
-        return nil
+        if matched < dictionary.count {
+            for key in dictionary.keys where !elements.contains(where: { $0.name == key }) {
+                return error(NSManagedObjectValidationError, "\(path().joined(separator: ".")) has no element named \"\(key)\".", object: object, key: composite.name, value: dictionary)
+            }
+        }
+        return problem
     }
 
     private static func checkRelationship(_ value: Any?, relationship: NSRelationshipDescription, object: NSManagedObject) -> NSError? {
