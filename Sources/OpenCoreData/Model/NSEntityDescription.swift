@@ -13,7 +13,7 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
     /// Whether the entity only serves as a parent: no instances of it can be created.
     open var isAbstract: Bool = false
     /// The entity's parent, if any.
-    open internal(set) weak var superentity: NSEntityDescription?
+    open internal(set) unowned var superentity: NSEntityDescription?
     /// The entity's direct children. Setting it sets each child's superentity.
     open var subentities: [NSEntityDescription] = [] {
         didSet {

@@ -23,7 +23,7 @@ open class NSPropertyDescription: NSObject, @unchecked Sendable {
     /// The warnings that go with `validationPredicates`.
     open private(set) var validationWarnings: [Any] = []
     /// The entity the property belongs to.
-    open internal(set) weak var entity: NSEntityDescription!
+    open internal(set) unowned var entity: NSEntityDescription!
 
     /// Creates a property with no name.
     public required override init() { super.init() }

@@ -3,7 +3,7 @@ import Foundation
 /// A relationship from one entity to another: to-one, to-many, or ordered to-many.
 open class NSRelationshipDescription: NSPropertyDescription, @unchecked Sendable {
     /// The entity at the other end.
-    open weak var destinationEntity: NSEntityDescription?
+    open unowned var destinationEntity: NSEntityDescription?
     /// The relationship that points back; Core Data keeps both sides consistent.
     open weak var inverseRelationship: NSRelationshipDescription?
     /// What deleting the source object does to the destination objects.
@@ -63,7 +63,7 @@ open class NSFetchIndexDescription: NSObject, @unchecked Sendable {
     /// An optional partial-index predicate.
     open var partialIndexPredicate: NSPredicate?
     /// The entity the index belongs to.
-    open internal(set) weak var entity: NSEntityDescription?
+    open internal(set) unowned var entity: NSEntityDescription?
 
     /// Creates an index.
     public init(name: String, elements: [NSFetchIndexElementDescription]?) {
