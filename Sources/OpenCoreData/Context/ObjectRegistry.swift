@@ -4,21 +4,27 @@
 /// 200,000 of these operations. A `Dictionary` hashes each key with SipHash; primary keys are small
 /// integers given out in sequence: runs of 16 consecutive keys share a block of entries (a fetch touches
 /// few cache lines), and a multiplicative (Fibonacci) hash spreads the blocks, for a tenth of the cost.
-/// Linear probing, at most half full, with backward-shift deletion (no tombstones).
-/// Objects are held unretained: an object removes itself when freed.
+/// Linear probing; a removed entry becomes a tombstone (objects are freed in bulk, and shifting the
+/// rest of a long run back on every removal costs more), and the table is rebuilt when live entries
+/// and tombstones fill half of it. Objects are held unretained: an object removes itself when freed.
 struct ObjectRegistry {
     private struct Entry {
-        /// The root entity's address; 0 marks an empty entry.
-        var root: UInt = 0
+        /// The root entity's address; `empty` or `tombstone` otherwise (no object lives at 0 or 1).
+        var root: UInt = ObjectRegistry.empty
         var primaryKey: Int64 = 0
         var object: Unmanaged<NSManagedObject>?
     }
+
+    private static let empty: UInt = 0
+    private static let tombstone: UInt = 1
 
     private var entries = [Entry](repeating: Entry(), count: 16)
     /// 64 minus log2 of the capacity: a hash's top bits pick the home entry.
     private var shift: UInt64 = 60
     /// The number of registered objects.
     private(set) var count = 0
+    /// Entries that are live or tombstones (probes stop only at empty entries).
+    private var used = 0
 
     @inline(__always)
     private func home(_ root: UInt, _ primaryKey: Int64) -> Int {
@@ -27,66 +33,50 @@ struct ObjectRegistry {
         return Int(truncatingIfNeeded: block &>> shift) & ~15 | Int(primaryKey & 15)
     }
 
+    /// Where a key is, or nil; and where it would go (the first tombstone on the way, or the empty entry).
     @inline(__always)
-    private func find(_ root: UInt, _ primaryKey: Int64) -> (index: Int, found: Bool) {
+    private func find(_ root: UInt, _ primaryKey: Int64) -> (found: Int?, free: Int) {
         let mask = entries.count - 1
         var i = home(root, primaryKey)
+        var firstTombstone = -1
         while true {
             let entry = entries[i]
-            if entry.root == 0 { return (i, false) }
-            if entry.root == root && entry.primaryKey == primaryKey { return (i, true) }
+            if entry.root == Self.empty { return (nil, firstTombstone >= 0 ? firstTombstone : i) }
+            if entry.root == root && entry.primaryKey == primaryKey { return (i, i) }
+            if entry.root == Self.tombstone && firstTombstone < 0 { firstTombstone = i }
             i = (i + 1) & mask
         }
     }
 
     /// The object registered for a row, if any.
     subscript(root: ObjectIdentifier, primaryKey: Int64) -> NSManagedObject? {
-        let (index, found) = find(UInt(bitPattern: root), primaryKey)
-        return found ? entries[index].object?.takeUnretainedValue() : nil
+        guard let index = find(UInt(bitPattern: root), primaryKey).found else { return nil }
+        return entries[index].object?.takeUnretainedValue()
     }
 
     /// Registers an object for a row (replacing any other).
     mutating func insert(_ object: NSManagedObject, root: ObjectIdentifier, primaryKey: Int64) {
-        if (count + 1) * 2 > entries.count { resize(to: entries.count * 2) }
+        if (used + 1) * 2 > entries.count { rebuild() }
         let key = UInt(bitPattern: root)
-        let (index, found) = find(key, primaryKey)
-        if !found { count += 1 }
-        entries[index] = Entry(root: key, primaryKey: primaryKey, object: Unmanaged.passUnretained(object))
+        let (found, free) = find(key, primaryKey)
+        if found == nil {
+            count += 1
+            if entries[free].root == Self.empty { used += 1 }
+        }
+        entries[found ?? free] = Entry(root: key, primaryKey: primaryKey, object: Unmanaged.passUnretained(object))
     }
 
     /// Removes a row's entry (when it is for `object`, if one is given).
     mutating func remove(root: ObjectIdentifier, primaryKey: Int64, ifObject object: NSManagedObject? = nil) {
-        var (hole, found) = find(UInt(bitPattern: root), primaryKey)
-        guard found else { return }
-        if let object, entries[hole].object?.toOpaque() != Unmanaged.passUnretained(object).toOpaque() { return }
+        guard let index = find(UInt(bitPattern: root), primaryKey).found else { return }
+        if let object, entries[index].object?.toOpaque() != Unmanaged.passUnretained(object).toOpaque() { return }
+        entries[index] = Entry(root: Self.tombstone)
         count -= 1
-        // Backward shift: move later entries of the probe run into the hole when that keeps them
-        // reachable from their home entry.
-        let mask = entries.count - 1
-        var next = (hole + 1) & mask
-        while entries[next].root != 0 {
-            let wanted = home(entries[next].root, entries[next].primaryKey)
-            // `next` may fill `hole` unless its home lies cyclically in (hole, next].
-            let homeAfterHole = hole <= next ? (wanted > hole && wanted <= next) : (wanted > hole || wanted <= next)
-            if !homeAfterHole {
-                entries[hole] = entries[next]
-                hole = next
-            }
-            next = (next + 1) & mask
-        }
-        entries[hole] = Entry()
-    }
-
-    /// Makes room for `capacity` objects without growing.
-    mutating func reserveCapacity(_ capacity: Int) {
-        var size = entries.count
-        while capacity * 2 > size { size *= 2 }
-        if size > entries.count { resize(to: size) }
     }
 
     /// Every registered object.
     var objects: [NSManagedObject] {
-        entries.compactMap { $0.root == 0 ? nil : $0.object?.takeUnretainedValue() }
+        entries.compactMap { $0.root > Self.tombstone ? $0.object?.takeUnretainedValue() : nil }
     }
 
     /// Removes every entry.
@@ -94,17 +84,23 @@ struct ObjectRegistry {
         entries = [Entry](repeating: Entry(), count: 16)
         shift = 60
         count = 0
+        used = 0
     }
 
-    private mutating func resize(to size: Int) {
+    /// Rebuilds the table without tombstones, sized so that live entries fill at most a quarter of it
+    /// (larger as the registry grows, smaller after mass removals).
+    private mutating func rebuild() {
+        var size = 16
+        while (count + 1) * 4 > size { size *= 2 }
         let old = entries
         entries = [Entry](repeating: Entry(), count: size)
         shift = UInt64(64 - size.trailingZeroBitCount)
         let mask = size - 1
-        for entry in old where entry.root != 0 {
+        for entry in old where entry.root > Self.tombstone {
             var i = home(entry.root, entry.primaryKey)
-            while entries[i].root != 0 { i = (i + 1) & mask }
+            while entries[i].root != Self.empty { i = (i + 1) & mask }
             entries[i] = entry
         }
+        used = count
     }
 }
