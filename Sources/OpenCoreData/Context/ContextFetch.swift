@@ -37,7 +37,11 @@ extension NSManagedObjectContext {
                    !request.includesPendingChanges || !pendingObjects(for: spec).hasAny {
                     return try batchedObjects(store: store, spec: spec, batchSize: request.fetchBatchSize, as: cast)
                 }
-                return try fetchObjects(request, store: store, spec: spec).map(cast)
+                // Every object checked (once per class), the array itself is reinterpreted: an array
+                // of class references has one layout whatever their class.
+                let objects = try fetchObjects(request, store: store, spec: spec)
+                for object in objects { _ = try cast(object) }
+                return unsafeBitCast(objects, to: [T].self)
             }
             return try fetchObjects(request, store: store, spec: spec).map { object in
                 guard let typed = object as? T else {
