@@ -131,13 +131,19 @@ struct FetchTests {
         #expect(try context.count(for: request) == 2)
     }
 
+    /// Aircraft by tail number, fetched in batches of five.
+    static func batchesOfFiveByTailNumber() -> NSFetchRequest<Aircraft> {
+        let request = Aircraft.fetchRequest()
+        request.fetchBatchSize = 5
+        request.sortDescriptors = [NSSortDescriptor(key: "tailNumber", ascending: true)]
+        return request
+    }
+
     @Test func batchedFetchLoadsLazily() throws {
         let container = try Self.populated()
         let context = container.newBackgroundContext()
         try context.performAndWait {
-            let request = Aircraft.fetchRequest()
-            request.fetchBatchSize = 5
-            request.sortDescriptors = [NSSortDescriptor(key: "tailNumber", ascending: true)]
+            let request = Self.batchesOfFiveByTailNumber()
             let results = try context.fetch(request)
             #expect(results.count == 12)
             #expect(!results.contains { !$0.isFault })
@@ -154,9 +160,7 @@ struct FetchTests {
         let container = try Self.populated()
         let context = container.newBackgroundContext()
         try context.performAndWait {
-            let request = Aircraft.fetchRequest()
-            request.fetchBatchSize = 5
-            request.sortDescriptors = [NSSortDescriptor(key: "tailNumber", ascending: true)]
+            let request = Self.batchesOfFiveByTailNumber()
             // Keep two objects of the first batch; every other object of the result goes away.
             let kept: [Aircraft] = try {
                 let results = try context.fetch(request)

@@ -26,9 +26,7 @@ extension NSManagedObjectContext {
                 let cast = { (object: NSManagedObject) throws -> T in
                     let cls = ObjectIdentifier(type(of: object))
                     if cls == checked { return unsafeBitCast(object, to: T.self) }
-                    guard let typed = object as? T else {
-                        throw coreDataError(NSCoreDataError, "Fetched \(object.entity.name ?? "?") is a \(type(of: object)), not a \(T.self); set the entity's class (managedObjectClassName).")
-                    }
+                    guard let typed = object as? T else { throw Self.wrongClass(object, T.self) }
                     checked = cls
                     return typed
                 }
@@ -44,12 +42,15 @@ extension NSManagedObjectContext {
                 return unsafeBitCast(objects, to: [T].self)
             }
             return try fetchObjects(request, store: store, spec: spec).map { object in
-                guard let typed = object as? T else {
-                    throw coreDataError(NSCoreDataError, "Fetched \(object.entity.name ?? "?") is a \(type(of: object)), not a \(T.self); set the entity's class (managedObjectClassName).")
-                }
+                guard let typed = object as? T else { throw Self.wrongClass(object, T.self) }
                 return typed
             }
         }
+    }
+
+    /// The error for a fetched object that is not of the request's result type.
+    private static func wrongClass<T>(_ object: NSManagedObject, _ type: T.Type) -> NSError {
+        coreDataError(NSCoreDataError, "Fetched \(object.entity.name ?? "?") is a \(Swift.type(of: object)), not a \(T.self); set the entity's class (managedObjectClassName).")
     }
 
     /// Counts the objects a request would return, in SQL (with this context's unsaved inserts and deletes).

@@ -65,18 +65,19 @@ extension NSManagedObjectContext {
             for (root, last) in outcome.lastKeys { outcome.store.commitPrimaryKeys(root: root, upTo: last) }
         }
         let versions = outcomes.reduce(into: [ObjectIdentifier: Int64]()) { $0.merge($1.versions) { $1 } }
-        // With one store (the usual case) the inserted objects' IDs are made without looking it up.
-        let soleStore = outcomes.count == 1 ? outcomes[0].store : nil
-        for object in inserted {
-            let data = object.data
-            data.temporaryID = nil
-            data.isNew = false
-            data.committed = nil
-            data.changedSlots.removeAll()
-            data.version = 1
-            object.flags.remove(.inserted)
-            register(object, primaryKey: data.primaryKey)
-            changes.inserted.append(soleStore.map { NSManagedObjectID(entity: object.entity, store: $0, primaryKey: data.primaryKey) } ?? object.objectID)
+        // Each store's inserted objects get their permanent IDs from that store (no lookup per object).
+        for outcome in outcomes {
+            for object in outcome.inserted {
+                let data = object.data
+                data.temporaryID = nil
+                data.isNew = false
+                data.committed = nil
+                data.changedSlots.removeAll()
+                data.version = 1
+                object.flags.remove(.inserted)
+                register(object, primaryKey: data.primaryKey)
+                changes.inserted.append(NSManagedObjectID(entity: object.entity, store: outcome.store, primaryKey: data.primaryKey))
+            }
         }
         for object in updated {
             let data = object.data
@@ -136,6 +137,8 @@ struct SaveBatch {
 /// What a store's part of a save produced.
 struct SaveOutcome {
     let store: NSPersistentStore
+    /// The objects this store's part inserted (their row version is 1).
+    let inserted: [NSManagedObject]
     var lastKeys: [(NSEntityDescription, Int64)] = []
     var versions: [ObjectIdentifier: Int64] = [:]
 }

@@ -197,9 +197,8 @@ final class EntityLayout: @unchecked Sendable {
     let defaults: SlotValues
     /// Slots of to-many relationships.
     let toManySlots: [Int]
-    /// Whether each slot holds a relationship (attributes are read straight from the values).
-    let isRelationship: [Bool]
-    /// Attribute types by slot (nil for relationships), for the accessors' typed write path.
+    /// Attribute types by slot (nil for relationships): attributes are read straight from the values,
+    /// and written typed by the accessors.
     let attributeTypes: [NSAttributeType?]
     /// Property names by slot, for `slot(named:)`.
     private let names: [String]
@@ -240,7 +239,6 @@ final class EntityLayout: @unchecked Sendable {
         self.rootID = ObjectIdentifier(chain[0])
         self.defaults = NSManagedObject.computeDefaults(properties)
         self.toManySlots = properties.indices.filter { (properties[$0] as? NSRelationshipDescription)?.isToMany == true }
-        self.isRelationship = properties.map { $0 is NSRelationshipDescription }
         self.attributeTypes = properties.map { ($0 as? NSAttributeDescription)?.attributeType }
         self.names = properties.map(\.name)
     }

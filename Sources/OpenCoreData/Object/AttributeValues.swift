@@ -104,7 +104,7 @@ enum AttributeValues {
     static func hasExpectedType(_ value: Any, for attribute: NSAttributeDescription) -> Bool {
         let type = attribute.attributeType
         // The exact type first: a metadata comparison, where `is` is a dynamic cast.
-        if let exact = exactType(type), Swift.type(of: value) == exact { return true }
+        if hasExactType(value, for: type) { return true }
         switch type {
         case .integer16AttributeType: return value is Int16
         case .integer32AttributeType: return value is Int32

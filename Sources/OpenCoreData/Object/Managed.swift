@@ -68,11 +68,7 @@ extension NSManagedObject {
         guard let slot = layout.managedSlots.slot(for: storage, layout: layout) else {
             return SlotValue(value(forKey: ManagedKeyNames.name(of: storage)))
         }
-        // Loaded attribute values are read straight from their slot.
-        if !layout.isRelationship[slot], let data = payload as? ObjectData, let values = data.values {
-            return values[slot: slot]
-        }
-        return SlotValue(value(atSlot: slot))
+        return loadedAttribute(atSlot: slot, layout: layout) ?? SlotValue(value(atSlot: slot))
     }
 
     /// Sets a typed value of the `@Managed` property whose wrapper storage is at `storage`: stored as

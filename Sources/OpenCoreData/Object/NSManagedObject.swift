@@ -316,12 +316,17 @@ open class NSManagedObject: NSObject {
         if data.values == nil { data.values = NSManagedObject.defaultValues(for: entity) }
     }
 
+    /// A loaded attribute's value, read straight from its slot (the accessors' hot path); nil for a
+    /// relationship or a fault.
+    @inline(__always)
+    func loadedAttribute(atSlot slot: Int, layout: EntityLayout) -> SlotValue? {
+        guard layout.attributeTypes[slot] != nil, let data = payload as? ObjectData, let values = data.values else { return nil }
+        return values[slot: slot]
+    }
+
     func value(atSlot slot: Int) -> Any? {
         let layout = payload.layout
-        // Loaded attribute values are read straight from the slots (the accessors' hot path).
-        if !layout.isRelationship[slot], let data = payload as? ObjectData, let values = data.values {
-            return values[slot: slot].any
-        }
+        if let loaded = loadedAttribute(atSlot: slot, layout: layout) { return loaded.any }
         fireFaultIfNeeded()
         let property = layout.properties[slot]
         let raw = data.values![slot]

@@ -16,10 +16,9 @@ open class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
     private let hashCode: Int
 
     init(entity: NSEntityDescription, store: NSPersistentStore, primaryKey: Int64) {
-        let storeIdentifier: String? = store.identifier
         self.entity = entity
         self.persistentStore = store
-        self.storeIdentifier = storeIdentifier
+        self.storeIdentifier = store.identifier
         self.primaryKey = primaryKey
         self.temporaryIdentifier = nil
         // Equal IDs have equal keys and roots; the store's identifier (a long string) is left out of

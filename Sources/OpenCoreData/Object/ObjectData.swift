@@ -5,8 +5,7 @@ import Foundation
 class ObjectPayload {
     /// The entity of the object(s) this payload serves.
     let entity: NSEntityDescription
-    /// The entity's layout, held here for the accessors' hot path: entities are weakly referenced
-    /// (which makes retaining one slow), layouts are not.
+    /// The entity's layout, held here for the accessors' hot path (one load instead of two).
     let layout: EntityLayout
     /// Their context (one context holds a batch group's shells).
     weak var context: NSManagedObjectContext?

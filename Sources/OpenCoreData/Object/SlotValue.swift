@@ -181,7 +181,6 @@ struct SlotValues: RandomAccessCollection, MutableCollection, ExpressibleByArray
     private(set) var typed: [SlotValue]
 
     init(_ typed: [SlotValue]) { self.typed = typed }
-    init(repeating value: Any?, count: Int) { typed = Array(repeating: SlotValue(value), count: count) }
     init(arrayLiteral elements: Any?...) { typed = elements.map(SlotValue.init) }
 
     var startIndex: Int { 0 }

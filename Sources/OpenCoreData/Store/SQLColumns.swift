@@ -57,8 +57,7 @@ extension NSPersistentStore {
             let code = sqlite3_step(handle)
             if code == SQLITE_ROW { try body(columns); continue }
             if code == SQLITE_DONE { return }
-            let message = db.sqliteConnection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: statement.sql)
+            throw SQLiteBinding.failure(code, statement: statement, db: db)
         }
     }
 }

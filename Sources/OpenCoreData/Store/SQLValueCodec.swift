@@ -64,35 +64,27 @@ enum SQLValueCodec {
         case .integer16AttributeType: return row.int64(index).map { .int16(Int16(truncatingIfNeeded: $0)) } ?? .null
         case .booleanAttributeType: return row.int64(index).map { .bool($0 != 0) } ?? .null
         case .doubleAttributeType: return row.double(index).map(SlotValue.double) ?? .null
+        case .floatAttributeType: return row.double(index).map { .float(Float($0)) } ?? .null
         case .dateAttributeType: return row.double(index).map { .date(Date(timeIntervalSinceReferenceDate: $0)) } ?? .null
-        default: return SlotValue(decode(row, index, type: type, transformerName: transformerName))
+        case .binaryDataAttributeType: return row.data(index).map(SlotValue.data) ?? .null
+        case .UUIDAttributeType:
+            guard let data = row.data(index), data.count == 16 else { return .null }
+            return .uuid(data.withUnsafeBytes { raw in UUID(uuid: raw.loadUnaligned(as: uuid_t.self)) })
+        case .decimalAttributeType:
+            return SlotValue(row.double(index).map { Decimal(string: String($0)) ?? Decimal($0) })
+        case .URIAttributeType: return SlotValue(row.string(index).flatMap { URL(string: $0) })
+        case .transformableAttributeType:
+            guard let data = row.data(index) else { return .null }
+            return SlotValue(Transformers.decode(data, transformerName: transformerName))
+        case .undefinedAttributeType, .objectIDAttributeType, .compositeAttributeType:
+            return .null
         }
     }
 
     /// Reads column `index` of a row as a value of the attribute's type.
     @inline(__always)
     static func decode<Columns: SQLColumns>(_ row: Columns, _ index: Int, type: NSAttributeType, transformerName: String? = nil) -> Any? {
-        switch type {
-        case .stringAttributeType: return row.string(index)
-        case .integer64AttributeType: return row.int64(index)
-        case .integer32AttributeType: return row.int64(index).map { Int32(truncatingIfNeeded: $0) }
-        case .integer16AttributeType: return row.int64(index).map { Int16(truncatingIfNeeded: $0) }
-        case .booleanAttributeType: return row.int64(index).map { $0 != 0 }
-        case .doubleAttributeType: return row.double(index)
-        case .floatAttributeType: return row.double(index).map { Float($0) }
-        case .decimalAttributeType: return row.double(index).map { Decimal(string: String($0)) ?? Decimal($0) }
-        case .dateAttributeType: return row.double(index).map { Date(timeIntervalSinceReferenceDate: $0) }
-        case .binaryDataAttributeType: return row.data(index)
-        case .UUIDAttributeType:
-            guard let data = row.data(index), data.count == 16 else { return nil }
-            return data.withUnsafeBytes { raw in UUID(uuid: raw.loadUnaligned(as: uuid_t.self)) }
-        case .URIAttributeType: return row.string(index).flatMap { URL(string: $0) }
-        case .transformableAttributeType:
-            guard let data = row.data(index) else { return nil }
-            return Transformers.decode(data, transformerName: transformerName)
-        case .undefinedAttributeType, .objectIDAttributeType, .compositeAttributeType:
-            return nil
-        }
+        decodeSlot(row, index, type: type, transformerName: transformerName).any
     }
 }
 

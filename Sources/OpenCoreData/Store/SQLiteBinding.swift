@@ -8,40 +8,18 @@ enum SQLiteBinding {
     /// SQLite copies the bytes during the call (`SQLITE_TRANSIENT`).
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
-    /// Binds an attribute value (of the attribute's type) to parameter `index` (1-based).
+    /// Binds an attribute value to parameter `index` (1-based).
     @inline(__always)
     static func bind(_ value: Any?, type: NSAttributeType, transformerName: String?, to statement: SQLiteStatement, at index: Int32) {
-        guard let value else {
-            sqlite3_bind_null(statement, index)
-            return
-        }
-        // The exact Swift types a normalized value has; anything else goes through the codec.
-        switch type {
-        case .stringAttributeType:
-            if let v = value as? String { bindText(v, to: statement, at: index); return }
-        case .integer64AttributeType:
-            if let v = value as? Int64 { sqlite3_bind_int64(statement, index, v); return }
-        case .integer32AttributeType:
-            if let v = value as? Int32 { sqlite3_bind_int64(statement, index, Int64(v)); return }
-        case .integer16AttributeType:
-            if let v = value as? Int16 { sqlite3_bind_int64(statement, index, Int64(v)); return }
-        case .doubleAttributeType:
-            if let v = value as? Double { sqlite3_bind_double(statement, index, v); return }
-        case .booleanAttributeType:
-            if let v = value as? Bool { sqlite3_bind_int64(statement, index, v ? 1 : 0); return }
-        case .dateAttributeType:
-            if let v = value as? Date { sqlite3_bind_double(statement, index, v.timeIntervalSinceReferenceDate); return }
-        default:
-            break
-        }
-        bind(SQLValueCodec.encode(value, type: type, transformerName: transformerName), to: statement, at: index)
+        bind(SlotValue(value), type: type, transformerName: transformerName, to: statement, at: index)
     }
 
-    /// Binds a typed slot value of an attribute to parameter `index` (1-based).
+    /// Binds a typed slot value of an attribute to parameter `index` (1-based): the exact types a
+    /// normalized value has directly, anything else through the codec.
     @inline(__always)
     static func bind(_ value: SlotValue, type: NSAttributeType, transformerName: String?, to statement: SQLiteStatement, at index: Int32) {
         guard value.isNormalized(for: type) else {
-            bind(value.any, type: type, transformerName: transformerName, to: statement, at: index)
+            bind(SQLValueCodec.encode(value.any, type: type, transformerName: transformerName), to: statement, at: index)
             return
         }
         switch value {
@@ -53,7 +31,7 @@ enum SQLiteBinding {
         case .bool(let v): sqlite3_bind_int64(statement, index, v ? 1 : 0)
         case .date(let v): sqlite3_bind_double(statement, index, v.timeIntervalSinceReferenceDate)
         case .null: sqlite3_bind_null(statement, index)
-        default: bind(value.any, type: type, transformerName: transformerName, to: statement, at: index)
+        default: bind(SQLValueCodec.encode(value.any, type: type, transformerName: transformerName), to: statement, at: index)
         }
     }
 
@@ -98,8 +76,15 @@ enum SQLiteBinding {
             sqlite3_reset(handle)
             return
         }
-        let message = db.sqliteConnection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
+        let error = failure(code, statement: statement, db: db)
         sqlite3_reset(handle)
-        throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: statement.sql)
+        throw error
+    }
+
+    /// GRDB's `DatabaseError` for a failed step (as GRDB itself reports one), with SQLite's message and
+    /// the SQL; read before the statement is reset, which clears the message.
+    static func failure(_ code: Int32, statement: Statement, db: Database) -> DatabaseError {
+        let message = db.sqliteConnection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
+        return DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: statement.sql)
     }
 }

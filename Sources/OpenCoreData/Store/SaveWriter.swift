@@ -19,7 +19,7 @@ final class SaveWriter {
     }
 
     func write(_ batch: SaveBatch) throws -> SaveOutcome {
-        var outcome = SaveOutcome(store: store)
+        var outcome = SaveOutcome(store: store, inserted: batch.inserted)
         try store.writer.write { db in
             outcome.lastKeys = try assignKeys(batch.inserted, db: db)
             // An inserted row's version is 1 (see finishSave): no entry per object.

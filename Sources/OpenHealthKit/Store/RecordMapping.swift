@@ -9,8 +9,12 @@ enum RecordMapping {
     }
 
     static func uuid(_ object: NSManagedObject) -> UUID {
-        let string = object.value(forKey: "uuid") as? String ?? ""
-        return parseUUID(string) ?? UUID(uuidString: string) ?? UUID()
+        uuid(from: object.value(forKey: "uuid") as? String ?? "")
+    }
+
+    /// A stored UUID string's UUID (the canonical form fast, any other form Foundation's way).
+    static func uuid(from string: String) -> UUID {
+        parseUUID(string) ?? UUID(uuidString: string) ?? UUID()
     }
 
     /// Parses the canonical 8-4-4-4-12 form the store writes, without the scanf that
@@ -92,7 +96,6 @@ enum RecordMapping {
         let record = o as! DoseEventRecord
         let scheduledDate = record.scheduledDate
         let startDate = record.startDate ?? .distantPast
-        let uuidString = record.uuid ?? ""
         return HKMedicationDoseEvent(
             medicationConceptIdentifier: interner.concept(record.medicationConceptIdentifier ?? ""),
             logStatus: HKMedicationDoseEvent.LogStatus(rawValue: Int(record.logStatus)) ?? .notLogged,
@@ -103,8 +106,7 @@ enum RecordMapping {
             unit: interner.unit(record.unit ?? "count"),
             startDate: startDate,
             endDate: startDate,
-            uuid: parseUUID(uuidString) ?? UUID(uuidString: uuidString) ?? UUID(),
-            metadata: record.metadata.flatMap { MetadataCoding.decode($0) }, sourceRevision: healthSource)
+            uuid: uuid(from: record.uuid ?? ""), metadata: MetadataCoding.decode(record.metadata), sourceRevision: healthSource)
     }
 
     /// The source of every dose event: only the Health app writes them (its editor stores this source).

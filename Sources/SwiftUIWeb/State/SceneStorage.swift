@@ -49,25 +49,29 @@ enum SceneStorageCoding {
 }
 
 extension SceneStorage {
+    /// Storage under `key` whose values are kept as `Stored` (the value itself, or its raw value).
+    private init<Stored: Codable>(key: String, initial: Value, storedAs: Stored.Type,
+                                  _ encode: @escaping (Value) -> Stored, _ decode: @escaping (Stored) -> Value?) {
+        box = Box(key: key, initial: initial, encode: { SceneStorageCoding.encode(encode($0)) },
+                  decode: { SceneStorageCoding.decode(Stored.self, $0).flatMap(decode) })
+    }
+
     /// Creates storage under `key` with a default value (`Bool`, `Int`, `Double`, `String`, `URL`,
     /// `Data`, or any `Codable` value).
     public init(wrappedValue: Value, _ key: String) where Value: Codable {
-        box = Box(key: key, initial: wrappedValue, encode: { SceneStorageCoding.encode($0) },
-                  decode: { SceneStorageCoding.decode(Value.self, $0) })
+        self.init(key: key, initial: wrappedValue, storedAs: Value.self, { $0 }, { $0 })
     }
 
     /// Creates storage under `key` for a value with a `String` raw value.
     @_disfavoredOverload
     public init(wrappedValue: Value, _ key: String) where Value: RawRepresentable, Value.RawValue == String {
-        box = Box(key: key, initial: wrappedValue, encode: { SceneStorageCoding.encode($0.rawValue) },
-                  decode: { SceneStorageCoding.decode(String.self, $0).flatMap { Value(rawValue: $0) } })
+        self.init(key: key, initial: wrappedValue, storedAs: String.self, { $0.rawValue }, { Value(rawValue: $0) })
     }
 
     /// Creates storage under `key` for a value with an `Int` raw value.
     @_disfavoredOverload
     public init(wrappedValue: Value, _ key: String) where Value: RawRepresentable, Value.RawValue == Int {
-        box = Box(key: key, initial: wrappedValue, encode: { SceneStorageCoding.encode($0.rawValue) },
-                  decode: { SceneStorageCoding.decode(Int.self, $0).flatMap { Value(rawValue: $0) } })
+        self.init(key: key, initial: wrappedValue, storedAs: Int.self, { $0.rawValue }, { Value(rawValue: $0) })
     }
 
     /// Creates optional storage under `key`, `nil` by default.
@@ -78,14 +82,12 @@ extension SceneStorage {
     /// Creates optional storage under `key` for a value with a `String` raw value, `nil` by default.
     @_disfavoredOverload
     public init<Wrapped: RawRepresentable>(_ key: String) where Value == Wrapped?, Wrapped.RawValue == String {
-        box = Box(key: key, initial: nil, encode: { SceneStorageCoding.encode($0?.rawValue) },
-                  decode: { SceneStorageCoding.decode(String?.self, $0).map { $0.flatMap { Wrapped(rawValue: $0) } } })
+        self.init(key: key, initial: nil, storedAs: String?.self, { $0?.rawValue }, { raw in .some(raw.flatMap { Wrapped(rawValue: $0) }) })
     }
 
     /// Creates optional storage under `key` for a value with an `Int` raw value, `nil` by default.
     @_disfavoredOverload
     public init<Wrapped: RawRepresentable>(_ key: String) where Value == Wrapped?, Wrapped.RawValue == Int {
-        box = Box(key: key, initial: nil, encode: { SceneStorageCoding.encode($0?.rawValue) },
-                  decode: { SceneStorageCoding.decode(Int?.self, $0).map { $0.flatMap { Wrapped(rawValue: $0) } } })
+        self.init(key: key, initial: nil, storedAs: Int?.self, { $0?.rawValue }, { raw in .some(raw.flatMap { Wrapped(rawValue: $0) }) })
     }
 }
