@@ -115,7 +115,8 @@ extension NSManagedObjectContext {
             objects = (0..<keys.count).map { object(for: RowReference(entity: keys.entity(at: $0), primaryKey: keys.primaryKeys[$0])) }
         } else {
             objects = []
-            try store.fetchRows(storeSpec) { row in objects.append(materialize(row, store: store)) }
+            var blocks = RowBlockBuilder()
+            try store.fetchRows(storeSpec) { row in objects.append(materialize(row, blocks: &blocks)) }
         }
         if let keyPaths = request.relationshipKeyPathsForPrefetching, !keyPaths.isEmpty {
             try prefetch(keyPaths, objects: objects, store: store)
@@ -138,11 +139,31 @@ extension NSManagedObjectContext {
         return objects
     }
 
-    /// The object for a fetched row: the registered one (its unsaved changes kept), or a new one.
+    /// The object for a row being fetched: the registered one (its unsaved changes kept; its values
+    /// filled if it was a fault), or a new one whose values stay in the fetch's row blocks.
+    func materialize(_ row: RowSource, blocks: inout RowBlockBuilder) -> NSManagedObject {
+        if let existing = registeredObject(entity: row.entity, primaryKey: row.primaryKey) {
+            if !existing.hasValues {
+                let data = existing.data
+                data.values = row.values
+                data.version = row.version
+                existing.awakeFromFetch()
+            }
+            return existing
+        }
+        let block = blocks.block(for: row.entity, context: self)
+        let index = block.append(primaryKey: row.primaryKey, version: row.version, initialize: row.decode(into:))
+        let object = ObjectConstruction.make(entity: row.entity, cls: row.entity.resolvedClass(), context: self, payload: block, index: Int32(index))
+        register(object, primaryKey: row.primaryKey)
+        object.awakeFromFetch()
+        return object
+    }
+
+    /// The object for a row read from the store: the registered one (its unsaved changes kept), or a new one.
     func materialize(_ row: FetchedRow, store: NSPersistentStore) -> NSManagedObject {
         if let existing = registeredObject(entity: row.entity, primaryKey: row.primaryKey) {
-            let data = existing.data
-            if data.values == nil {
+            if !existing.hasValues {
+                let data = existing.data
                 data.values = row.values
                 data.version = row.version
                 existing.awakeFromFetch()

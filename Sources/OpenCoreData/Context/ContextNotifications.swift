@@ -72,7 +72,7 @@ extension NSManagedObjectContext {
         }
         for id in changes.deleted {
             guard let object = registeredObject(for: id) else { continue }
-            if let data = object.payload as? ObjectData { data.values = nil; data.committed = nil; data.changedSlots.removeAll() }
+            object.dropValues()
             if updatedMembers.remove(ObjectIdentifier(object)) != nil { updatedList.removeAll { $0 === object } }
             deletedList.removeAll { $0 === object }
             unregister(object, layout: object.payload.layout, primaryKey: id.primaryKey)

@@ -318,7 +318,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         for object in insertedList { object.flags.remove(.inserted); object.managedObjectContext = nil }
         for object in retained {
             object.flags.remove([.registered, .deleted])
-            if let data = object.payload as? ObjectData { data.values = nil; data.committed = nil; data.changedSlots.removeAll() }
+            object.dropValues()
         }
         registry.removeAll()
         batchGroups.removeAll()
@@ -332,7 +332,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// store values are reloaded and the object's own changes re-applied on top).
     open func refresh(_ object: NSManagedObject, mergeChanges flag: Bool) {
         stateLock.lock(); defer { stateLock.unlock() }
-        guard object.managedObjectContext === self, !object.isInserted, let data = object.payload as? ObjectData else { return }
+        guard object.managedObjectContext === self, !object.isInserted, object.payload.kind != .batch else { return }
+        let data = object.data
         if flag, !data.changedSlots.isEmpty, let values = data.values {
             let changed = data.changedSlots
             object.willTurnIntoFault()

@@ -10,15 +10,16 @@ open class NSManagedObject: NSObject {
     open internal(set) var managedObjectContext: NSManagedObjectContext? {
         get { payload.context }
         set {
-            // A shell shares its group's context; one that moves gets data of its own first.
-            if payload is BatchGroup, payload.context !== newValue { _ = data }
+            // A shell or fetched row shares its payload's context; one that moves gets data of its own first.
+            if payload.kind != .data, payload.context !== newValue { _ = data }
             payload.context = newValue
         }
     }
-    /// Either `ObjectData` (an identified object, loaded or fault) or `BatchGroup` (a batch shell).
+    /// `ObjectData` (an identified object, loaded or fault), `RowBlock` (a fetched row, unchanged) or
+    /// `BatchGroup` (a batch shell).
     /// Read on every property access: no run-time exclusivity checks on these (the context serializes access).
     @exclusivity(unchecked) var payload: ObjectPayload
-    /// The shell's index in its batch group.
+    /// The object's row in its `RowBlock`, or the shell's index in its batch group.
     @exclusivity(unchecked) var batchIndex: Int32 = 0
     @exclusivity(unchecked) var flags: ObjectFlags = []
 
@@ -85,32 +86,63 @@ open class NSManagedObject: NSObject {
 
     // MARK: Identity
 
+    /// The object's own state, made from its row or batch shell the first time it is needed.
     var data: ObjectData {
-        if let data = payload as? ObjectData { return data }
-        let group = payload as! BatchGroup
-        let data = ObjectData(primaryKey: group.primaryKeys[Int(batchIndex)], entity: group.entity)
-        data.batchGroup = group
-        data.context = group.context
-        payload = data
-        return data
+        switch payload.kind {
+        case .data:
+            return unsafeDowncast(payload, to: ObjectData.self)
+        case .rows:
+            let block = unsafeDowncast(payload, to: RowBlock.self)
+            let row = Int(batchIndex)
+            let data = ObjectData(primaryKey: block.primaryKey(at: row), entity: block.entity)
+            data.values = block.values(at: row)
+            data.version = block.version(at: row)
+            data.context = block.context
+            payload = data
+            return data
+        case .batch:
+            let group = unsafeDowncast(payload, to: BatchGroup.self)
+            let data = ObjectData(primaryKey: group.primaryKeys[Int(batchIndex)], entity: group.entity)
+            data.batchGroup = group
+            data.context = group.context
+            payload = data
+            return data
+        }
     }
 
     var primaryKeyIfKnown: Int64 {
-        if let data = payload as? ObjectData { return data.primaryKey }
-        return (payload as! BatchGroup).primaryKeys[Int(batchIndex)]
+        switch payload.kind {
+        case .data: return unsafeDowncast(payload, to: ObjectData.self).primaryKey
+        case .rows: return unsafeDowncast(payload, to: RowBlock.self).primaryKey(at: Int(batchIndex))
+        case .batch: return unsafeDowncast(payload, to: BatchGroup.self).primaryKeys[Int(batchIndex)]
+        }
+    }
+
+    /// Turns the object into a fault: its values are dropped (and read again from the store when next used).
+    func dropValues() {
+        if payload.kind == .rows {
+            let block = unsafeDowncast(payload, to: RowBlock.self)
+            let fault = ObjectData(primaryKey: block.primaryKey(at: Int(batchIndex)), entity: block.entity)
+            fault.context = block.context
+            payload = fault
+        } else if payload.kind == .data {
+            let data = unsafeDowncast(payload, to: ObjectData.self)
+            data.values = nil
+            data.committed = nil
+            data.changedSlots.removeAll()
+        }
     }
 
     /// The object's ID: temporary until the object is saved, then permanent.
     open var objectID: NSManagedObjectID {
-        let data = self.data
-        if data.isNew {
+        if payload.kind == .data, case let data = unsafeDowncast(payload, to: ObjectData.self), data.isNew {
             if let temporary = data.temporaryID { return temporary }
             let temporary = NSManagedObjectID(temporaryFor: entity)
             data.temporaryID = temporary
             return temporary
         }
         if let store = managedObjectContext?.persistentStoreCoordinator?.store(for: entity) {
-            return NSManagedObjectID(entity: entity, store: store, primaryKey: data.primaryKey)
+            return NSManagedObjectID(entity: entity, store: store, primaryKey: primaryKeyIfKnown)
         }
         return NSManagedObjectID(temporaryFor: entity)
     }
@@ -131,9 +163,15 @@ open class NSManagedObject: NSObject {
     /// Whether the object has changes to stored (not transient) values.
     open var hasPersistentChangedValues: Bool { !changedValues().isEmpty || isInserted || isDeleted }
     /// Whether the object's values have not been loaded yet.
-    open var isFault: Bool {
-        guard let data = payload as? ObjectData else { return true }
-        return data.values == nil
+    open var isFault: Bool { !hasValues }
+
+    /// Whether the object's values are loaded (`isFault`'s opposite, without dynamic dispatch).
+    @inline(__always) final var hasValues: Bool {
+        switch payload.kind {
+        case .data: return unsafeDowncast(payload, to: ObjectData.self).values != nil
+        case .rows: return true
+        case .batch: return false
+        }
     }
     /// 0 when loaded, 1 when a fault.
     open var faultingState: Int { isFault ? 1 : 0 }
@@ -249,6 +287,7 @@ open class NSManagedObject: NSObject {
     /// The values last read from or saved to the store, for the given keys (all when nil).
     open func committedValues(forKeys keys: [String]?) -> [String: Any] {
         let properties = payload.layout.properties
+        if payload.kind == .rows { _ = data }
         guard let data = payload as? ObjectData, let committed = data.committed ?? data.values else { return [:] }
         var result: [String: Any] = [:]
         for (slot, property) in properties.enumerated() where keys == nil || keys!.contains(property.name) {
@@ -311,7 +350,7 @@ open class NSManagedObject: NSObject {
 
     /// Loads the object's values from the store if it is a fault.
     @inline(__always) func fireFaultIfNeeded() {
-        if let data = payload as? ObjectData, data.values != nil { return }
+        if hasValues { return }
         managedObjectContext?.fulfillFault(for: self)
         if data.values == nil { data.values = NSManagedObject.defaultValues(for: entity) }
     }
@@ -320,8 +359,12 @@ open class NSManagedObject: NSObject {
     /// relationship or a fault.
     @inline(__always)
     func loadedAttribute(atSlot slot: Int, layout: EntityLayout) -> SlotValue? {
-        guard layout.attributeTypes[slot] != nil, let data = payload as? ObjectData, let values = data.values else { return nil }
-        return values[slot: slot]
+        guard layout.attributeTypes[slot] != nil else { return nil }
+        switch payload.kind {
+        case .rows: return unsafeDowncast(payload, to: RowBlock.self)[Int(batchIndex), slot]
+        case .data: return unsafeDowncast(payload, to: ObjectData.self).values?[slot: slot]
+        case .batch: return nil
+        }
     }
 
     func value(atSlot slot: Int) -> Any? {

@@ -1,18 +1,25 @@
 import Foundation
 
-/// Where an object's state lives: its own `ObjectData`, or a share of a `BatchGroup` (a shell).
-/// The entity lives here too, so that a shell is as small as an object can be.
+/// Where an object's state lives: its own `ObjectData`, a row of a `RowBlock` (fetched and unchanged),
+/// or a share of a `BatchGroup` (a batch shell, not loaded yet). The entity lives here too, so that a
+/// shell is as small as an object can be.
 class ObjectPayload {
+    /// Which subclass this is: the accessors' hot path tests it without a dynamic cast.
+    enum Kind: UInt8 { case data, rows, batch }
+
     /// The entity of the object(s) this payload serves.
     let entity: NSEntityDescription
     /// The entity's layout, held here for the accessors' hot path (one load instead of two).
     let layout: EntityLayout
-    /// Their context (one context holds a batch group's shells).
+    /// The subclass.
+    let kind: Kind
+    /// Their context (one context holds a block's or batch group's objects).
     weak var context: NSManagedObjectContext?
 
-    init(entity: NSEntityDescription) {
+    init(entity: NSEntityDescription, kind: Kind) {
         self.entity = entity
         self.layout = entity.layout
+        self.kind = kind
     }
 }
 
@@ -38,7 +45,7 @@ final class ObjectData: ObjectPayload {
 
     init(primaryKey: Int64, entity: NSEntityDescription) {
         self.primaryKey = primaryKey
-        super.init(entity: entity)
+        super.init(entity: entity, kind: .data)
     }
 }
 
@@ -94,7 +101,7 @@ final class BatchGroup: ObjectPayload {
     init(entity: NSEntityDescription, primaryKeys: PrimaryKeyList, batchSize: Int) {
         self.primaryKeys = primaryKeys
         self.batchSize = batchSize
-        super.init(entity: entity)
+        super.init(entity: entity, kind: .batch)
         members.reserveCapacity(primaryKeys.count)
     }
 

@@ -43,6 +43,23 @@ struct FetchedRow {
     let values: SlotValues
 }
 
+/// The row a fetch is on: its key, entity and version, with its values decoded only when asked for
+/// (a row whose object the context already has is not decoded). Valid only during `fetchRows`' call.
+struct RowSource {
+    let primaryKey: Int64
+    let entity: NSEntityDescription
+    let version: Int64
+    fileprivate let columns: StatementColumns
+    fileprivate let codec: RowCodec
+    fileprivate let schema: StoreSchema
+
+    /// The row's values.
+    var values: SlotValues { codec.decode(columns, schema: schema) }
+
+    /// Decodes the row's values into uninitialized memory for the entity's slots.
+    func decode(into slots: UnsafeMutablePointer<SlotValue>) { codec.decode(columns, schema: schema, into: slots) }
+}
+
 extension NSPersistentStore {
     /// The FROM ... WHERE ... ORDER BY ... LIMIT tail of a fetch, with its arguments.
     func fetchTail(_ spec: FetchSpec, order: Bool = true) throws -> (String, [DatabaseValue]) {
@@ -74,7 +91,7 @@ extension NSPersistentStore {
     }
 
     /// Fetches full rows, handing each to `body` as it is read (no array of rows in between).
-    func fetchRows(_ spec: FetchSpec, _ body: (FetchedRow) -> Void) throws {
+    func fetchRows(_ spec: FetchSpec, _ body: (RowSource) -> Void) throws {
         let (tail, arguments) = try fetchTail(spec)
         let table = schema.mapping(for: spec.entity).table
         let sql = "SELECT \(selectColumns(table)) \(tail)"
@@ -91,8 +108,8 @@ extension NSPersistentStore {
                     lastNumber = number
                 }
                 let codec = lastCodec!
-                body(FetchedRow(primaryKey: row.int64(0) ?? 0, entity: codec.mapping.entity, version: row.int64(2) ?? 0,
-                                values: codec.decode(row, schema: schema)))
+                body(RowSource(primaryKey: row.int64(0) ?? 0, entity: codec.mapping.entity, version: row.int64(2) ?? 0,
+                               columns: row, codec: codec, schema: schema))
             }
         }
     }

@@ -19,13 +19,38 @@ final class RowCodec: @unchecked Sendable {
     enum SlotReader {
         case none
         case attribute(index: Int, type: NSAttributeType, transformer: String?)
-        case composite([(path: [String], index: Int, type: NSAttributeType, transformer: String?)])
+        case composite([CompositeColumnReader])
         case toOne(index: Int, entityIndex: Int?, destination: NSEntityDescription)
         case toMany
     }
 
+    /// A composite element's column.
+    struct CompositeColumnReader {
+        let path: [String]
+        let index: Int
+        let type: NSAttributeType
+        let transformer: String?
+    }
+
+    /// A flat composite's dictionary with every key present, and each column's index into it: decoding
+    /// a row copies it and stores the values by index (see `decodeComposite`).
+    struct CompositeTemplate {
+        let dictionary: [String: Any]
+        let indices: [Dictionary<String, Any>.Index]
+
+        init?(_ columns: [CompositeColumnReader]) {
+            guard columns.allSatisfy({ $0.path.count == 1 }), Set(columns.map { $0.path[0] }).count == columns.count else { return nil }
+            var dictionary = [String: Any](minimumCapacity: columns.count)
+            for column in columns { dictionary[column.path[0]] = 0 }
+            self.dictionary = dictionary
+            indices = columns.map { dictionary.index(forKey: $0.path[0])! }
+        }
+    }
+
     let mapping: EntityMapping
     let readers: [SlotReader]
+    /// By slot: the template of a composite whose elements are all attributes.
+    private let compositeTemplates: [CompositeTemplate?]
     /// Columns written by an INSERT of this entity, and the slot (and composite path) each comes from.
     let insertColumns: [InsertColumn]
     let insertSQL: String
@@ -44,7 +69,9 @@ final class RowCodec: @unchecked Sendable {
                 readers.append(.attribute(index: columnIndex[column]!, type: attribute.attributeType, transformer: attribute.valueTransformerName))
                 inserts.append(InsertColumn(name: column, slot: slot, path: nil, type: attribute.attributeType, transformer: attribute.valueTransformerName, kind: .value))
             case .composite(let columns):
-                readers.append(.composite(columns.map { ($0.path, columnIndex[$0.name]!, $0.attribute.attributeType, $0.attribute.valueTransformerName) }))
+                readers.append(.composite(columns.map {
+                    CompositeColumnReader(path: $0.path, index: columnIndex[$0.name]!, type: $0.attribute.attributeType, transformer: $0.attribute.valueTransformerName)
+                }))
                 for column in columns {
                     inserts.append(InsertColumn(name: column.name, slot: slot, path: column.path, type: column.attribute.attributeType,
                                                 transformer: column.attribute.valueTransformerName, kind: .value))
@@ -60,6 +87,10 @@ final class RowCodec: @unchecked Sendable {
             }
         }
         self.readers = readers
+        compositeTemplates = readers.map { reader in
+            if case .composite(let columns) = reader { return CompositeTemplate(columns) }
+            return nil
+        }
         self.insertColumns = inserts
         let names = ["Z_PK", "Z_ENT", "Z_OPT"] + inserts.map(\.name)
         insertSQL = "INSERT INTO \(mapping.table.name) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))"
@@ -68,35 +99,62 @@ final class RowCodec: @unchecked Sendable {
 
     /// Decodes the slot values of a row selected with the table's full column list.
     func decode<Columns: SQLColumns>(_ row: Columns, schema: StoreSchema) -> SlotValues {
-        var values = [SlotValue](repeating: .null, count: readers.count)
-        for (slot, reader) in readers.enumerated() {
-            switch reader {
+        SlotValues(Array(unsafeUninitializedCapacity: readers.count) { buffer, initialized in
+            decode(row, schema: schema, into: buffer.baseAddress!)
+            initialized = readers.count
+        })
+    }
+
+    /// Decodes a row's slot values into `slots` (uninitialized memory for one value per slot).
+    func decode<Columns: SQLColumns>(_ row: Columns, schema: StoreSchema, into slots: UnsafeMutablePointer<SlotValue>) {
+        for slot in 0..<readers.count {
+            let value: SlotValue
+            switch readers[slot] {
             case .none, .toMany:
-                continue
+                value = .null
             case .attribute(let index, let type, let transformer):
-                values[slot] = SQLValueCodec.decodeSlot(row, index, type: type, transformerName: transformer)
+                value = SQLValueCodec.decodeSlot(row, index, type: type, transformerName: transformer)
             case .composite(let columns):
-                var dictionary = [String: Any](minimumCapacity: columns.count)
-                var any = false
-                for column in columns {
-                    if let value = SQLValueCodec.decode(row, column.index, type: column.type, transformerName: column.transformer) {
-                        any = true
-                        if column.path.count == 1 {
-                            dictionary[column.path[0]] = value
-                        } else {
-                            RowCodec.assign(value, at: column.path[...], in: &dictionary)
-                        }
-                    }
-                }
-                values[slot] = any ? .composite(dictionary) : .null
+                value = decodeComposite(row, columns: columns, template: compositeTemplates[slot])
             case .toOne(let index, let entityIndex, let destination):
-                guard let pk = row.int64(index) else { continue }
-                var entity = destination
-                if let entityIndex, let number = row.int64(entityIndex), let m = schema.mapping(forNumber: Int(number)) { entity = m.entity }
-                values[slot] = .reference(RowReference(entity: entity, primaryKey: pk))
+                if let pk = row.int64(index) {
+                    var entity = destination
+                    if let entityIndex, let number = row.int64(entityIndex), let m = schema.mapping(forNumber: Int(number)) { entity = m.entity }
+                    value = .reference(RowReference(entity: entity, primaryKey: pk))
+                } else {
+                    value = .null
+                }
+            }
+            (slots + slot).initialize(to: value)
+        }
+    }
+
+    /// A composite's dictionary; elements whose columns are NULL are left out (nil when all are).
+    private func decodeComposite<Columns: SQLColumns>(_ row: Columns, columns: [CompositeColumnReader], template: CompositeTemplate?) -> SlotValue {
+        if let template {
+            // Every element present (the usual case): a copy of the template keeps its buckets, so the
+            // values go in by index, with no key hashed.
+            var dictionary = template.dictionary
+            var complete = true
+            for (i, column) in columns.enumerated() {
+                guard let value = SQLValueCodec.decode(row, column.index, type: column.type, transformerName: column.transformer) else {
+                    complete = false
+                    break
+                }
+                dictionary.values[template.indices[i]] = value
+            }
+            if complete { return .composite(dictionary) }
+        }
+        var dictionary = [String: Any](minimumCapacity: columns.count)
+        for column in columns {
+            guard let value = SQLValueCodec.decode(row, column.index, type: column.type, transformerName: column.transformer) else { continue }
+            if column.path.count == 1 {
+                dictionary[column.path[0]] = value
+            } else {
+                RowCodec.assign(value, at: column.path[...], in: &dictionary)
             }
         }
-        return SlotValues(values)
+        return dictionary.isEmpty ? .null : .composite(dictionary)
     }
 
     static func assign(_ value: Any, at path: ArraySlice<String>, in dictionary: inout [String: Any]) {

@@ -1,0 +1,90 @@
+import Foundation
+
+/// The values of fetched rows of one entity, side by side in one buffer: the payload of the objects a
+/// fetch makes for them, each at its row (`NSManagedObject.batchIndex`).
+///
+/// A fetched object that is only read never gets an `ObjectData` of its own: no allocation for its
+/// values, and its neighbours' values are next to its own in memory. The first change (or anything else
+/// that needs per-object state: a fault, a relationship read, a move to another context) copies the row
+/// into an `ObjectData` (`NSManagedObject.data`). Rows are never written after the fetch that reads
+/// them. A block lives while any of its objects does; blocks hold at most `maximumRows` rows, so an
+/// object kept from a large fetch keeps only its own block alive.
+final class RowBlock: ObjectPayload {
+    /// The most rows one block holds.
+    static let maximumRows = 256
+
+    /// Slots per row (the entity's slot count).
+    let stride: Int
+    /// Rows this block has room for.
+    let capacity: Int
+    /// Rows stored so far.
+    private(set) var count = 0
+    /// `capacity * stride` slots; the first `count * stride` are initialized.
+    let slots: UnsafeMutablePointer<SlotValue>
+    private let primaryKeys: UnsafeMutablePointer<Int64>
+    private let versions: UnsafeMutablePointer<Int64>
+
+    init(entity: NSEntityDescription, capacity: Int) {
+        let stride = entity.layout.properties.count
+        self.stride = stride
+        self.capacity = capacity
+        slots = .allocate(capacity: max(1, capacity * stride))
+        primaryKeys = .allocate(capacity: capacity)
+        versions = .allocate(capacity: capacity)
+        super.init(entity: entity, kind: .rows)
+    }
+
+    deinit {
+        slots.deinitialize(count: count * stride)
+        slots.deallocate()
+        primaryKeys.deallocate()
+        versions.deallocate()
+    }
+
+    var isFull: Bool { count == capacity }
+
+    /// Adds a row: `initialize` must initialize the `stride` slots it is given. Returns the row's index.
+    func append(primaryKey: Int64, version: Int64, initialize: (UnsafeMutablePointer<SlotValue>) -> Void) -> Int {
+        precondition(count < capacity, "RowBlock overflow")
+        let row = count
+        initialize(slots + row * stride)
+        primaryKeys[row] = primaryKey
+        versions[row] = version
+        count += 1
+        return row
+    }
+
+    /// A row's value at a slot.
+    @inline(__always)
+    subscript(row: Int, slot: Int) -> SlotValue { slots[row * stride + slot] }
+
+    func primaryKey(at row: Int) -> Int64 { primaryKeys[row] }
+    func version(at row: Int) -> Int64 { versions[row] }
+
+    /// A copy of a row's values.
+    func values(at row: Int) -> SlotValues {
+        SlotValues(Array(UnsafeBufferPointer(start: slots + row * stride, count: stride)))
+    }
+}
+
+/// The blocks one fetch fills: the current block per entity, each new one twice the size of the last
+/// (up to `RowBlock.maximumRows`), so that a one-row fetch allocates little and a large one few blocks.
+struct RowBlockBuilder {
+    private var current: RowBlock?
+    private var others: [ObjectIdentifier: RowBlock] = [:]
+
+    /// A block for a row of `entity` with room for it.
+    mutating func block(for entity: NSEntityDescription, context: NSManagedObjectContext) -> RowBlock {
+        if let current, current.entity === entity, !current.isFull { return current }
+        if let current, current.entity !== entity { others[ObjectIdentifier(current.entity)] = current }
+        let previous = current?.entity === entity ? current : others.removeValue(forKey: ObjectIdentifier(entity))
+        if let previous, !previous.isFull {
+            current = previous
+            return previous
+        }
+        let block = RowBlock(entity: entity, capacity: min(RowBlock.maximumRows, max(8, (previous?.capacity ?? 4) * 2)))
+        block.context = context
+        current = block
+        return block
+    }
+}
