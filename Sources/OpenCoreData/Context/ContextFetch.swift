@@ -141,8 +141,9 @@ extension NSManagedObjectContext {
 
     /// The object for a row being fetched: the registered one (its unsaved changes kept; its values
     /// filled if it was a fault), or a new one whose values stay in the fetch's row blocks.
+    /// The caller holds `stateLock` (fetches do).
     func materialize(_ row: RowSource, blocks: inout RowBlockBuilder) -> NSManagedObject {
-        if let existing = registeredObject(entity: row.entity, primaryKey: row.primaryKey) {
+        if let existing = registeredObjectHoldingLock(entity: row.entity, primaryKey: row.primaryKey) {
             if !existing.hasValues {
                 let data = existing.data
                 data.values = row.values
@@ -152,9 +153,10 @@ extension NSManagedObjectContext {
             return existing
         }
         let block = blocks.block(for: row.entity, context: self)
+        precondition(row.slotCount == block.stride, "Row of \(row.entity.name ?? "?") has \(row.slotCount) slots, its entity \(block.stride)")
         let index = block.append(primaryKey: row.primaryKey, version: row.version, initialize: row.decode(into:))
         let object = ObjectConstruction.make(entity: row.entity, cls: row.entity.resolvedClass(), context: self, payload: block, index: Int32(index))
-        register(object, primaryKey: row.primaryKey)
+        registerHoldingLock(object, primaryKey: row.primaryKey)
         object.awakeFromFetch()
         return object
     }

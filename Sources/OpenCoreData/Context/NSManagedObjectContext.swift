@@ -128,10 +128,13 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     // MARK: Object registry
 
     func register(_ object: NSManagedObject, primaryKey: Int64) {
-        stateLock.withLock {
-            registry.insert(object, root: object.payload.layout.rootID, primaryKey: primaryKey)
-            object.flags.insert(.registered)
-        }
+        stateLock.withLock { registerHoldingLock(object, primaryKey: primaryKey) }
+    }
+
+    /// `register` for a caller that holds `stateLock` (a fetch, per row).
+    func registerHoldingLock(_ object: NSManagedObject, primaryKey: Int64) {
+        registry.insert(object, root: object.payload.layout.rootID, primaryKey: primaryKey)
+        object.flags.insert(.registered)
     }
 
     /// Removes a freed object's entry (another object may have replaced it: then it stays).
@@ -140,10 +143,13 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     }
 
     func registeredObject(entity: NSEntityDescription, primaryKey: Int64) -> NSManagedObject? {
-        stateLock.withLock {
-            if let object = registry[entity.layout.rootID, primaryKey] { return object }
-            return batchGroups.isEmpty ? nil : batchMember(entity: entity, primaryKey: primaryKey)
-        }
+        stateLock.withLock { registeredObjectHoldingLock(entity: entity, primaryKey: primaryKey) }
+    }
+
+    /// `registeredObject` for a caller that holds `stateLock` (a fetch, per row).
+    func registeredObjectHoldingLock(entity: NSEntityDescription, primaryKey: Int64) -> NSManagedObject? {
+        if let object = registry[entity.layout.rootID, primaryKey] { return object }
+        return batchGroups.isEmpty ? nil : batchMember(entity: entity, primaryKey: primaryKey)
     }
 
     /// The object for a related row: the registered one, or a new fault.
@@ -417,7 +423,8 @@ enum ObjectConstruction {
             defer { pthread_setspecific(key, nil) }
             return cls.init(entity: entity, insertInto: nil)
         }
-        if payload.context !== context { payload.context = context }
+        // A fresh ObjectData joins the context; a row block or batch group got its context when it was made.
+        if payload.kind == .data { payload.context = context }
         return object
     }
 }

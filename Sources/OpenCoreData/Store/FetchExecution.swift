@@ -56,6 +56,9 @@ struct RowSource {
     /// The row's values.
     var values: SlotValues { codec.decode(columns, schema: schema) }
 
+    /// How many slots `decode(into:)` initializes.
+    var slotCount: Int { codec.slotCount }
+
     /// Decodes the row's values into uninitialized memory for the entity's slots.
     func decode(into slots: UnsafeMutablePointer<SlotValue>) { codec.decode(columns, schema: schema, into: slots) }
 }

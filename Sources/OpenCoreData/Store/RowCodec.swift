@@ -16,20 +16,40 @@ struct InsertColumn {
 /// Reads a table row (`SELECT Z_PK, Z_ENT, Z_OPT, <all table columns>`) into an entity's slot values,
 /// and lists the columns an entity's INSERT writes.
 final class RowCodec: @unchecked Sendable {
-    enum SlotReader {
-        case none
-        case attribute(index: Int, type: NSAttributeType, transformer: String?)
-        case composite([CompositeColumnReader])
-        case toOne(index: Int, entityIndex: Int?, destination: NSEntityDescription)
-        case toMany
+    /// How one slot is read: plain data (no references), so the per-row loop copies no strings or arrays.
+    struct SlotPlan {
+        enum Kind: UInt8 { case empty, attribute, composite, toOne }
+        let kind: Kind
+        let type: NSAttributeType
+        /// The attribute's column, or a to-one's key column.
+        let column: Int32
+        /// A to-one's entity column (-1 when the destination has no subentities).
+        let entityColumn: Int32
+        /// A composite's index in `composites`, or a to-one's destination in `destinations`.
+        let item: Int32
+        /// The value transformer's name in `transformers` (-1 for none).
+        let transformer: Int32
     }
 
-    /// A composite element's column.
-    struct CompositeColumnReader {
-        let path: [String]
-        let index: Int
-        let type: NSAttributeType
-        let transformer: String?
+    /// A composite attribute's columns, and the template its dictionaries are copied from.
+    final class CompositePlan {
+        /// An element's column (plain data).
+        struct Column {
+            let column: Int32
+            let type: NSAttributeType
+            let transformer: Int32
+        }
+
+        let columns: [Column]
+        /// Each element's path inside the composite's dictionary (nested composites have longer paths).
+        let paths: [[String]]
+        let template: CompositeTemplate?
+
+        init(columns: [Column], paths: [[String]]) {
+            self.columns = columns
+            self.paths = paths
+            template = CompositeTemplate(paths)
+        }
     }
 
     /// A flat composite's dictionary with every key present, and each column's index into it: decoding
@@ -38,19 +58,21 @@ final class RowCodec: @unchecked Sendable {
         let dictionary: [String: Any]
         let indices: [Dictionary<String, Any>.Index]
 
-        init?(_ columns: [CompositeColumnReader]) {
-            guard columns.allSatisfy({ $0.path.count == 1 }), Set(columns.map { $0.path[0] }).count == columns.count else { return nil }
-            var dictionary = [String: Any](minimumCapacity: columns.count)
-            for column in columns { dictionary[column.path[0]] = 0 }
+        init?(_ paths: [[String]]) {
+            guard paths.allSatisfy({ $0.count == 1 }), Set(paths.map { $0[0] }).count == paths.count else { return nil }
+            var dictionary = [String: Any](minimumCapacity: paths.count)
+            for path in paths { dictionary[path[0]] = 0 }
             self.dictionary = dictionary
-            indices = columns.map { dictionary.index(forKey: $0.path[0])! }
+            indices = paths.map { dictionary.index(forKey: $0[0])! }
         }
     }
 
     let mapping: EntityMapping
-    let readers: [SlotReader]
-    /// By slot: the template of a composite whose elements are all attributes.
-    private let compositeTemplates: [CompositeTemplate?]
+    /// By slot.
+    private let plan: [SlotPlan]
+    private let composites: [CompositePlan]
+    private let destinations: [NSEntityDescription]
+    private let transformers: [String]
     /// Columns written by an INSERT of this entity, and the slot (and composite path) each comes from.
     let insertColumns: [InsertColumn]
     let insertSQL: String
@@ -59,99 +81,125 @@ final class RowCodec: @unchecked Sendable {
         self.mapping = mapping
         var columnIndex: [String: Int] = [:]
         for (i, column) in mapping.table.columns.enumerated() { columnIndex[column.name] = i + 3 }
-        var readers: [SlotReader] = []
+        var plan: [SlotPlan] = []
+        var composites: [CompositePlan] = []
+        var destinations: [NSEntityDescription] = []
+        var transformers: [String] = []
         var inserts: [InsertColumn] = []
+        func transformer(_ name: String?) -> Int32 {
+            guard let name else { return -1 }
+            transformers.append(name)
+            return Int32(transformers.count - 1)
+        }
+        let empty = SlotPlan(kind: .empty, type: .undefinedAttributeType, column: -1, entityColumn: -1, item: -1, transformer: -1)
         for (slot, slotMapping) in mapping.slots.enumerated() {
             switch slotMapping {
             case .transient:
-                readers.append(.none)
+                plan.append(empty)
             case .attribute(let column, let attribute):
-                readers.append(.attribute(index: columnIndex[column]!, type: attribute.attributeType, transformer: attribute.valueTransformerName))
+                plan.append(SlotPlan(kind: .attribute, type: attribute.attributeType, column: Int32(columnIndex[column]!), entityColumn: -1,
+                                     item: -1, transformer: transformer(attribute.valueTransformerName)))
                 inserts.append(InsertColumn(name: column, slot: slot, path: nil, type: attribute.attributeType, transformer: attribute.valueTransformerName, kind: .value))
             case .composite(let columns):
-                readers.append(.composite(columns.map {
-                    CompositeColumnReader(path: $0.path, index: columnIndex[$0.name]!, type: $0.attribute.attributeType, transformer: $0.attribute.valueTransformerName)
-                }))
+                composites.append(CompositePlan(columns: columns.map {
+                    CompositePlan.Column(column: Int32(columnIndex[$0.name]!), type: $0.attribute.attributeType, transformer: transformer($0.attribute.valueTransformerName))
+                }, paths: columns.map(\.path)))
+                plan.append(SlotPlan(kind: .composite, type: .compositeAttributeType, column: -1, entityColumn: -1,
+                                     item: Int32(composites.count - 1), transformer: -1))
                 for column in columns {
                     inserts.append(InsertColumn(name: column.name, slot: slot, path: column.path, type: column.attribute.attributeType,
                                                 transformer: column.attribute.valueTransformerName, kind: .value))
                 }
             case .toOne(let column, let entityColumn, let destination):
-                readers.append(.toOne(index: columnIndex[column]!, entityIndex: entityColumn.flatMap { columnIndex[$0] }, destination: destination))
+                destinations.append(destination)
+                plan.append(SlotPlan(kind: .toOne, type: .objectIDAttributeType, column: Int32(columnIndex[column]!),
+                                     entityColumn: Int32(entityColumn.flatMap { columnIndex[$0] } ?? -1), item: Int32(destinations.count - 1), transformer: -1))
                 inserts.append(InsertColumn(name: column, slot: slot, path: nil, type: .integer64AttributeType, transformer: nil, kind: .relationship))
                 if let entityColumn {
                     inserts.append(InsertColumn(name: entityColumn, slot: slot, path: nil, type: .integer64AttributeType, transformer: nil, kind: .relationshipEntity))
                 }
             case .toManyByInverse, .toManyByJoin:
-                readers.append(.toMany)
+                plan.append(empty)
             }
         }
-        self.readers = readers
-        compositeTemplates = readers.map { reader in
-            if case .composite(let columns) = reader { return CompositeTemplate(columns) }
-            return nil
-        }
+        self.plan = plan
+        self.composites = composites
+        self.destinations = destinations
+        self.transformers = transformers
         self.insertColumns = inserts
         let names = ["Z_PK", "Z_ENT", "Z_OPT"] + inserts.map(\.name)
         insertSQL = "INSERT INTO \(mapping.table.name) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))"
         _ = schema
     }
 
+    /// Slots per row (the entity's properties).
+    var slotCount: Int { plan.count }
+
     /// Decodes the slot values of a row selected with the table's full column list.
     func decode<Columns: SQLColumns>(_ row: Columns, schema: StoreSchema) -> SlotValues {
-        SlotValues(Array(unsafeUninitializedCapacity: readers.count) { buffer, initialized in
+        SlotValues(Array(unsafeUninitializedCapacity: plan.count) { buffer, initialized in
             decode(row, schema: schema, into: buffer.baseAddress!)
-            initialized = readers.count
+            initialized = plan.count
         })
     }
 
     /// Decodes a row's slot values into `slots` (uninitialized memory for one value per slot).
     func decode<Columns: SQLColumns>(_ row: Columns, schema: StoreSchema, into slots: UnsafeMutablePointer<SlotValue>) {
-        for slot in 0..<readers.count {
-            let value: SlotValue
-            switch readers[slot] {
-            case .none, .toMany:
-                value = .null
-            case .attribute(let index, let type, let transformer):
-                value = SQLValueCodec.decodeSlot(row, index, type: type, transformerName: transformer)
-            case .composite(let columns):
-                value = decodeComposite(row, columns: columns, template: compositeTemplates[slot])
-            case .toOne(let index, let entityIndex, let destination):
-                if let pk = row.int64(index) {
-                    var entity = destination
-                    if let entityIndex, let number = row.int64(entityIndex), let m = schema.mapping(forNumber: Int(number)) { entity = m.entity }
-                    value = .reference(RowReference(entity: entity, primaryKey: pk))
-                } else {
+        plan.withUnsafeBufferPointer { plan in
+            for slot in plan.indices {
+                let step = plan[slot]
+                let value: SlotValue
+                switch step.kind {
+                case .empty:
                     value = .null
+                case .attribute:
+                    value = SQLValueCodec.decodeSlot(row, Int(step.column), type: step.type, transformerName: transformerName(step.transformer))
+                case .composite:
+                    value = decodeComposite(row, composites[Int(step.item)])
+                case .toOne:
+                    if let pk = row.int64(Int(step.column)) {
+                        var entity = destinations[Int(step.item)]
+                        if step.entityColumn >= 0, let number = row.int64(Int(step.entityColumn)), let m = schema.mapping(forNumber: Int(number)) {
+                            entity = m.entity
+                        }
+                        value = .reference(RowReference(entity: entity, primaryKey: pk))
+                    } else {
+                        value = .null
+                    }
                 }
+                (slots + slot).initialize(to: value)
             }
-            (slots + slot).initialize(to: value)
         }
     }
 
+    @inline(__always)
+    private func transformerName(_ index: Int32) -> String? { index < 0 ? nil : transformers[Int(index)] }
+
     /// A composite's dictionary; elements whose columns are NULL are left out (nil when all are).
-    private func decodeComposite<Columns: SQLColumns>(_ row: Columns, columns: [CompositeColumnReader], template: CompositeTemplate?) -> SlotValue {
-        if let template {
+    private func decodeComposite<Columns: SQLColumns>(_ row: Columns, _ composite: CompositePlan) -> SlotValue {
+        if let template = composite.template {
             // Every element present (the usual case): a copy of the template keeps its buckets, so the
             // values go in by index, with no key hashed.
             var dictionary = template.dictionary
-            var complete = true
-            for (i, column) in columns.enumerated() {
-                guard let value = SQLValueCodec.decode(row, column.index, type: column.type, transformerName: column.transformer) else {
-                    complete = false
-                    break
+            let complete = composite.columns.withUnsafeBufferPointer { columns in
+                for i in columns.indices {
+                    let column = columns[i]
+                    guard let value = SQLValueCodec.decode(row, Int(column.column), type: column.type, transformerName: transformerName(column.transformer)) else {
+                        return false
+                    }
+                    dictionary.values[template.indices[i]] = value
                 }
-                dictionary.values[template.indices[i]] = value
+                return true
             }
             if complete { return .composite(dictionary) }
         }
-        var dictionary = [String: Any](minimumCapacity: columns.count)
-        for column in columns {
-            guard let value = SQLValueCodec.decode(row, column.index, type: column.type, transformerName: column.transformer) else { continue }
-            if column.path.count == 1 {
-                dictionary[column.path[0]] = value
+        var dictionary = [String: Any](minimumCapacity: composite.columns.count)
+        for (column, path) in zip(composite.columns, composite.paths) {
+            guard let value = SQLValueCodec.decode(row, Int(column.column), type: column.type, transformerName: transformerName(column.transformer)) else { continue }
+            if path.count == 1 {
+                dictionary[path[0]] = value
             } else {
-                RowCodec.assign(value, at: column.path[...], in: &dictionary)
+                RowCodec.assign(value, at: path[...], in: &dictionary)
             }
         }
         return dictionary.isEmpty ? .null : .composite(dictionary)
