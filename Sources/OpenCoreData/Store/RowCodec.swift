@@ -11,6 +11,9 @@ struct InsertColumn {
     let type: NSAttributeType
     let transformer: String?
     let kind: Kind
+    /// For the first column of a composite whose elements are all attributes: how many columns its
+    /// elements take (this one and those right after it); 0 otherwise.
+    var flatCompositeColumns = 0
 }
 
 /// Reads a table row (`SELECT Z_PK, Z_ENT, Z_OPT, <all table columns>`) into an entity's slot values,
@@ -126,6 +129,16 @@ final class RowCodec: @unchecked Sendable {
         self.composites = composites
         self.destinations = destinations
         self.transformers = transformers
+        // Mark each flat composite's first column with the number of its columns (see SaveWriter.insert).
+        var start = 0
+        while start < inserts.count {
+            var end = start
+            if inserts[start].path != nil {
+                while end + 1 < inserts.count, inserts[end + 1].slot == inserts[start].slot { end += 1 }
+                if inserts[start...end].allSatisfy({ $0.path?.count == 1 }) { inserts[start].flatCompositeColumns = end - start + 1 }
+            }
+            start = end + 1
+        }
         self.insertColumns = inserts
         let names = ["Z_PK", "Z_ENT", "Z_OPT"] + inserts.map(\.name)
         insertSQL = "INSERT INTO \(mapping.table.name) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))"

@@ -73,21 +73,47 @@ final class SaveWriter {
         sqlite3_bind_int64(handle, 1, object.data.primaryKey)
         sqlite3_bind_int64(handle, 2, Int64(codec.mapping.number))
         sqlite3_bind_int64(handle, 3, 1)
-        var index: Int32 = 4
-        for column in codec.insertColumns {
-            if column.kind == .value {
-                let slotValue = values[slot: column.slot]
-                if let path = column.path {
-                    SQLiteBinding.bind(RowCodec.lookup(path, in: slotValue), type: column.type, transformerName: column.transformer, to: handle, at: index)
-                } else {
-                    SQLiteBinding.bind(slotValue, type: column.type, transformerName: column.transformer, to: handle, at: index)
+        // Columns are read in place (copying one would retain its strings), and SQLite parameters are
+        // numbered from 4, after Z_PK, Z_ENT and Z_OPT.
+        codec.insertColumns.withUnsafeBufferPointer { columns in
+            var i = 0
+            while i < columns.count {
+                let parameter = Int32(i + 4)
+                if columns[i].kind != .value {
+                    SQLiteBinding.bind(encode(columns[i], values: values), to: handle, at: parameter)
+                    i += 1
+                    continue
                 }
-            } else {
-                SQLiteBinding.bind(encode(column, values: values), to: handle, at: index)
+                let slotValue = values[slot: columns[i].slot]
+                let flat = columns[i].flatCompositeColumns
+                if flat > 0, flat <= 64, case .composite(let dictionary) = slotValue {
+                    bindElements(of: dictionary, columns: UnsafeBufferPointer(rebasing: columns[i..<(i + flat)]), to: handle, at: parameter)
+                    i += flat
+                    continue
+                }
+                if let path = columns[i].path {
+                    SQLiteBinding.bind(RowCodec.lookup(path, in: slotValue), type: columns[i].type, transformerName: columns[i].transformer, to: handle, at: parameter)
+                } else {
+                    SQLiteBinding.bind(slotValue, type: columns[i].type, transformerName: columns[i].transformer, to: handle, at: parameter)
+                }
+                i += 1
             }
-            index += 1
         }
         try SQLiteBinding.step(statement, db: db)
+    }
+
+    /// Binds a flat composite's elements to their columns' parameters (`first` and on) by walking the
+    /// dictionary once: a key is matched by comparing strings, not hashed. Absent elements are NULL.
+    private func bindElements(of dictionary: [String: Any], columns: UnsafeBufferPointer<InsertColumn>, to handle: SQLiteStatement, at first: Int32) {
+        var bound: UInt64 = 0
+        for (key, value) in dictionary {
+            for j in columns.indices where columns[j].path![0] == key {
+                SQLiteBinding.bind(value, type: columns[j].type, transformerName: columns[j].transformer, to: handle, at: first + Int32(j))
+                bound |= 1 << UInt64(j)
+                break
+            }
+        }
+        for j in columns.indices where bound & (1 << UInt64(j)) == 0 { sqlite3_bind_null(handle, first + Int32(j)) }
     }
 
     private func encode(_ column: InsertColumn, values: SlotValues) -> DatabaseValue {
