@@ -5,6 +5,7 @@
 //   swift run -c release CoreDataBenchmark small      # only the 100k insert and fetch workloads
 //   swift run -c release CoreDataBenchmark memory DIR [sorted] # (internal) the batched-fetch memory probe
 //   swift run -c release CoreDataBenchmark profile    # one insert, then fetch + read 10 times (for perf record)
+//   swift run -c release CoreDataBenchmark phases     # one insert, then the fetch's phases timed apart
 import Foundation
 import GRDB
 import OpenCoreData
@@ -117,7 +118,7 @@ let n = 100_000
 say("OpenCoreData benchmark (release build, \(ProcessInfo.processInfo.activeProcessorCount) cores)")
 
 // Workloads and baselines alternate, several times; each side's best run counts (the machine may be busy).
-let profiling = CommandLine.arguments.dropFirst().first == "profile"
+let profiling = CommandLine.arguments.dropFirst().first == "profile" || CommandLine.arguments.dropFirst().first == "phases"
 let rounds = profiling ? 1 : 5
 
 // 1. Insert 100k objects and save vs raw prepared INSERTs in one transaction, same table.
@@ -149,17 +150,22 @@ for round in 0..<rounds {
 say(String(format: "insert %d + save:        ours %.3f s   raw SQLite %.3f s   ratio %.2fx (target <= 2x; best of %d)", n, oursInsert, rawInsertTime, oursInsert / rawInsertTime, rounds))
 
 // 2. Fetch 100k objects and read every attribute vs raw row iteration.
+/// Reads the plain attributes (4 strings, 2 numbers) into a checksum.
+func readPlain(_ a: Aircraft) -> Double {
+    a.hours + Double(a.seats) + Double((a.tailNumber?.count ?? 0) + (a.aircraftType?.count ?? 0) + (a.aircraftClass?.count ?? 0) + (a.aircraftCategory?.count ?? 0))
+}
+/// Reads the composite's three elements into a checksum.
+func readComposite(_ a: Aircraft) -> Double {
+    guard let scheme = a.colorScheme else { return 0 }
+    return Double(((scheme["primary"] as? String)?.count ?? 0) + ((scheme["secondary"] as? String)?.count ?? 0) + ((scheme["tertiary"] as? String)?.count ?? 0))
+}
+func fetchAll(_ context: NSManagedObjectContext) throws -> [Aircraft] {
+    try context.performAndWait { try context.fetch(NSFetchRequest<Aircraft>(entityName: "Aircraft")) }
+}
 func oursFetchAndRead(_ context: NSManagedObjectContext) throws -> Double {
     var checksum = 0.0
     try context.performAndWait {
-        let results = try context.fetch(NSFetchRequest<Aircraft>(entityName: "Aircraft"))
-        for a in results {
-            checksum += a.hours + Double(a.seats)
-            checksum += Double((a.tailNumber?.count ?? 0) + (a.aircraftType?.count ?? 0) + (a.aircraftClass?.count ?? 0) + (a.aircraftCategory?.count ?? 0))
-            if let scheme = a.colorScheme {
-                checksum += Double(((scheme["primary"] as? String)?.count ?? 0) + ((scheme["secondary"] as? String)?.count ?? 0) + ((scheme["tertiary"] as? String)?.count ?? 0))
-            }
-        }
+        for a in try fetchAll(context) { checksum += readPlain(a) + readComposite(a) }
     }
     context.reset()
     return checksum
@@ -185,6 +191,22 @@ let ourDB = try DatabaseQueue(path: oursURL.path)
 // The inserts may still sit in the write-ahead log (whether SQLite's autocheckpoint ran depends on
 // readers' timing), which slows both sides' reads: fold it into the database first, so runs compare.
 try ourDB.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+if CommandLine.arguments.dropFirst().first == "phases" {
+    // Where our side's time goes: the fetch, the reads (plain attributes, then the composite), and
+    // freeing the objects; each line also times the raw side once.
+    for _ in 0..<5 {
+        var results: [Aircraft] = []
+        var checksum = 0.0
+        let fetch = try time { results = try fetchAll(fetchContext) }
+        let plain = time { for a in results { checksum += readPlain(a) } }
+        let composite = time { for a in results { checksum += readComposite(a) } }
+        let free = time { results = []; fetchContext.reset() }
+        let raw = try time { checksum -= try rawFetchAndRead(ourDB) }
+        precondition(checksum == 0, "fetch checksums differ")
+        say(String(format: "fetch %.3f s   read plain %.3f s, composite %.3f s   free %.3f s   (raw fetch + read %.3f s)", fetch, plain, composite, free, raw))
+    }
+    exit(0)
+}
 if profiling {
     for _ in 0..<10 { _ = try oursFetchAndRead(fetchContext) }
     exit(0)
@@ -196,7 +218,7 @@ for _ in 0..<rounds {
     rawFetch = min(rawFetch, try time { rawChecksum = try rawFetchAndRead(ourDB) })
     precondition(checksum == rawChecksum, "fetch checksums differ: \(checksum) vs \(rawChecksum)")
     // Diagnostics: the fetch alone (rows to registered objects), without reading attributes.
-    fetchOnly = min(fetchOnly, try time { try fetchContext.performAndWait { _ = try fetchContext.fetch(NSFetchRequest<Aircraft>(entityName: "Aircraft")).count } })
+    fetchOnly = min(fetchOnly, try time { _ = try fetchAll(fetchContext).count })
     fetchContext.reset()
 }
 say(String(format: "fetch %d + read all:     ours %.3f s   raw SQLite %.3f s   ratio %.2fx (target <= 2x; best of %d)", n, oursFetch, rawFetch, oursFetch / rawFetch, rounds))
