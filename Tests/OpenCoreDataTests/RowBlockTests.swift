@@ -1,0 +1,168 @@
+import Foundation
+@testable import OpenCoreData
+import Testing
+
+/// Fetched objects read their values from shared row blocks until they need state of their own.
+@Suite("Fetched row blocks")
+struct RowBlockTests {
+    /// A store of `count` aircraft, tail numbers N0..., every tenth one with a partial colour scheme
+    /// (no tertiary) and every hundredth with none at all; the context is reset afterwards.
+    static func fleet(_ count: Int) throws -> (NSPersistentContainer, NSManagedObjectContext) {
+        let container = try Fixtures.container()
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            for i in 0..<count {
+                let aircraft = Aircraft(context: context)
+                aircraft.tailNumber = "N\(i)"
+                aircraft.aircraftType = i.isMultiple(of: 2) ? "C172" : "PA28"
+                if i.isMultiple(of: 100) { continue }
+                aircraft.colorScheme = i.isMultiple(of: 10) ? ["primary": "red", "secondary": "white"]
+                                                             : ["primary": "blue", "secondary": "white", "tertiary": "gold"]
+            }
+            try context.save()
+            context.reset()
+        }
+        return (container, context)
+    }
+
+    static func byTail(_ context: NSManagedObjectContext) throws -> [Aircraft] {
+        let request = Aircraft.fetchRequest()
+        return try context.fetch(request).sorted { Int($0.tailNumber!.dropFirst())! < Int($1.tailNumber!.dropFirst())! }
+    }
+
+    @Test func manyRowsAcrossBlocksReadBackExactly() throws {
+        // 700 rows span blocks of 8, 16, ..., 256 rows.
+        let (_, context) = try Self.fleet(700)
+        try context.performAndWait {
+            let fleet = try Self.byTail(context)
+            #expect(fleet.count == 700)
+            for (i, aircraft) in fleet.enumerated() {
+                #expect(!aircraft.isFault)
+                #expect(!aircraft.hasChanges)
+                #expect(aircraft.changedValues().isEmpty)
+                #expect(aircraft.tailNumber == "N\(i)")
+                #expect(aircraft.aircraftType == (i.isMultiple(of: 2) ? "C172" : "PA28"))
+                let scheme = aircraft.colorScheme
+                if i.isMultiple(of: 100) {
+                    #expect(scheme == nil)
+                } else if i.isMultiple(of: 10) {
+                    // A missing element is left out of the dictionary, not stored as a placeholder.
+                    #expect(scheme?.count == 2)
+                    #expect(scheme?["tertiary"] == nil)
+                    #expect(scheme?["primary"] as? String == "red")
+                } else {
+                    #expect(scheme?.count == 3)
+                    #expect(scheme?["tertiary"] as? String == "gold")
+                }
+            }
+        }
+    }
+
+    @Test func aChangedObjectLeavesItsNeighboursAsFetched() throws {
+        let (_, context) = try Self.fleet(40)
+        try context.performAndWait {
+            let fleet = try Self.byTail(context)
+            let changed = fleet[5]
+            let id = changed.objectID
+            changed.tailNumber = "N-CHANGED"
+            changed.setValue("green", forKeyPath: "colorScheme.primary")
+            #expect(changed.isUpdated)
+            #expect(changed.objectID == id)
+            #expect(Set(changed.changedValues().keys) == ["tailNumber", "colorScheme"])
+            #expect(changed.committedValues(forKeys: ["tailNumber"])["tailNumber"] as? String == "N5")
+            #expect(fleet[4].tailNumber == "N4")
+            #expect(fleet[6].tailNumber == "N6")
+            #expect(fleet[6].colorScheme?["primary"] as? String == "blue")
+            #expect(context.updatedObjects.count == 1)
+            context.rollback()
+            #expect(changed.tailNumber == "N5")
+            #expect(changed.colorScheme?["primary"] as? String == "blue")
+            #expect(!context.hasChanges)
+        }
+    }
+
+    @Test func anObjectOutlivesTheRestOfItsFetch() throws {
+        let (_, context) = try Self.fleet(300)
+        try context.performAndWait {
+            weak var neighbour: Aircraft?
+            var kept: Aircraft?
+            do {
+                let fleet = try Self.byTail(context)
+                kept = fleet[201]
+                neighbour = fleet[202]
+            }
+            #expect(neighbour == nil)
+            #expect(kept?.tailNumber == "N201")
+            #expect(kept?.colorScheme?["tertiary"] as? String == "gold")
+            // Still registered: fetching again returns the same object.
+            let again = try Self.byTail(context)
+            #expect(again[201] === kept)
+        }
+    }
+
+    @Test func refreshResetAndMergesTurnFetchedRowsIntoFaults() throws {
+        let (container, context) = try Self.fleet(20)
+        try context.performAndWait {
+            let fleet = try Self.byTail(context)
+            context.refresh(fleet[3], mergeChanges: false)
+            #expect(fleet[3].isFault)
+            #expect(fleet[3].tailNumber == "N3")
+            #expect(!fleet[3].isFault)
+            #expect(fleet[2].isFault == false)
+        }
+        // Another context changes and deletes rows; this one merges the notification.
+        let other = container.newBackgroundContext()
+        try other.performAndWait {
+            let rows = try Self.byTail(other)
+            rows[7].aircraftType = "SR22"
+            other.delete(rows[8])
+            let saved = try #require(NotificationCenterRecorder.didSave(of: other) { try other.save() })
+            context.performAndWait { context.mergeChanges(fromContextDidSave: saved) }
+        }
+        try context.performAndWait {
+            let fleet = try Self.byTail(context)
+            #expect(fleet.count == 19)
+            #expect(fleet[7].aircraftType == "SR22")
+        }
+    }
+
+    @Test func relationshipsOfFetchedRowsLoadOnDemand() throws {
+        let container = try Fixtures.container()
+        let context = container.viewContext
+        let aircraft = Aircraft(context: context)
+        aircraft.tailNumber = "N1"
+        for hours in [1.5, 2.0] {
+            let entry = LogEntry(context: context)
+            entry.hours = hours
+            entry.aircraft = aircraft
+        }
+        try context.save()
+        context.reset()
+        let entries = try context.fetch(NSFetchRequest<LogEntry>(entityName: "LogEntry"))
+        #expect(entries.count == 2)
+        #expect(entries.allSatisfy { $0.aircraft?.tailNumber == "N1" })
+        #expect(entries[0].aircraft === entries[1].aircraft)
+        let owner = try #require(entries[0].aircraft)
+        #expect(owner.logEntries?.count == 2)
+        #expect(!entries[0].hasChanges)
+    }
+}
+
+/// Captures the did-save notification a save posts.
+enum NotificationCenterRecorder {
+    /// The notification, posted synchronously on the saving thread (a lock guards it anyway).
+    private final class Captured: @unchecked Sendable {
+        let lock = NSLock()
+        var notification: Notification?
+    }
+
+    static func didSave(of context: NSManagedObjectContext, _ save: () throws -> Void) rethrows -> Notification? {
+        let captured = Captured()
+        let token = NotificationCenter.default.addObserver(forName: .NSManagedObjectContextDidSave, object: context, queue: nil) { notification in
+            captured.lock.withLock { captured.notification = notification }
+        }
+        defer { NotificationCenter.default.removeObserver(token) }
+        try save()
+        return captured.lock.withLock { captured.notification }
+    }
+}
