@@ -144,13 +144,7 @@ extension NSManagedObjectContext {
     /// The caller holds `stateLock` (fetches do).
     func materialize(_ row: RowSource, blocks: inout RowBlockBuilder) -> NSManagedObject {
         if let existing = registeredObjectHoldingLock(entity: row.entity, primaryKey: row.primaryKey) {
-            if !existing.hasValues {
-                let data = existing.data
-                data.values = row.values
-                data.version = row.version
-                existing.awakeFromFetch()
-            }
-            return existing
+            return filledIfFault(existing, values: row.values, version: row.version)
         }
         let block = blocks.block(for: row.entity, context: self)
         precondition(row.slotCount == block.stride, "Row of \(row.entity.name ?? "?") has \(row.slotCount) slots, its entity \(block.stride)")
@@ -164,13 +158,7 @@ extension NSManagedObjectContext {
     /// The object for a row read from the store: the registered one (its unsaved changes kept), or a new one.
     func materialize(_ row: FetchedRow, store: NSPersistentStore) -> NSManagedObject {
         if let existing = registeredObject(entity: row.entity, primaryKey: row.primaryKey) {
-            if !existing.hasValues {
-                let data = existing.data
-                data.values = row.values
-                data.version = row.version
-                existing.awakeFromFetch()
-            }
-            return existing
+            return filledIfFault(existing, values: row.values, version: row.version)
         }
         let data = ObjectData(primaryKey: row.primaryKey, entity: row.entity)
         data.values = row.values
@@ -179,6 +167,17 @@ extension NSManagedObjectContext {
         register(object, primaryKey: row.primaryKey)
         object.awakeFromFetch()
         return object
+    }
+
+    /// A registered object met again by a fetch: a loaded one keeps its values (and unsaved changes), a
+    /// fault takes the row's (decoded only then).
+    private func filledIfFault(_ existing: NSManagedObject, values: @autoclosure () -> SlotValues, version: Int64) -> NSManagedObject {
+        guard !existing.hasValues else { return existing }
+        let data = existing.data
+        data.values = values()
+        data.version = version
+        existing.awakeFromFetch()
+        return existing
     }
 
     /// Fills a fault's values from the store (the whole batch, for a batch shell).

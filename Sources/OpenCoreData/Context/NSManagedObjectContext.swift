@@ -413,7 +413,7 @@ enum ObjectConstruction {
         return raw.assumingMemoryBound(to: Pending.self).pointee
     }
 
-    /// Creates an object of `entity`'s class whose payload is `payload` (ObjectData or BatchGroup).
+    /// Creates an object of `entity`'s class whose payload is `payload` (ObjectData, RowBlock or BatchGroup).
     /// The thread-specific slot points at `pending` on this stack frame only while the initializer runs.
     static func make(entity: NSEntityDescription, cls: NSManagedObject.Type, context: NSManagedObjectContext,
                      payload: ObjectPayload, index: Int32 = 0) -> NSManagedObject {

@@ -37,7 +37,7 @@ open class NSManagedObject: NSObject {
     /// when `context` is nil, to be inserted later with `insert(_:)`).
     public required init(entity: NSEntityDescription, insertInto context: NSManagedObjectContext?) {
         if let pending = ObjectConstruction.take() {
-            // A fault or batch shell for a stored row (see ObjectConstruction).
+            // A fault, fetched row or batch shell for a stored row (see ObjectConstruction).
             self.payload = pending.payload
             self.batchIndex = pending.index
             super.init()

@@ -39,6 +39,8 @@ actor ConnectionCore {
     private let notify: @Sendable (ConnectionState) -> Void
 
     private(set) var state: ConnectionState = .setup
+    /// Whether the connection was ever ready (it may have failed since).
+    private var wasEstablished = false
     private var writer: NIOAsyncChannelOutboundWriter<ByteBuffer>?
     private var channel: Channel?
     private var buffer = ByteBuffer()
@@ -159,6 +161,7 @@ actor ConnectionCore {
         writer = w
         channel = c
         endpoints = (c.localAddress, c.remoteAddress)
+        wasEstablished = true
         set(.ready)
     }
 
@@ -291,6 +294,9 @@ actor ConnectionCore {
     /// Waits until ready (true) or finished (false).
     func waitUntilEstablished() async -> Bool {
         while true {
+            // Once ready counts even if it failed since (an idle timeout, a reset): the waiter may wake
+            // only after both changes, and the connection's user must still see how it ended.
+            if wasEstablished { return true }
             switch state {
             case .ready: return true
             case .failed, .cancelled: return false

@@ -210,7 +210,7 @@ public final class NetworkListener<ApplicationProtocol: NetworkProtocolOptions>:
 }
 
 extension NetworkConnection {
-    /// Waits until the connection is ready (true) or has failed or been cancelled (false).
+    /// Waits until the connection is or was ready (true), or failed or was cancelled before that (false).
     func waitUntilEstablished() async -> Bool {
         let core = self.core
         return await withTaskCancellationHandler {
