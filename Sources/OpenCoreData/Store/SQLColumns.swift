@@ -33,7 +33,8 @@ struct StatementColumns: SQLColumns {
     }
 
     @inline(__always) func string(_ index: Int) -> String? {
-        guard !isNull(index), let text = sqlite3_column_text(handle, Int32(index)) else { return nil }
+        // NULL gives a null pointer (an empty string does not), so no separate type check is needed.
+        guard let text = sqlite3_column_text(handle, Int32(index)) else { return nil }
         let count = Int(sqlite3_column_bytes(handle, Int32(index)))
         return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
