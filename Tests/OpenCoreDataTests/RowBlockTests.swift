@@ -43,6 +43,9 @@ struct RowBlockTests {
                 #expect(aircraft.tailNumber == "N\(i)")
                 #expect(aircraft.aircraftType == (i.isMultiple(of: 2) ? "C172" : "PA28"))
                 let scheme = aircraft.colorScheme
+                // Key-value coding builds the same dictionary from the row's element slots.
+                #expect((aircraft.value(forKey: "colorScheme") as? [String: Any])?.count == scheme?.count)
+                #expect(aircraft.value(forKeyPath: "colorScheme.secondary") as? String == scheme?["secondary"] as? String)
                 if i.isMultiple(of: 100) {
                     #expect(scheme == nil)
                 } else if i.isMultiple(of: 10) {
