@@ -146,8 +146,7 @@ extension NSManagedObjectContext {
         if let existing = registeredObjectHoldingLock(entity: row.entity, primaryKey: row.primaryKey) {
             return filledIfFault(existing, values: row.values, version: row.version)
         }
-        let block = blocks.block(for: row.entity, context: self)
-        precondition(row.slotCount == block.stride, "Row of \(row.entity.name ?? "?") has \(row.slotCount) slots, its entity \(block.stride)")
+        let block = blocks.block(for: row, context: self)
         let index = block.append(primaryKey: row.primaryKey, version: row.version, initialize: row.decode(into:))
         let object = ObjectConstruction.make(entity: row.entity, cls: row.entity.resolvedClass(), context: self, payload: block, index: Int32(index))
         registerHoldingLock(object, primaryKey: row.primaryKey)

@@ -339,8 +339,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     open func refresh(_ object: NSManagedObject, mergeChanges flag: Bool) {
         stateLock.lock(); defer { stateLock.unlock() }
         guard object.managedObjectContext === self, !object.isInserted, object.payload.kind != .batch else { return }
-        let data = object.data
-        if flag, !data.changedSlots.isEmpty, let values = data.values {
+        // Only an object of its own can have changes (a fetched row that is still shared has none).
+        if flag, let data = object.payload as? ObjectData, !data.changedSlots.isEmpty, let values = data.values {
             let changed = data.changedSlots
             object.willTurnIntoFault()
             data.values = nil
@@ -355,9 +355,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
             return
         }
         object.willTurnIntoFault()
-        data.values = nil
-        data.committed = nil
-        data.changedSlots.removeAll()
+        object.dropValues()
         if updatedMembers.remove(ObjectIdentifier(object)) != nil { updatedList.removeAll { $0 === object } }
         object.didTurnIntoFault()
     }

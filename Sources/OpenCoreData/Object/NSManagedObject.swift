@@ -94,20 +94,25 @@ open class NSManagedObject: NSObject {
         case .rows:
             let block = unsafeDowncast(payload, to: RowBlock.self)
             let row = Int(batchIndex)
-            let data = ObjectData(primaryKey: block.primaryKey(at: row), entity: block.entity)
+            let data = detachedData()
             data.values = block.values(at: row)
             data.version = block.version(at: row)
-            data.context = block.context
-            payload = data
             return data
         case .batch:
             let group = unsafeDowncast(payload, to: BatchGroup.self)
-            let data = ObjectData(primaryKey: group.primaryKeys[Int(batchIndex)], entity: group.entity)
+            let data = detachedData()
             data.batchGroup = group
-            data.context = group.context
-            payload = data
             return data
         }
+    }
+
+    /// Replaces a shared payload (row block or batch group) with an `ObjectData` of the object's own,
+    /// with the same key, entity and context and no values yet.
+    private func detachedData() -> ObjectData {
+        let data = ObjectData(primaryKey: primaryKeyIfKnown, entity: payload.entity)
+        data.context = payload.context
+        payload = data
+        return data
     }
 
     var primaryKeyIfKnown: Int64 {
@@ -120,16 +125,16 @@ open class NSManagedObject: NSObject {
 
     /// Turns the object into a fault: its values are dropped (and read again from the store when next used).
     func dropValues() {
-        if payload.kind == .rows {
-            let block = unsafeDowncast(payload, to: RowBlock.self)
-            let fault = ObjectData(primaryKey: block.primaryKey(at: Int(batchIndex)), entity: block.entity)
-            fault.context = block.context
-            payload = fault
-        } else if payload.kind == .data {
+        switch payload.kind {
+        case .rows:
+            _ = detachedData()
+        case .data:
             let data = unsafeDowncast(payload, to: ObjectData.self)
             data.values = nil
             data.committed = nil
             data.changedSlots.removeAll()
+        case .batch:
+            break
         }
     }
 
@@ -287,8 +292,7 @@ open class NSManagedObject: NSObject {
     /// The values last read from or saved to the store, for the given keys (all when nil).
     open func committedValues(forKeys keys: [String]?) -> [String: Any] {
         let properties = payload.layout.properties
-        if payload.kind == .rows { _ = data }
-        guard let data = payload as? ObjectData, let committed = data.committed ?? data.values else { return [:] }
+        guard payload.kind != .batch, case let data = self.data, let committed = data.committed ?? data.values else { return [:] }
         var result: [String: Any] = [:]
         for (slot, property) in properties.enumerated() where keys == nil || keys!.contains(property.name) {
             if property is NSRelationshipDescription, data.committed == nil { continue }

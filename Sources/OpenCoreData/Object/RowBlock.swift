@@ -24,8 +24,10 @@ final class RowBlock: ObjectPayload {
     private let primaryKeys: UnsafeMutablePointer<Int64>
     private let versions: UnsafeMutablePointer<Int64>
 
-    init(entity: NSEntityDescription, capacity: Int) {
+    /// A block for rows whose codec decodes `slotCount` slots (which must be the entity's).
+    init(entity: NSEntityDescription, slotCount: Int, capacity: Int) {
         let stride = entity.layout.properties.count
+        precondition(slotCount == stride, "Rows of \(entity.name ?? "?") have \(slotCount) slots, the entity \(stride)")
         self.stride = stride
         self.capacity = capacity
         slots = .allocate(capacity: max(1, capacity * stride))
@@ -70,20 +72,24 @@ final class RowBlock: ObjectPayload {
 /// The blocks one fetch fills: the current block per entity, each new one twice the size of the last
 /// (up to `RowBlock.maximumRows`), so that a one-row fetch allocates little and a large one few blocks.
 struct RowBlockBuilder {
+    /// The last block used (a fetch's rows are usually all of one entity).
     private var current: RowBlock?
-    private var others: [ObjectIdentifier: RowBlock] = [:]
+    /// The latest block per entity.
+    private var latest: [ObjectIdentifier: RowBlock] = [:]
 
-    /// A block for a row of `entity` with room for it.
-    mutating func block(for entity: NSEntityDescription, context: NSManagedObjectContext) -> RowBlock {
-        if let current, current.entity === entity, !current.isFull { return current }
-        if let current, current.entity !== entity { others[ObjectIdentifier(current.entity)] = current }
-        let previous = current?.entity === entity ? current : others.removeValue(forKey: ObjectIdentifier(entity))
+    /// A block with room for `row`.
+    mutating func block(for row: RowSource, context: NSManagedObjectContext) -> RowBlock {
+        if let current, current.entity === row.entity, !current.isFull { return current }
+        let key = ObjectIdentifier(row.entity)
+        let previous = latest[key]
         if let previous, !previous.isFull {
             current = previous
             return previous
         }
-        let block = RowBlock(entity: entity, capacity: min(RowBlock.maximumRows, max(8, (previous?.capacity ?? 4) * 2)))
+        let block = RowBlock(entity: row.entity, slotCount: row.slotCount,
+                             capacity: min(RowBlock.maximumRows, max(8, (previous?.capacity ?? 4) * 2)))
         block.context = context
+        latest[key] = block
         current = block
         return block
     }

@@ -11,8 +11,9 @@ struct InsertColumn {
     let type: NSAttributeType
     let transformer: String?
     let kind: Kind
-    /// For the first column of a composite whose elements are all attributes: how many columns its
-    /// elements take (this one and those right after it); 0 otherwise.
+    /// For the first column of a composite whose elements are all attributes (at most 64, see
+    /// `SaveWriter.bindElements`): how many columns its elements take (this one and those right after
+    /// it); 0 otherwise.
     var flatCompositeColumns = 0
 }
 
@@ -104,14 +105,18 @@ final class RowCodec: @unchecked Sendable {
                                      item: -1, transformer: transformer(attribute.valueTransformerName)))
                 inserts.append(InsertColumn(name: column, slot: slot, path: nil, type: attribute.attributeType, transformer: attribute.valueTransformerName, kind: .value))
             case .composite(let columns):
-                composites.append(CompositePlan(columns: columns.map {
+                let composite = CompositePlan(columns: columns.map {
                     CompositePlan.Column(column: Int32(columnIndex[$0.name]!), type: $0.attribute.attributeType, transformer: transformer($0.attribute.valueTransformerName))
-                }, paths: columns.map(\.path)))
+                }, paths: columns.map(\.path))
+                composites.append(composite)
                 plan.append(SlotPlan(kind: .composite, type: .compositeAttributeType, column: -1, entityColumn: -1,
                                      item: Int32(composites.count - 1), transformer: -1))
-                for column in columns {
-                    inserts.append(InsertColumn(name: column.name, slot: slot, path: column.path, type: column.attribute.attributeType,
-                                                transformer: column.attribute.valueTransformerName, kind: .value))
+                for (i, column) in columns.enumerated() {
+                    var insert = InsertColumn(name: column.name, slot: slot, path: column.path, type: column.attribute.attributeType,
+                                              transformer: column.attribute.valueTransformerName, kind: .value)
+                    // A flat composite (one with a template: distinct top-level keys) is bound in one walk.
+                    if i == 0, composite.template != nil, columns.count <= 64 { insert.flatCompositeColumns = columns.count }
+                    inserts.append(insert)
                 }
             case .toOne(let column, let entityColumn, let destination):
                 destinations.append(destination)
@@ -129,16 +134,6 @@ final class RowCodec: @unchecked Sendable {
         self.composites = composites
         self.destinations = destinations
         self.transformers = transformers
-        // Mark each flat composite's first column with the number of its columns (see SaveWriter.insert).
-        var start = 0
-        while start < inserts.count {
-            var end = start
-            if inserts[start].path != nil {
-                while end + 1 < inserts.count, inserts[end + 1].slot == inserts[start].slot { end += 1 }
-                if inserts[start...end].allSatisfy({ $0.path?.count == 1 }) { inserts[start].flatCompositeColumns = end - start + 1 }
-            }
-            start = end + 1
-        }
         self.insertColumns = inserts
         let names = ["Z_PK", "Z_ENT", "Z_OPT"] + inserts.map(\.name)
         insertSQL = "INSERT INTO \(mapping.table.name) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))"

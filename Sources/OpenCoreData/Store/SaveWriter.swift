@@ -86,7 +86,7 @@ final class SaveWriter {
                 }
                 let slotValue = values[slot: columns[i].slot]
                 let flat = columns[i].flatCompositeColumns
-                if flat > 0, flat <= 64, case .composite(let dictionary) = slotValue {
+                if flat > 0, case .composite(let dictionary) = slotValue {
                     bindElements(of: dictionary, columns: UnsafeBufferPointer(rebasing: columns[i..<(i + flat)]), to: handle, at: parameter)
                     i += flat
                     continue
