@@ -200,6 +200,16 @@ if CommandLine.arguments.dropFirst().first == "phases" {
         let fetch = try time { results = try fetchAll(fetchContext) }
         let plain = time { for a in results { checksum += readPlain(a) } }
         let composite = time { for a in results { checksum += readComposite(a) } }
+        var hoursSum = 0.0
+        let hoursOnly = time { for _ in 0..<10 { for a in results { hoursSum += a.hours } } }
+        var tailSum = 0
+        let tailOnly = time { for _ in 0..<10 { for a in results { if a.tailNumber != nil { tailSum += 1 } } } }
+        say(String(format: "  accessor: hours %.1f ns, tailNumber %.1f ns (%.0f %d)", hoursOnly / Double(results.count * 10) * 1e9, tailOnly / Double(results.count * 10) * 1e9, hoursSum, tailSum))
+        final class Plain { var hours = 1.0; var tail: String? = "N1234" }
+        let plains = (0..<results.count).map { _ in Plain() }
+        let plainHours = time { for _ in 0..<10 { for p in plains { hoursSum += p.hours } } }
+        let emptyLoop = time { for _ in 0..<10 { for a in results { if a.isInserted { tailSum += 1 } } } }
+        say(String(format: "  plain class field %.1f ns, isInserted %.1f ns", plainHours / Double(results.count * 10) * 1e9, emptyLoop / Double(results.count * 10) * 1e9))
         let free = time { results = []; fetchContext.reset() }
         let raw = try time { checksum -= try rawFetchAndRead(ourDB) }
         precondition(checksum == 0, "fetch checksums differ")
@@ -208,6 +218,10 @@ if CommandLine.arguments.dropFirst().first == "phases" {
     exit(0)
 }
 if profiling {
+    if CommandLine.arguments.count > 2 {
+        for _ in 0..<30 { let r = try fetchAll(fetchContext); withExtendedLifetime(r) {}; fetchContext.reset() }
+        exit(0)
+    }
     for _ in 0..<10 { _ = try oursFetchAndRead(fetchContext) }
     exit(0)
 }

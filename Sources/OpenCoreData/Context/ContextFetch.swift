@@ -21,24 +21,17 @@ extension NSManagedObjectContext {
             return try store.fetchDictionaries(dictionarySpec, properties: request.propertiesToFetch, groupBy: request.propertiesToGroupBy).map { $0 as! T }
         default:
             if T.self is NSManagedObject.Type {
-                // A class result type: check each class once, then reinterpret (no dynamic cast per object).
-                var checked: ObjectIdentifier?
-                let cast = { (object: NSManagedObject) throws -> T in
-                    let cls = ObjectIdentifier(type(of: object))
-                    if cls == checked { return unsafeBitCast(object, to: T.self) }
-                    guard let typed = object as? T else { throw Self.wrongClass(object, T.self) }
-                    checked = cls
-                    return typed
-                }
                 // A batched result is built as [T] directly: a million-row result is not held twice.
                 if request.fetchBatchSize > 0, request.relationshipKeyPathsForPrefetching?.isEmpty ?? true,
                    !request.includesPendingChanges || !pendingObjects(for: spec).hasAny {
-                    return try batchedObjects(store: store, spec: spec, batchSize: request.fetchBatchSize, as: cast)
+                    var checker = ClassChecker<T>()
+                    return try batchedObjects(store: store, spec: spec, batchSize: request.fetchBatchSize) { try checker.cast($0) }
                 }
-                // Every object checked (once per class), the array itself is reinterpreted: an array
-                // of class references has one layout whatever their class.
+                // Every object checked (once per run of one class), the array itself is reinterpreted: an
+                // array of class references has one layout whatever their class.
                 let objects = try fetchObjects(request, store: store, spec: spec)
-                for object in objects { _ = try cast(object) }
+                var checker = ClassChecker<T>()
+                for object in objects { try checker.check(object) }
                 return unsafeBitCast(objects, to: [T].self)
             }
             return try fetchObjects(request, store: store, spec: spec).map { object in
@@ -48,8 +41,29 @@ extension NSManagedObjectContext {
         }
     }
 
+    /// Checks that fetched objects are `T`s with one dynamic cast per run of objects of one class.
+    private struct ClassChecker<T> {
+        private var checked: ObjectIdentifier?
+
+        /// Throws the wrong-class error unless `object` is a `T`.
+        @inline(__always)
+        mutating func check(_ object: NSManagedObject) throws {
+            let cls = ObjectIdentifier(type(of: object))
+            if cls == checked { return }
+            guard object is T else { throw NSManagedObjectContext.wrongClass(object, T.self) }
+            checked = cls
+        }
+
+        /// `object` as a `T` (checked as `check` does).
+        @inline(__always)
+        mutating func cast(_ object: NSManagedObject) throws -> T {
+            try check(object)
+            return unsafeBitCast(object, to: T.self)
+        }
+    }
+
     /// The error for a fetched object that is not of the request's result type.
-    private static func wrongClass<T>(_ object: NSManagedObject, _ type: T.Type) -> NSError {
+    fileprivate static func wrongClass<T>(_ object: NSManagedObject, _ type: T.Type) -> NSError {
         coreDataError(NSCoreDataError, "Fetched \(object.entity.name ?? "?") is a \(Swift.type(of: object)), not a \(T.self); set the entity's class (managedObjectClassName).")
     }
 
@@ -143,13 +157,15 @@ extension NSManagedObjectContext {
     /// filled if it was a fault), or a new one whose values stay in the fetch's row blocks.
     /// The caller holds `stateLock` (fetches do).
     func materialize(_ row: RowSource, blocks: inout RowBlockBuilder) -> NSManagedObject {
-        if let existing = registeredObjectHoldingLock(entity: row.entity, primaryKey: row.primaryKey) {
+        if let existing = registry[row.rootID, row.primaryKey]
+            ?? (batchGroups.isEmpty ? nil : batchMember(entity: row.entity, primaryKey: row.primaryKey)) {
             return filledIfFault(existing, values: row.values, version: row.version)
         }
         let block = blocks.block(for: row, context: self)
         let index = block.append(primaryKey: row.primaryKey, version: row.version, initialize: row.decode(into:))
         let object = ObjectConstruction.make(entity: row.entity, cls: row.entity.resolvedClass(), context: self, payload: block, index: Int32(index))
-        registerHoldingLock(object, primaryKey: row.primaryKey)
+        registry.insert(object, root: row.rootID, primaryKey: row.primaryKey)
+        object.flags.insert(.registered)
         object.awakeFromFetch()
         return object
     }

@@ -55,7 +55,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// Used under `stateLock` only, so without run-time exclusivity checks.
     @exclusivity(unchecked) var registry = ObjectRegistry()
     /// The groups of batched fetch results; their members are registered objects too (see `BatchGroup`).
-    var batchGroups: [WeakBatchGroup] = []
+    /// Used under `stateLock` only (a fetch reads it per row).
+    @exclusivity(unchecked) var batchGroups: [WeakBatchGroup] = []
     var insertedList: [NSManagedObject] = []
     var updatedList: [NSManagedObject] = []
     var deletedList: [NSManagedObject] = []

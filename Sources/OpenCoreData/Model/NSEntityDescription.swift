@@ -182,6 +182,7 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
 }
 
 /// An entity's properties in slot order, with lookups by name.
+@usableFromInline
 final class EntityLayout: @unchecked Sendable {
     /// All properties: inherited first, then the entity's own.
     let properties: [NSPropertyDescription]
@@ -203,7 +204,7 @@ final class EntityLayout: @unchecked Sendable {
     /// Property names by slot, for `slot(named:)`.
     private let names: [String]
     /// The slots of `@Managed` properties, by wrapper storage key path.
-    let managedSlots = ManagedSlotTable()
+    @usableFromInline let managedSlots = ManagedSlotTable()
 
     /// The slot of a property by name (key-value coding's hot path): entities have few properties, and
     /// comparing names beats hashing the key.

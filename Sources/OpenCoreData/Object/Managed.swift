@@ -43,6 +43,8 @@ public struct Managed<Value> {
         storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
     ) -> Value {
         get {
+            // A loaded attribute of the stored type: read in place, inlined here (no call, no copy of the slot).
+            if let value = object._loadedManagedValue(storage: storageKeyPath, as: Value.self) { return value }
             let stored = object._managedSlotValue(storage: storageKeyPath)
             // The stored type (or its Optional): no cast. Anything else is converted.
             if let value = stored.value(as: Value.self) { return value }
@@ -61,6 +63,27 @@ public struct Managed<Value> {
 }
 
 extension NSManagedObject {
+    /// The value of the `@Managed` attribute whose wrapper storage is at `storage`, when it is loaded (a
+    /// fetched row or an object's own values), the slot table knows the key path, and the value is a `T`
+    /// as stored (or nil of an Optional `T`); nil otherwise, and the caller takes the general path.
+    ///
+    /// Inlined into each accessor: it touches only plain data (the slot table's entries, the row block's
+    /// buffer), so it retains nothing but the value it returns.
+    @inlinable @inline(__always)
+    final func _loadedManagedValue<T>(storage: AnyKeyPath, as type: T.Type) -> T? {
+        let payload = self.payload
+        guard let slot = payload.layout.managedSlots.attributeSlot(for: storage) else { return nil }
+        switch payload.kind {
+        case .rows:
+            let block = unsafeDowncast(payload, to: RowBlock.self)
+            return block.slots[Int(batchIndex) &* block.stride &+ slot].value(as: T.self)
+        case .data:
+            return unsafeDowncast(payload, to: ObjectData.self).values?[slot: slot].value(as: T.self)
+        case .batch:
+            return nil
+        }
+    }
+
     /// The value of the `@Managed` property whose wrapper storage is at `storage` (support for `Managed`).
     @usableFromInline
     final func _managedSlotValue(storage: AnyKeyPath) -> SlotValue {
@@ -116,16 +139,20 @@ extension NSManagedObject {
 /// properties, so a linear scan of identities beats hashing. Entries are only ever appended (at most
 /// 256: key paths of generic classes are not uniqued, and must not grow the table forever), so readers
 /// take no lock: an entry is written before the count that publishes it.
+@usableFromInline
 final class ManagedSlotTable: @unchecked Sendable {
-    private struct Entry {
-        let id: ObjectIdentifier
-        let slot: Int
+    @usableFromInline
+    struct Entry {
+        @usableFromInline let id: ObjectIdentifier
+        @usableFromInline let slot: Int
+        /// Whether the slot holds an attribute (read in place by `attributeSlot(for:)`).
+        @usableFromInline let isAttribute: Bool
         let key: String
     }
 
     private static let capacity = 256
-    private let entries = UnsafeMutablePointer<Entry>.allocate(capacity: ManagedSlotTable.capacity)
-    private let published = Atomic<Int>(0)
+    @usableFromInline let entries = UnsafeMutablePointer<Entry>.allocate(capacity: ManagedSlotTable.capacity)
+    @usableFromInline let published = Atomic<Int>(0)
     /// Serializes writers, and keeps the key paths alive.
     private let lock = NSLock()
     private var keyPaths: [AnyKeyPath] = []
@@ -145,6 +172,21 @@ final class ManagedSlotTable: @unchecked Sendable {
         return add(storage, layout: layout)?.slot
     }
 
+    /// The slot of the attribute whose wrapper storage is at `storage`, if the table has it already
+    /// (nil for a relationship, or a key path not seen yet: the caller takes the general path, which adds it).
+    @inlinable @inline(__always)
+    func attributeSlot(for storage: AnyKeyPath) -> Int? {
+        let id = ObjectIdentifier(storage)
+        let count = published.load(ordering: .acquiring)
+        var i = 0
+        while i < count {
+            let entry = entries + i
+            if entry.pointee.id == id { return entry.pointee.isAttribute ? entry.pointee.slot : nil }
+            i &+= 1
+        }
+        return nil
+    }
+
     /// The slot and key (the property's name) of the property whose wrapper storage is at `storage`.
     func slotAndKey(for storage: AnyKeyPath, layout: EntityLayout) -> (slot: Int, key: String)? {
         let id = ObjectIdentifier(storage)
@@ -160,7 +202,7 @@ final class ManagedSlotTable: @unchecked Sendable {
         lock.withLock {
             let count = published.load(ordering: .relaxed)
             guard count < Self.capacity, !(0..<count).contains(where: { entries[$0].id == id }) else { return }
-            (entries + count).initialize(to: Entry(id: id, slot: slot, key: name))
+            (entries + count).initialize(to: Entry(id: id, slot: slot, isAttribute: layout.attributeTypes[slot] != nil, key: name))
             keyPaths.append(storage)
             published.store(count + 1, ordering: .releasing)
         }

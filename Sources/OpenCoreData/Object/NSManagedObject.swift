@@ -18,9 +18,9 @@ open class NSManagedObject: NSObject {
     /// `ObjectData` (an identified object, loaded or fault), `RowBlock` (a fetched row, unchanged) or
     /// `BatchGroup` (a batch shell).
     /// Read on every property access: no run-time exclusivity checks on these (the context serializes access).
-    @exclusivity(unchecked) var payload: ObjectPayload
+    @usableFromInline @exclusivity(unchecked) final var payload: ObjectPayload
     /// The object's row in its `RowBlock`, or the shell's index in its batch group.
-    @exclusivity(unchecked) var batchIndex: Int32 = 0
+    @usableFromInline @exclusivity(unchecked) final var batchIndex: Int32 = 0
     @exclusivity(unchecked) var flags: ObjectFlags = []
 
     struct ObjectFlags: OptionSet {

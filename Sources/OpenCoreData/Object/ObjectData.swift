@@ -3,16 +3,18 @@ import Foundation
 /// Where an object's state lives: its own `ObjectData`, a row of a `RowBlock` (fetched and unchanged),
 /// or a share of a `BatchGroup` (a batch shell, not loaded yet). The entity lives here too, so that a
 /// shell is as small as an object can be.
+@usableFromInline
 class ObjectPayload {
     /// Which subclass this is: the accessors' hot path tests it without a dynamic cast.
+    @usableFromInline
     enum Kind: UInt8 { case data, rows, batch }
 
     /// The entity of the object(s) this payload serves.
     let entity: NSEntityDescription
     /// The entity's layout, held here for the accessors' hot path (one load instead of two).
-    let layout: EntityLayout
+    @usableFromInline let layout: EntityLayout
     /// The subclass.
-    let kind: Kind
+    @usableFromInline let kind: Kind
     /// Their context (one context holds a block's or batch group's objects).
     weak var context: NSManagedObjectContext?
 
@@ -24,6 +26,7 @@ class ObjectPayload {
 }
 
 /// A loaded object's values and bookkeeping. A fault has none (its `values` is nil).
+@usableFromInline
 final class ObjectData: ObjectPayload {
     /// The row's primary key (0 until an inserted object is saved).
     var primaryKey: Int64
@@ -33,7 +36,7 @@ final class ObjectData: ObjectPayload {
     var isNew = false
     /// Values by slot (see `EntityLayout`); nil while the object is a fault.
     /// Accessed on every property read: no run-time exclusivity check (the object's context serializes access).
-    @exclusivity(unchecked) var values: SlotValues?
+    @usableFromInline @exclusivity(unchecked) var values: SlotValues?
     /// The values as last read from or written to the store, for changedValues, rollback and merges.
     var committed: SlotValues?
     /// The row version (Z_OPT) the values were read at.

@@ -9,18 +9,19 @@ import Foundation
 /// into an `ObjectData` (`NSManagedObject.data`). Rows are never written after the fetch that reads
 /// them. A block lives while any of its objects does; blocks hold at most `maximumRows` rows, so an
 /// object kept from a large fetch keeps only its own block alive.
+@usableFromInline
 final class RowBlock: ObjectPayload {
     /// The most rows one block holds.
     static let maximumRows = 256
 
     /// Slots per row (the entity's slot count).
-    let stride: Int
+    @usableFromInline let stride: Int
     /// Rows this block has room for.
     let capacity: Int
     /// Rows stored so far.
     private(set) var count = 0
     /// `capacity * stride` slots; the first `count * stride` are initialized.
-    let slots: UnsafeMutablePointer<SlotValue>
+    @usableFromInline let slots: UnsafeMutablePointer<SlotValue>
     private let primaryKeys: UnsafeMutablePointer<Int64>
     private let versions: UnsafeMutablePointer<Int64>
 

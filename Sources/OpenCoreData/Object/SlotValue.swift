@@ -177,21 +177,23 @@ final class SlotBox {
 
 /// An object's values by slot (see `EntityLayout`): typed storage that reads and writes as `Any?`
 /// where the caller does not know the type.
+@usableFromInline
 struct SlotValues: RandomAccessCollection, MutableCollection, ExpressibleByArrayLiteral {
-    private(set) var typed: [SlotValue]
+    @usableFromInline private(set) var typed: [SlotValue]
 
     init(_ typed: [SlotValue]) { self.typed = typed }
-    init(arrayLiteral elements: Any?...) { typed = elements.map(SlotValue.init) }
+    @usableFromInline init(arrayLiteral elements: Any?...) { typed = elements.map(SlotValue.init) }
 
-    var startIndex: Int { 0 }
-    var endIndex: Int { typed.count }
+    @usableFromInline var startIndex: Int { 0 }
+    @usableFromInline var endIndex: Int { typed.count }
 
-    subscript(position: Int) -> Any? {
+    @usableFromInline subscript(position: Int) -> Any? {
         get { typed[position].any }
         set { typed[position] = SlotValue(newValue) }
     }
 
     /// A slot's typed value.
+    @inlinable
     subscript(slot slot: Int) -> SlotValue {
         @inline(__always) get { typed[slot] }
         @inline(__always) set { typed[slot] = newValue }

@@ -44,14 +44,18 @@ struct FetchedRow {
 }
 
 /// The row a fetch is on: its key, entity and version, with its values decoded only when asked for
-/// (a row whose object the context already has is not decoded). Valid only during `fetchRows`' call.
+/// (a row whose object the context already has is not decoded). Valid only during `fetchRows`' call,
+/// which keeps the entity, codec and schema alive: they are held unretained (no reference counting per row).
 struct RowSource {
     let primaryKey: Int64
-    let entity: NSEntityDescription
+    unowned(unsafe) let entity: NSEntityDescription
     let version: Int64
     fileprivate let columns: StatementColumns
-    fileprivate let codec: RowCodec
-    fileprivate let schema: StoreSchema
+    fileprivate unowned(unsafe) let codec: RowCodec
+    fileprivate unowned(unsafe) let schema: StoreSchema
+
+    /// The registry key of the row's entity hierarchy (its root entity's identity).
+    var rootID: ObjectIdentifier { codec.rootID }
 
     /// The row's values.
     var values: SlotValues { codec.decode(columns, schema: schema) }
@@ -102,17 +106,19 @@ extension NSPersistentStore {
             let statement = try db.cachedStatement(sql: sql)
             statement.setUncheckedArguments(StatementArguments(arguments))
             var lastNumber = -1
-            var lastCodec: RowCodec?
+            // Unretained: the store keeps its codecs (and their entities) for its lifetime.
+            unowned(unsafe) var lastCodec: RowCodec? = nil
+            unowned(unsafe) var lastEntity: NSEntityDescription? = nil
             try forEachRow(statement, db: db) { row in
                 let number = Int(row.int64(1) ?? 0)
                 if number != lastNumber {
                     guard let mapping = schema.mapping(forNumber: number) else { return }
                     lastCodec = codec(for: mapping.entity)
+                    lastEntity = mapping.entity
                     lastNumber = number
                 }
-                let codec = lastCodec!
-                body(RowSource(primaryKey: row.int64(0) ?? 0, entity: codec.mapping.entity, version: row.int64(2) ?? 0,
-                               columns: row, codec: codec, schema: schema))
+                body(RowSource(primaryKey: row.int64(0) ?? 0, entity: lastEntity.unsafelyUnwrapped, version: row.int64(2) ?? 0,
+                               columns: row, codec: lastCodec.unsafelyUnwrapped, schema: schema))
             }
         }
     }

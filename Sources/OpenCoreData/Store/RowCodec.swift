@@ -72,6 +72,8 @@ final class RowCodec: @unchecked Sendable {
     }
 
     let mapping: EntityMapping
+    /// The identity of the entity's root entity: the object registry's key for its rows.
+    let rootID: ObjectIdentifier
     /// By slot.
     private let plan: [SlotPlan]
     private let composites: [CompositePlan]
@@ -83,6 +85,7 @@ final class RowCodec: @unchecked Sendable {
 
     init(mapping: EntityMapping, schema: StoreSchema) {
         self.mapping = mapping
+        rootID = mapping.entity.layout.rootID
         var columnIndex: [String: Int] = [:]
         for (i, column) in mapping.table.columns.enumerated() { columnIndex[column.name] = i + 3 }
         var plan: [SlotPlan] = []
