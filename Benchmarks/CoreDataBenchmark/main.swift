@@ -5,6 +5,7 @@
 //   swift run -c release CoreDataBenchmark small      # only the 100k insert and fetch workloads
 //   swift run -c release CoreDataBenchmark memory DIR [sorted] # (internal) the batched-fetch memory probe
 //   swift run -c release CoreDataBenchmark profile    # one insert, then fetch + read 10 times (for perf record)
+//   swift run -c release CoreDataBenchmark profile fetch  # one insert, then fetch (no reads) and free 30 times
 //   swift run -c release CoreDataBenchmark phases     # one insert, then the fetch's phases timed apart
 import Foundation
 import GRDB
@@ -200,16 +201,12 @@ if CommandLine.arguments.dropFirst().first == "phases" {
         let fetch = try time { results = try fetchAll(fetchContext) }
         let plain = time { for a in results { checksum += readPlain(a) } }
         let composite = time { for a in results { checksum += readComposite(a) } }
+        // One accessor over every object, ten times (the rows no longer fit in the caches: mostly memory latency).
         var hoursSum = 0.0
         let hoursOnly = time { for _ in 0..<10 { for a in results { hoursSum += a.hours } } }
         var tailSum = 0
         let tailOnly = time { for _ in 0..<10 { for a in results { if a.tailNumber != nil { tailSum += 1 } } } }
         say(String(format: "  accessor: hours %.1f ns, tailNumber %.1f ns (%.0f %d)", hoursOnly / Double(results.count * 10) * 1e9, tailOnly / Double(results.count * 10) * 1e9, hoursSum, tailSum))
-        final class Plain { var hours = 1.0; var tail: String? = "N1234" }
-        let plains = (0..<results.count).map { _ in Plain() }
-        let plainHours = time { for _ in 0..<10 { for p in plains { hoursSum += p.hours } } }
-        let emptyLoop = time { for _ in 0..<10 { for a in results { if a.isInserted { tailSum += 1 } } } }
-        say(String(format: "  plain class field %.1f ns, isInserted %.1f ns", plainHours / Double(results.count * 10) * 1e9, emptyLoop / Double(results.count * 10) * 1e9))
         let free = time { results = []; fetchContext.reset() }
         let raw = try time { checksum -= try rawFetchAndRead(ourDB) }
         precondition(checksum == 0, "fetch checksums differ")
