@@ -115,7 +115,7 @@ if CommandLine.arguments.count >= 3, CommandLine.arguments[1] == "memory" {
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("orchard-bench-\(UUID().uuidString)")
 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: directory) }
-let n = 100_000
+let n = Int(ProcessInfo.processInfo.environment["BENCH_N"] ?? "") ?? 100_000
 say("OpenCoreData benchmark (release build, \(ProcessInfo.processInfo.activeProcessorCount) cores)")
 
 // Workloads and baselines alternate, several times; each side's best run counts (the machine may be busy).

@@ -71,11 +71,14 @@ extension NSManagedObject {
     /// buffer), so it retains nothing but the value it returns.
     @inlinable @inline(__always)
     final func _loadedManagedValue<T>(storage: AnyKeyPath, as type: T.Type) -> T? {
-        let payload = self.payload
-        guard let slot = payload.layout.managedSlots.attributeSlot(for: storage) else { return nil }
+        // Unretained: the object holds its payload, which holds its layout and slot table.
+        unowned(unsafe) let payload = self.payload
+        unowned(unsafe) let table = payload.layout.managedSlots
+        guard let slot = ManagedSlotTable.attributeSlot(for: ObjectIdentifier(storage), entries: table.entries,
+                                                        count: table.published.load(ordering: .acquiring)) else { return nil }
         switch payload.kind {
         case .rows:
-            let block = unsafeDowncast(payload, to: RowBlock.self)
+            unowned(unsafe) let block = unsafeDowncast(payload, to: RowBlock.self)
             return block.slots[Int(batchIndex) &* block.stride &+ slot].value(as: T.self)
         case .data:
             return unsafeDowncast(payload, to: ObjectData.self).values?[slot: slot].value(as: T.self)
@@ -176,8 +179,13 @@ final class ManagedSlotTable: @unchecked Sendable {
     /// (nil for a relationship, or a key path not seen yet: the caller takes the general path, which adds it).
     @inlinable @inline(__always)
     func attributeSlot(for storage: AnyKeyPath) -> Int? {
-        let id = ObjectIdentifier(storage)
-        let count = published.load(ordering: .acquiring)
+        Self.attributeSlot(for: ObjectIdentifier(storage), entries: entries, count: published.load(ordering: .acquiring))
+    }
+
+    /// `attributeSlot(for:)` over the first `count` entries (the table's fields read by the caller,
+    /// which then needs no reference to the table itself).
+    @inlinable @inline(__always)
+    static func attributeSlot(for id: ObjectIdentifier, entries: UnsafeMutablePointer<Entry>, count: Int) -> Int? {
         var i = 0
         while i < count {
             let entry = entries + i
