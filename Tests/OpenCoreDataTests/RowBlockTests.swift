@@ -151,6 +151,98 @@ struct RowBlockTests {
     }
 }
 
+/// A fetched row keeps a flat composite's elements in slots of its own and builds the dictionary when
+/// it is first read.
+@Suite("Deferred composites of fetched rows")
+struct DeferredCompositeTests {
+    /// A store of gauges whose `reading` composite mixes element types (a string, a double, a 32-bit
+    /// integer and a date), with `count` rows; the context is reset afterwards.
+    static func gauges(_ count: Int) throws -> NSManagedObjectContext {
+        let entity = NSEntityDescription(name: "Gauge")
+        entity.properties = [
+            NSAttributeDescription(name: "name", type: .stringAttributeType),
+            NSCompositeAttributeDescription(name: "reading", elements: [
+                NSAttributeDescription(name: "unit", type: .stringAttributeType),
+                NSAttributeDescription(name: "value", type: .doubleAttributeType),
+                NSAttributeDescription(name: "samples", type: .integer32AttributeType),
+                NSAttributeDescription(name: "taken", type: .dateAttributeType),
+            ]),
+        ]
+        let model = NSManagedObjectModel()
+        model.entities = [entity]
+        let container = NSPersistentContainer(name: "Gauges", managedObjectModel: model)
+        let description = NSPersistentStoreDescription()
+        description.type = NSInMemoryStoreType
+        container.persistentStoreDescriptions = [description]
+        var failure: Error?
+        container.loadPersistentStores { _, error in failure = error }
+        if let failure { throw failure }
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            for i in 0..<count {
+                let gauge = NSManagedObject(entity: entity, insertInto: context)
+                gauge.setValue("g\(i)", forKey: "name")
+                if i == 0 { continue } // no reading at all
+                var reading: [String: Any] = ["unit": "kPa", "value": Double(i) / 4, "samples": Int32(i)]
+                if i.isMultiple(of: 2) { reading["taken"] = Date(timeIntervalSinceReferenceDate: Double(i)) }
+                gauge.setValue(reading, forKey: "reading")
+            }
+            try context.save()
+            context.reset()
+        }
+        return context
+    }
+
+    static func byName(_ context: NSManagedObjectContext) throws -> [NSManagedObject] {
+        let request = NSFetchRequest<NSManagedObject>(entityName: "Gauge")
+        request.sortDescriptors = [NSSortDescriptor(key: "reading.samples", ascending: true)]
+        return try context.fetch(request)
+    }
+
+    @Test func elementsOfEveryTypeReadBackAsStored() throws {
+        let context = try Self.gauges(20)
+        try context.performAndWait {
+            let gauges = try Self.byName(context)
+            #expect(gauges.count == 20)
+            #expect(gauges[0].value(forKey: "reading") == nil)
+            for i in 1..<20 {
+                let reading = try #require(gauges[i].value(forKey: "reading") as? [String: Any])
+                #expect(reading["unit"] as? String == "kPa")
+                #expect(reading["value"] as? Double == Double(i) / 4)
+                #expect(reading["samples"] as? Int32 == Int32(i))
+                #expect((reading["taken"] as? Date) == (i.isMultiple(of: 2) ? Date(timeIntervalSinceReferenceDate: Double(i)) : nil))
+                #expect(reading.count == (i.isMultiple(of: 2) ? 4 : 3))
+                // A second read returns the same value; reading leaves the object unchanged.
+                #expect((gauges[i].value(forKey: "reading") as? [String: Any])?.count == reading.count)
+                #expect(!gauges[i].hasChanges)
+                #expect(gauges[i].value(forKeyPath: "reading.samples") as? Int32 == Int32(i))
+            }
+        }
+    }
+
+    @Test func predicatesAndCommittedValuesSeeTheComposite() throws {
+        let context = try Self.gauges(10)
+        try context.performAndWait {
+            let gauges = try Self.byName(context)
+            let predicate = NSPredicate(format: "reading.value > 1.0 AND reading.unit == 'kPa'")
+            #expect(gauges.filter { predicate.evaluate(with: $0) }.count == 5)
+            // Unread so far: committed values build it from the row.
+            let committed = gauges[3].committedValues(forKeys: ["reading"])["reading"] as? [String: Any]
+            #expect(committed?["samples"] as? Int32 == 3)
+            // A change to one element detaches the row; the old value stays committed.
+            gauges[4].setValue(Int32(40), forKeyPath: "reading.samples")
+            #expect(gauges[4].isUpdated)
+            #expect((gauges[4].committedValues(forKeys: ["reading"])["reading"] as? [String: Any])?["samples"] as? Int32 == 4)
+            #expect(gauges[4].value(forKeyPath: "reading.unit") as? String == "kPa")
+            try context.save()
+            context.reset()
+            let again = try Self.byName(context)
+            #expect(again.last?.value(forKeyPath: "reading.samples") as? Int32 == 40)
+            #expect(again.last?.value(forKeyPath: "reading.taken") as? Date == Date(timeIntervalSinceReferenceDate: 4))
+        }
+    }
+}
+
 /// Captures the did-save notification a save posts.
 enum NotificationCenterRecorder {
     /// The notification, posted synchronously on the saving thread (a lock guards it anyway).

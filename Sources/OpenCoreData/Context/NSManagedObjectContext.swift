@@ -395,8 +395,9 @@ struct UnsafeTransfer<T>: @unchecked Sendable {
 /// Builds objects for stored rows through the public required initializer (so app subclasses get
 /// the right class) without the cost of an insert: the pending payload is handed over per thread.
 enum ObjectConstruction {
+    /// The payload is unretained: `make`'s caller holds it while the initializer takes its own reference.
     struct Pending {
-        let payload: ObjectPayload
+        let payload: Unmanaged<ObjectPayload>
         let index: Int32
     }
 
@@ -416,7 +417,7 @@ enum ObjectConstruction {
     /// The thread-specific slot points at `pending` on this stack frame only while the initializer runs.
     static func make(entity: NSEntityDescription, cls: NSManagedObject.Type, context: NSManagedObjectContext,
                      payload: ObjectPayload, index: Int32 = 0) -> NSManagedObject {
-        var pending = Pending(payload: payload, index: index)
+        var pending = Pending(payload: .passUnretained(payload), index: index)
         let object = withUnsafeMutablePointer(to: &pending) { pointer in
             pthread_setspecific(key, pointer)
             defer { pthread_setspecific(key, nil) }

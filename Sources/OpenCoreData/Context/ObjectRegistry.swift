@@ -79,12 +79,22 @@ struct ObjectRegistry {
         entries.compactMap { $0.root > Self.tombstone ? $0.object?.takeUnretainedValue() : nil }
     }
 
-    /// Removes every entry.
+    /// The most entries `removeAll` keeps (24 MiB): a context that is reset is usually filled again to
+    /// about the size it had, and growing the table back costs a rebuild per doubling.
+    private static let keptCapacity = 1 << 20
+
+    /// Removes every entry, keeping the table's size up to `keptCapacity` entries.
     mutating func removeAll() {
-        entries = [Entry](repeating: Entry(), count: 16)
-        shift = 60
         count = 0
         used = 0
+        guard entries.count <= Self.keptCapacity else {
+            entries = [Entry](repeating: Entry(), count: 16)
+            shift = 60
+            return
+        }
+        entries.withUnsafeMutableBufferPointer { buffer in
+            for i in buffer.indices { buffer[i] = Entry() }
+        }
     }
 
     /// Rebuilds the table without tombstones, sized so that live entries fill at most a quarter of it

@@ -148,7 +148,8 @@ final class ManagedSlotTable: @unchecked Sendable {
     struct Entry {
         @usableFromInline let id: ObjectIdentifier
         @usableFromInline let slot: Int
-        /// Whether the slot holds an attribute (read in place by `attributeSlot(for:)`).
+        /// Whether the slot holds an attribute other than a composite (read in place by
+        /// `attributeSlot(for:)`; a fetched row's composite may not be built yet, see `RowBlock.value`).
         @usableFromInline let isAttribute: Bool
         let key: String
     }
@@ -210,7 +211,7 @@ final class ManagedSlotTable: @unchecked Sendable {
         lock.withLock {
             let count = published.load(ordering: .relaxed)
             guard count < Self.capacity, !(0..<count).contains(where: { entries[$0].id == id }) else { return }
-            (entries + count).initialize(to: Entry(id: id, slot: slot, isAttribute: layout.attributeTypes[slot] != nil, key: name))
+            (entries + count).initialize(to: Entry(id: id, slot: slot, isAttribute: layout.attributeTypes[slot].map { $0 != .compositeAttributeType } ?? false, key: name))
             keyPaths.append(storage)
             published.store(count + 1, ordering: .releasing)
         }

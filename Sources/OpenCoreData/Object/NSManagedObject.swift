@@ -38,7 +38,7 @@ open class NSManagedObject: NSObject {
     public required init(entity: NSEntityDescription, insertInto context: NSManagedObjectContext?) {
         if let pending = ObjectConstruction.take() {
             // A fault, fetched row or batch shell for a stored row (see ObjectConstruction).
-            self.payload = pending.payload
+            self.payload = pending.payload.takeUnretainedValue()
             self.batchIndex = pending.index
             super.init()
             return
@@ -365,7 +365,7 @@ open class NSManagedObject: NSObject {
     func loadedAttribute(atSlot slot: Int, layout: EntityLayout) -> SlotValue? {
         guard layout.attributeTypes[slot] != nil else { return nil }
         switch payload.kind {
-        case .rows: return unsafeDowncast(payload, to: RowBlock.self)[Int(batchIndex), slot]
+        case .rows: return unsafeDowncast(payload, to: RowBlock.self).value(row: Int(batchIndex), slot: slot)
         case .data: return unsafeDowncast(payload, to: ObjectData.self).values?[slot: slot]
         case .batch: return nil
         }

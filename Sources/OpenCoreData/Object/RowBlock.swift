@@ -14,8 +14,10 @@ final class RowBlock: ObjectPayload {
     /// The most rows one block holds.
     static let maximumRows = 256
 
-    /// Slots per row (the entity's slot count).
+    /// Slots per row: the entity's, then the elements of its deferred composites (see `RowCodec.BlockLayout`).
     @usableFromInline let stride: Int
+    /// How rows are laid out.
+    let rowLayout: RowCodec.BlockLayout
     /// Rows this block has room for.
     let capacity: Int
     /// Rows stored so far.
@@ -25,10 +27,12 @@ final class RowBlock: ObjectPayload {
     private let primaryKeys: UnsafeMutablePointer<Int64>
     private let versions: UnsafeMutablePointer<Int64>
 
-    /// A block for rows whose codec decodes `slotCount` slots (which must be the entity's).
-    init(entity: NSEntityDescription, slotCount: Int, capacity: Int) {
-        let stride = entity.layout.properties.count
-        precondition(slotCount == stride, "Rows of \(entity.name ?? "?") have \(slotCount) slots, the entity \(stride)")
+    /// A block for rows laid out as `rowLayout` says (whose slots must be the entity's).
+    init(entity: NSEntityDescription, rowLayout: RowCodec.BlockLayout, capacity: Int) {
+        precondition(rowLayout.slotCount == entity.layout.properties.count,
+                     "Rows of \(entity.name ?? "?") have \(rowLayout.slotCount) slots, the entity \(entity.layout.properties.count)")
+        self.rowLayout = rowLayout
+        let stride = rowLayout.stride
         self.stride = stride
         self.capacity = capacity
         slots = .allocate(capacity: max(1, capacity * stride))
@@ -57,16 +61,23 @@ final class RowBlock: ObjectPayload {
         return row
     }
 
-    /// A row's value at a slot.
+    /// A row's value at a slot. A deferred composite's dictionary is built on its first read and kept in
+    /// its slot (rows are otherwise never written after their fetch).
     @inline(__always)
-    subscript(row: Int, slot: Int) -> SlotValue { slots[row * stride + slot] }
+    func value(row: Int, slot: Int) -> SlotValue {
+        let pointer = slots + (row * stride + slot)
+        guard case .null = pointer.pointee, rowLayout.deferredIndex[slot] >= 0 else { return pointer.pointee }
+        let value = rowLayout.dictionary(rowLayout.deferred[Int(rowLayout.deferredIndex[slot])], row: slots + row * stride)
+        pointer.pointee = value
+        return value
+    }
 
     func primaryKey(at row: Int) -> Int64 { primaryKeys[row] }
     func version(at row: Int) -> Int64 { versions[row] }
 
-    /// A copy of a row's values.
+    /// A copy of a row's values (the entity's slots, deferred composites built).
     func values(at row: Int) -> SlotValues {
-        SlotValues(Array(UnsafeBufferPointer(start: slots + row * stride, count: stride)))
+        SlotValues((0..<rowLayout.slotCount).map { value(row: row, slot: $0) })
     }
 }
 
@@ -87,7 +98,7 @@ struct RowBlockBuilder {
             current = previous
             return previous
         }
-        let block = RowBlock(entity: row.entity, slotCount: row.slotCount,
+        let block = RowBlock(entity: row.entity, rowLayout: row.blockLayout,
                              capacity: min(RowBlock.maximumRows, max(8, (previous?.capacity ?? 4) * 2)))
         block.context = context
         latest[key] = block

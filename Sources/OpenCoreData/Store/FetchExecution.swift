@@ -60,11 +60,11 @@ struct RowSource {
     /// The row's values.
     var values: SlotValues { codec.decode(columns, schema: schema) }
 
-    /// How many slots `decode(into:)` initializes.
-    var slotCount: Int { codec.slotCount }
+    /// How row blocks hold rows of the row's entity (`decode(into:)` initializes `stride` slots).
+    var blockLayout: RowCodec.BlockLayout { codec.blockLayout }
 
-    /// Decodes the row's values into uninitialized memory for the entity's slots.
-    func decode(into slots: UnsafeMutablePointer<SlotValue>) { codec.decode(columns, schema: schema, into: slots) }
+    /// Decodes the row into uninitialized memory for one row of a row block.
+    func decode(into slots: UnsafeMutablePointer<SlotValue>) { codec.decodeRow(columns, schema: schema, into: slots) }
 }
 
 extension NSPersistentStore {

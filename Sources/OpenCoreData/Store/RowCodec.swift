@@ -56,11 +56,64 @@ final class RowCodec: @unchecked Sendable {
         }
     }
 
+    /// How a row block holds a flat composite's elements: in slots of their own after the entity's
+    /// (`firstElement` on), with the composite's slot left `.null` until the dictionary is first read
+    /// (see `RowBlock.value(row:slot:)`), so that a fetch builds no dictionary a reader does not ask for.
+    struct DeferredComposite {
+        /// The composite's slot.
+        let slot: Int
+        /// The slot of its first element (the others follow).
+        let firstElement: Int
+        let template: CompositeTemplate
+    }
+
+    /// The row block layout of this entity's rows: the entity's slots, then the elements of its flat
+    /// composites. Shared by every block of the entity's rows.
+    final class BlockLayout {
+        /// Slots per row.
+        let stride: Int
+        /// The entity's own slots (the first `slotCount` of a row).
+        let slotCount: Int
+        let deferred: [DeferredComposite]
+        /// By slot: the index in `deferred` of the composite there, or -1.
+        let deferredIndex: [Int32]
+
+        init(slotCount: Int, deferred: [DeferredComposite]) {
+            self.slotCount = slotCount
+            self.deferred = deferred
+            stride = slotCount + deferred.reduce(0) { $0 + $1.template.indices.count }
+            var index = [Int32](repeating: -1, count: slotCount)
+            for (i, composite) in deferred.enumerated() { index[composite.slot] = Int32(i) }
+            deferredIndex = index
+        }
+
+        /// The dictionary of the deferred composite `composite` from a row's element slots: nil when
+        /// every element is nil, and elements that are nil left out (as `decodeComposite` does).
+        func dictionary(_ composite: DeferredComposite, row: UnsafePointer<SlotValue>) -> SlotValue {
+            let elements = row + composite.firstElement
+            let count = composite.template.indices.count
+            var dictionary = composite.template.dictionary
+            var complete = true
+            for i in 0..<count {
+                guard let value = elements[i].any else { complete = false; break }
+                dictionary.values[composite.template.indices[i]] = value
+            }
+            if complete { return .composite(dictionary) }
+            dictionary = [:]
+            for i in 0..<count {
+                if let value = elements[i].any { dictionary[composite.template.keys[i]] = value }
+            }
+            return dictionary.isEmpty ? .null : .composite(dictionary)
+        }
+    }
+
     /// A flat composite's dictionary with every key present, and each column's index into it: decoding
     /// a row copies it and stores the values by index (see `decodeComposite`).
     struct CompositeTemplate {
         let dictionary: [String: Any]
         let indices: [Dictionary<String, Any>.Index]
+        /// Each column's key.
+        let keys: [String]
 
         init?(_ paths: [[String]]) {
             guard paths.allSatisfy({ $0.count == 1 }), Set(paths.map { $0[0] }).count == paths.count else { return nil }
@@ -68,6 +121,7 @@ final class RowCodec: @unchecked Sendable {
             for path in paths { dictionary[path[0]] = 0 }
             self.dictionary = dictionary
             indices = paths.map { dictionary.index(forKey: $0[0])! }
+            keys = paths.map { $0[0] }
         }
     }
 
@@ -82,6 +136,8 @@ final class RowCodec: @unchecked Sendable {
     /// Columns written by an INSERT of this entity, and the slot (and composite path) each comes from.
     let insertColumns: [InsertColumn]
     let insertSQL: String
+    /// How row blocks hold this entity's rows.
+    let blockLayout: BlockLayout
 
     init(mapping: EntityMapping, schema: StoreSchema) {
         self.mapping = mapping
@@ -138,6 +194,15 @@ final class RowCodec: @unchecked Sendable {
         self.destinations = destinations
         self.transformers = transformers
         self.insertColumns = inserts
+        var deferred: [DeferredComposite] = []
+        var nextElement = plan.count
+        for (slot, step) in plan.enumerated() where step.kind == .composite {
+            let composite = composites[Int(step.item)]
+            guard let template = composite.template else { continue }
+            deferred.append(DeferredComposite(slot: slot, firstElement: nextElement, template: template))
+            nextElement += composite.columns.count
+        }
+        blockLayout = BlockLayout(slotCount: plan.count, deferred: deferred)
         let names = ["Z_PK", "Z_ENT", "Z_OPT"] + inserts.map(\.name)
         insertSQL = "INSERT INTO \(mapping.table.name) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))"
         _ = schema
@@ -157,28 +222,50 @@ final class RowCodec: @unchecked Sendable {
     /// Decodes a row's slot values into `slots` (uninitialized memory for one value per slot).
     func decode<Columns: SQLColumns>(_ row: Columns, schema: StoreSchema, into slots: UnsafeMutablePointer<SlotValue>) {
         plan.withUnsafeBufferPointer { plan in
+            for slot in plan.indices { (slots + slot).initialize(to: decodeSlot(plan[slot], row, schema: schema)) }
+        }
+    }
+
+    /// One slot's value, read as its plan step says.
+    @inline(__always)
+    private func decodeSlot<Columns: SQLColumns>(_ step: SlotPlan, _ row: Columns, schema: StoreSchema) -> SlotValue {
+        switch step.kind {
+        case .empty:
+            return .null
+        case .attribute:
+            return SQLValueCodec.decodeSlot(row, Int(step.column), type: step.type, transformerName: transformerName(step.transformer))
+        case .composite:
+            return decodeComposite(row, composites[Int(step.item)])
+        case .toOne:
+            guard let pk = row.int64(Int(step.column)) else { return .null }
+            var entity = destinations[Int(step.item)]
+            if step.entityColumn >= 0, let number = row.int64(Int(step.entityColumn)), let m = schema.mapping(forNumber: Int(number)) {
+                entity = m.entity
+            }
+            return .reference(RowReference(entity: entity, primaryKey: pk))
+        }
+    }
+
+    /// Decodes a row into a row block's slots (`blockLayout.stride` of them, uninitialized): the
+    /// entity's slots, with deferred composites left `.null` and their elements in the slots after.
+    func decodeRow<Columns: SQLColumns>(_ row: Columns, schema: StoreSchema, into slots: UnsafeMutablePointer<SlotValue>) {
+        let layout = blockLayout
+        guard !layout.deferred.isEmpty else { return decode(row, schema: schema, into: slots) }
+        plan.withUnsafeBufferPointer { plan in
             for slot in plan.indices {
                 let step = plan[slot]
-                let value: SlotValue
-                switch step.kind {
-                case .empty:
-                    value = .null
-                case .attribute:
-                    value = SQLValueCodec.decodeSlot(row, Int(step.column), type: step.type, transformerName: transformerName(step.transformer))
-                case .composite:
-                    value = decodeComposite(row, composites[Int(step.item)])
-                case .toOne:
-                    if let pk = row.int64(Int(step.column)) {
-                        var entity = destinations[Int(step.item)]
-                        if step.entityColumn >= 0, let number = row.int64(Int(step.entityColumn)), let m = schema.mapping(forNumber: Int(number)) {
-                            entity = m.entity
-                        }
-                        value = .reference(RowReference(entity: entity, primaryKey: pk))
-                    } else {
-                        value = .null
+                if step.kind == .composite, layout.deferredIndex[slot] >= 0 {
+                    let composite = composites[Int(step.item)]
+                    (slots + slot).initialize(to: .null)
+                    var element = slots + layout.deferred[Int(layout.deferredIndex[slot])].firstElement
+                    for column in composite.columns {
+                        element.initialize(to: SQLValueCodec.decodeSlot(row, Int(column.column), type: column.type,
+                                                                        transformerName: transformerName(column.transformer)))
+                        element += 1
                     }
+                } else {
+                    (slots + slot).initialize(to: decodeSlot(step, row, schema: schema))
                 }
-                (slots + slot).initialize(to: value)
             }
         }
     }
