@@ -94,7 +94,7 @@ struct SlotStorageTests {
     @Test func registryMatchesADictionaryThroughGrowthAndRemoval() {
         let entity = NSEntityDescription(name: "Thing")
         let other = NSEntityDescription(name: "Other")
-        var registry = ObjectRegistry()
+        let registry = ObjectRegistry()
         var expected: [String: NSManagedObject] = [:]
         var objects: [NSManagedObject] = []
         var generator = SystemRandomNumberGenerator()

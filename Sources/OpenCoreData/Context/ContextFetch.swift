@@ -163,8 +163,8 @@ extension NSManagedObjectContext {
         }
         // Unretained: the builder holds the block until the object made below holds it too.
         unowned(unsafe) let block = blocks.block(for: row, context: self)
-        let index = block.append(primaryKey: row.primaryKey, version: row.version, initialize: row.decode(into:))
-        let object = ObjectConstruction.make(entity: row.entity, cls: row.entity.resolvedClass(), context: self, payload: block, index: Int32(index))
+        let index = block.append(row)
+        let object = ObjectConstruction.make(entity: row.entity, cls: block.objectClass, context: self, payload: block, index: Int32(index))
         registry.insert(object, root: row.rootID, primaryKey: row.primaryKey)
         object.flags.insert(.registered)
         object.awakeFromFetch()

@@ -52,8 +52,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     private let queue: DispatchQueue
     private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
 
-    /// Used under `stateLock` only, so without run-time exclusivity checks.
-    @exclusivity(unchecked) var registry = ObjectRegistry()
+    /// Used under `stateLock` only.
+    let registry = ObjectRegistry()
     /// The groups of batched fetch results; their members are registered objects too (see `BatchGroup`).
     /// Used under `stateLock` only (a fetch reads it per row).
     @exclusivity(unchecked) var batchGroups: [WeakBatchGroup] = []

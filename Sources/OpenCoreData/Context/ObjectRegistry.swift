@@ -7,7 +7,9 @@
 /// Linear probing; a removed entry becomes a tombstone (objects are freed in bulk, and shifting the
 /// rest of a long run back on every removal costs more), and the table is rebuilt when live entries
 /// and tombstones fill half of it. Objects are held unretained: an object removes itself when freed.
-struct ObjectRegistry {
+/// The table is a buffer of plain entries owned by the registry (no copy-on-write array, so a lookup
+/// or insert retains nothing); the context serializes access.
+final class ObjectRegistry {
     private struct Entry {
         /// The root entity's address; `empty` or `tombstone` otherwise (no object lives at 0 or 1).
         var root: UInt = ObjectRegistry.empty
@@ -18,13 +20,22 @@ struct ObjectRegistry {
     private static let empty: UInt = 0
     private static let tombstone: UInt = 1
 
-    private var entries = [Entry](repeating: Entry(), count: 16)
+    private var entries = ObjectRegistry.allocate(16)
+    private var capacity = 16
     /// 64 minus log2 of the capacity: a hash's top bits pick the home entry.
     private var shift: UInt64 = 60
     /// The number of registered objects.
     private(set) var count = 0
     /// Entries that are live or tombstones (probes stop only at empty entries).
     private var used = 0
+
+    deinit { entries.deallocate() }
+
+    private static func allocate(_ size: Int) -> UnsafeMutablePointer<Entry> {
+        let entries = UnsafeMutablePointer<Entry>.allocate(capacity: size)
+        entries.initialize(repeating: Entry(), count: size)
+        return entries
+    }
 
     @inline(__always)
     private func home(_ root: UInt, _ primaryKey: Int64) -> Int {
@@ -36,7 +47,7 @@ struct ObjectRegistry {
     /// Where a key is, or nil; and where it would go (the first tombstone on the way, or the empty entry).
     @inline(__always)
     private func find(_ root: UInt, _ primaryKey: Int64) -> (found: Int?, free: Int) {
-        let mask = entries.count - 1
+        let mask = capacity - 1
         var i = home(root, primaryKey)
         var firstTombstone = -1
         while true {
@@ -55,8 +66,8 @@ struct ObjectRegistry {
     }
 
     /// Registers an object for a row (replacing any other).
-    mutating func insert(_ object: NSManagedObject, root: ObjectIdentifier, primaryKey: Int64) {
-        if (used + 1) * 2 > entries.count { rebuild() }
+    func insert(_ object: NSManagedObject, root: ObjectIdentifier, primaryKey: Int64) {
+        if (used + 1) * 2 > capacity { rebuild() }
         let key = UInt(bitPattern: root)
         let (found, free) = find(key, primaryKey)
         if found == nil {
@@ -67,7 +78,7 @@ struct ObjectRegistry {
     }
 
     /// Removes a row's entry (when it is for `object`, if one is given).
-    mutating func remove(root: ObjectIdentifier, primaryKey: Int64, ifObject object: NSManagedObject? = nil) {
+    func remove(root: ObjectIdentifier, primaryKey: Int64, ifObject object: NSManagedObject? = nil) {
         guard let index = find(UInt(bitPattern: root), primaryKey).found else { return }
         if let object, entries[index].object?.toOpaque() != Unmanaged.passUnretained(object).toOpaque() { return }
         entries[index] = Entry(root: Self.tombstone)
@@ -76,7 +87,7 @@ struct ObjectRegistry {
 
     /// Every registered object.
     var objects: [NSManagedObject] {
-        entries.compactMap { $0.root > Self.tombstone ? $0.object?.takeUnretainedValue() : nil }
+        UnsafeBufferPointer(start: entries, count: capacity).compactMap { $0.root > Self.tombstone ? $0.object?.takeUnretainedValue() : nil }
     }
 
     /// The most entries `removeAll` keeps (24 MiB): a context that is reset is usually filled again to
@@ -84,33 +95,35 @@ struct ObjectRegistry {
     private static let keptCapacity = 1 << 20
 
     /// Removes every entry, keeping the table's size up to `keptCapacity` entries.
-    mutating func removeAll() {
+    func removeAll() {
         count = 0
         used = 0
-        guard entries.count <= Self.keptCapacity else {
-            entries = [Entry](repeating: Entry(), count: 16)
+        guard capacity <= Self.keptCapacity else {
+            entries.deallocate()
+            entries = Self.allocate(16)
+            capacity = 16
             shift = 60
             return
         }
-        entries.withUnsafeMutableBufferPointer { buffer in
-            for i in buffer.indices { buffer[i] = Entry() }
-        }
+        entries.update(repeating: Entry(), count: capacity)
     }
 
     /// Rebuilds the table without tombstones, sized so that live entries fill at most a quarter of it
     /// (larger as the registry grows, smaller after mass removals).
-    private mutating func rebuild() {
+    private func rebuild() {
         var size = 16
         while (count + 1) * 4 > size { size *= 2 }
-        let old = entries
-        entries = [Entry](repeating: Entry(), count: size)
+        let old = entries, oldCapacity = capacity
+        entries = Self.allocate(size)
+        capacity = size
         shift = UInt64(64 - size.trailingZeroBitCount)
         let mask = size - 1
-        for entry in old where entry.root > Self.tombstone {
+        for entry in UnsafeBufferPointer(start: old, count: oldCapacity) where entry.root > Self.tombstone {
             var i = home(entry.root, entry.primaryKey)
             while entries[i].root != Self.empty { i = (i + 1) & mask }
             entries[i] = entry
         }
+        old.deallocate()
         used = count
     }
 }

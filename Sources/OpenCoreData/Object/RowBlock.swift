@@ -18,6 +18,8 @@ final class RowBlock: ObjectPayload {
     @usableFromInline let stride: Int
     /// How rows are laid out.
     let rowLayout: RowCodec.BlockLayout
+    /// The class of the objects made for the rows (the entity's, resolved when the block is made).
+    let objectClass: NSManagedObject.Type
     /// Rows this block has room for.
     let capacity: Int
     /// Rows stored so far.
@@ -32,6 +34,7 @@ final class RowBlock: ObjectPayload {
         precondition(rowLayout.slotCount == entity.layout.properties.count,
                      "Rows of \(entity.name ?? "?") have \(rowLayout.slotCount) slots, the entity \(entity.layout.properties.count)")
         self.rowLayout = rowLayout
+        objectClass = entity.resolvedClass()
         let stride = rowLayout.stride
         self.stride = stride
         self.capacity = capacity
@@ -42,7 +45,16 @@ final class RowBlock: ObjectPayload {
     }
 
     deinit {
-        slots.deinitialize(count: count * stride)
+        // Values of plain-data cases need no destroying: only the others are (no generic witness per slot).
+        var slot = slots
+        let end = slots + count * stride
+        while slot < end {
+            switch slot.pointee {
+            case .null, .int16, .int32, .int64, .double, .float, .bool, .date: break
+            default: slot.deinitialize(count: 1)
+            }
+            slot += 1
+        }
         slots.deallocate()
         primaryKeys.deallocate()
         versions.deallocate()
@@ -50,13 +62,13 @@ final class RowBlock: ObjectPayload {
 
     var isFull: Bool { count == capacity }
 
-    /// Adds a row: `initialize` must initialize the `stride` slots it is given. Returns the row's index.
-    func append(primaryKey: Int64, version: Int64, initialize: (UnsafeMutablePointer<SlotValue>) -> Void) -> Int {
+    /// Adds a fetched row, decoding its values into the block. Returns the row's index.
+    func append(_ source: RowSource) -> Int {
         precondition(count < capacity, "RowBlock overflow")
         let row = count
-        initialize(slots + row * stride)
-        primaryKeys[row] = primaryKey
-        versions[row] = version
+        source.decode(into: slots + row * stride)
+        primaryKeys[row] = source.primaryKey
+        versions[row] = source.version
         count += 1
         return row
     }

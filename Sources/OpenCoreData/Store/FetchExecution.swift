@@ -64,7 +64,12 @@ struct RowSource {
     var blockLayout: RowCodec.BlockLayout { codec.blockLayout }
 
     /// Decodes the row into uninitialized memory for one row of a row block.
-    func decode(into slots: UnsafeMutablePointer<SlotValue>) { codec.decodeRow(columns, schema: schema, into: slots) }
+    func decode(into slots: UnsafeMutablePointer<SlotValue>) {
+        // Borrowed, not retained: `fetchRows` keeps the codec and schema alive.
+        Unmanaged.passUnretained(schema)._withUnsafeGuaranteedRef { schema in
+            Unmanaged.passUnretained(codec)._withUnsafeGuaranteedRef { $0.decodeRow(columns, schema: schema, into: slots) }
+        }
+    }
 }
 
 extension NSPersistentStore {
@@ -100,8 +105,11 @@ extension NSPersistentStore {
     /// Fetches full rows, handing each to `body` as it is read (no array of rows in between).
     func fetchRows(_ spec: FetchSpec, _ body: (RowSource) -> Void) throws {
         let (tail, arguments) = try fetchTail(spec)
-        let table = schema.mapping(for: spec.entity).table
-        let sql = "SELECT \(selectColumns(table)) \(tail)"
+        let mapping = schema.mapping(for: spec.entity)
+        let sql = "SELECT \(selectColumns(mapping.table)) \(tail)"
+        // Rows of one possible entity need not have their Z_ENT read.
+        let numbers = spec.includesSubentities ? mapping.descendantNumbers : [mapping.number]
+        let onlyNumber = numbers.count == 1 ? numbers[0] : nil
         try run { db in
             let statement = try db.cachedStatement(sql: sql)
             statement.setUncheckedArguments(StatementArguments(arguments))
@@ -110,7 +118,7 @@ extension NSPersistentStore {
             unowned(unsafe) var lastCodec: RowCodec? = nil
             unowned(unsafe) var lastEntity: NSEntityDescription? = nil
             try forEachRow(statement, db: db) { row in
-                let number = Int(row.int64(1) ?? 0)
+                let number = onlyNumber ?? Int(row.int64(1) ?? 0)
                 if number != lastNumber {
                     guard let mapping = schema.mapping(forNumber: number) else { return }
                     lastCodec = codec(for: mapping.entity)

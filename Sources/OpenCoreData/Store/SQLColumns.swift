@@ -24,12 +24,15 @@ struct StatementColumns: SQLColumns {
 
     @inline(__always) func isNull(_ index: Int) -> Bool { sqlite3_column_type(handle, Int32(index)) == SQLITE_NULL }
 
+    // NULL reads as zero: only a zero needs its type checked (one SQLite call per column, not two).
     @inline(__always) func int64(_ index: Int) -> Int64? {
-        isNull(index) ? nil : sqlite3_column_int64(handle, Int32(index))
+        let value = sqlite3_column_int64(handle, Int32(index))
+        return value == 0 && isNull(index) ? nil : value
     }
 
     @inline(__always) func double(_ index: Int) -> Double? {
-        isNull(index) ? nil : sqlite3_column_double(handle, Int32(index))
+        let value = sqlite3_column_double(handle, Int32(index))
+        return value == 0 && isNull(index) ? nil : value
     }
 
     @inline(__always) func string(_ index: Int) -> String? {
