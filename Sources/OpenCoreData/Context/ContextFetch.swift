@@ -129,7 +129,7 @@ extension NSManagedObjectContext {
             objects = (0..<keys.count).map { object(for: RowReference(entity: keys.entity(at: $0), primaryKey: keys.primaryKeys[$0])) }
         } else {
             objects = []
-            var blocks = RowBlockBuilder()
+            var blocks = RowBlockBuilder(startedEmpty: registry.count == 0)
             try store.fetchRows(storeSpec) { row in objects.append(materialize(row, blocks: &blocks)) }
         }
         if let keyPaths = request.relationshipKeyPathsForPrefetching, !keyPaths.isEmpty {
@@ -157,7 +157,10 @@ extension NSManagedObjectContext {
     /// filled if it was a fault), or a new one whose values stay in the fetch's row blocks.
     /// The caller holds `stateLock` (fetches do).
     func materialize(_ row: RowSource, blocks: inout RowBlockBuilder) -> NSManagedObject {
-        if let existing = registry[row.rootID, row.primaryKey]
+        // A fetch's rows are distinct: while the registry holds only objects this fetch made, none of
+        // them can be registered already (awakeFromFetch may fetch or free objects: then rows are looked up).
+        let onlyOwn = blocks.startedEmpty && registry.count == blocks.registered && batchGroups.isEmpty
+        if !onlyOwn, let existing = registry[row.rootID, row.primaryKey]
             ?? (batchGroups.isEmpty ? nil : batchMember(entity: row.entity, primaryKey: row.primaryKey)) {
             return filledIfFault(existing, values: row.values, version: row.version)
         }
@@ -166,6 +169,7 @@ extension NSManagedObjectContext {
         let index = block.append(row)
         let object = ObjectConstruction.make(entity: row.entity, cls: block.objectClass, context: self, payload: block, index: Int32(index))
         registry.insert(object, root: row.rootID, primaryKey: row.primaryKey)
+        blocks.registered += 1
         object.flags.insert(.registered)
         object.awakeFromFetch()
         return object

@@ -75,7 +75,7 @@ final class RowBlock: ObjectPayload {
 
     /// A row's value at a slot. A deferred composite's dictionary is built on its first read and kept in
     /// its slot (rows are otherwise never written after their fetch).
-    @inline(__always)
+    @usableFromInline
     func value(row: Int, slot: Int) -> SlotValue {
         let pointer = slots + (row * stride + slot)
         guard case .null = pointer.pointee, rowLayout.deferredIndex[slot] >= 0 else { return pointer.pointee }
@@ -96,6 +96,12 @@ final class RowBlock: ObjectPayload {
 /// The blocks one fetch fills: the current block per entity, each new one twice the size of the last
 /// (up to `RowBlock.maximumRows`), so that a one-row fetch allocates little and a large one few blocks.
 struct RowBlockBuilder {
+    /// Whether the context had no registered objects when the fetch began.
+    let startedEmpty: Bool
+    /// The objects the fetch made and registered so far.
+    var registered = 0
+
+    init(startedEmpty: Bool) { self.startedEmpty = startedEmpty }
     /// The last block used (a fetch's rows are usually all of one entity).
     private var current: RowBlock?
     /// The latest block per entity.
