@@ -1,5 +1,6 @@
 // swift-tools-version: 6.1
 // Orchard: open implementations of Core Data, HealthKit Medications, Network and SwiftUI's app model on Linux.
+import CompilerPluginSupport
 import PackageDescription
 
 let package = Package(
@@ -22,15 +23,25 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
     ],
     targets: [
         // MARK: OpenCoreData
         .target(
             name: "OpenCoreData",
             dependencies: [
+                "OpenCoreDataMacros",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        // The @Managed macro (in place of @NSManaged): accessors through the object's values.
+        .macro(
+            name: "OpenCoreDataMacros",
+            dependencies: [
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
             ]
         ),
         .testTarget(

@@ -9,9 +9,16 @@ enum PaintColor: String, CaseIterable, Identifiable {
     var id: Self { self }
 }
 
-// @Managed is a property wrapper, and Swift allows wrappers only on stored properties: the seed's
-// extension keeps fetchRequest(), the properties move into the class body.
-final class Aircraft: NSManagedObject {
+// As in the seed: the class is declared on its own and its properties in an extension, with
+// @NSManaged replaced by @Managed.
+final class Aircraft: NSManagedObject {}
+
+extension Aircraft {
+
+    @nonobjc public class func fetchRequest() -> NSFetchRequest<Aircraft> {
+        return NSFetchRequest<Aircraft>(entityName: "Aircraft")
+    }
+
     @Managed public var aircraftCategory: String?
     @Managed public var aircraftClass: String?
     @Managed public var aircraftType: String?
@@ -19,12 +26,7 @@ final class Aircraft: NSManagedObject {
     @Managed public var photo: Data?
     @Managed public var tailNumber: String?
     @Managed public var logEntries: NSSet?
-}
 
-extension Aircraft {
-    @nonobjc public class func fetchRequest() -> NSFetchRequest<Aircraft> {
-        return NSFetchRequest<Aircraft>(entityName: "Aircraft")
-    }
 }
 
 final class LogEntry: NSManagedObject {}

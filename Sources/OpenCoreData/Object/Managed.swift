@@ -5,81 +5,83 @@ import Synchronization
 /// (which needs the Objective-C runtime that Linux lacks).
 ///
 /// ```swift
-/// final class Aircraft: NSManagedObject {
-///     @Managed var tailNumber: String?
-///     @Managed var colorScheme: [String: Any]?
-///     @Managed var logEntries: NSSet?
+/// final class Aircraft: NSManagedObject {}
+///
+/// extension Aircraft {
+///     @Managed public var tailNumber: String?
+///     @Managed public var colorScheme: [String: Any]?
+///     @Managed public var logEntries: NSSet?
 /// }
 /// ```
-/// Reading and writing go through `value(forKey:)` / `setValue(_:forKey:)` with the property's
-/// name (taken from the declaration), so faults fire,
-/// changes are tracked and inverses are kept, as with `@NSManaged`.
-@propertyWrapper
-public struct Managed<Value> {
-    // One byte, not zero: the wrapper takes almost no space in the object (a fetch of a million rows
-    // holds a million objects), but every wrapper keeps its own offset. Key paths to zero-sized stored
-    // properties at one offset are equal, which would make all @Managed properties of a class one key.
-    // The property is named by its declaration, as with @NSManaged.
-    private let marker: UInt8 = 0
+/// The property reads and writes the object's value for the entity's property of the same name, as
+/// `@NSManaged` does: faults fire, changes are tracked and inverse relationships kept. Like `@NSManaged`,
+/// it may be declared in the class or in an extension. The macro turns the property into a getter and a
+/// setter and declares a `ManagedProperty` constant beside it, so an access finds the value's slot
+/// without a key path or a string lookup (the class must not be generic: it holds that constant).
+@attached(accessor, names: named(get), named(set))
+@attached(peer, names: prefixed(_managed_))
+public macro Managed() = #externalMacro(module: "OpenCoreDataMacros", type: "ManagedMacro")
 
-    /// Uses the declared property's name as the key.
-    public init() {}
+/// A `@Managed` property of an `NSManagedObject` subclass: its name, and the identity the entity
+/// layouts' slot tables know it by. The `@Managed` macro declares one per property, as a static
+/// constant of the class.
+public final class ManagedProperty: Sendable {
+    /// The property's name (the entity's property it reads and writes).
+    public let name: String
 
-    /// Not available: a managed property is only reachable through its object.
-    @available(*, unavailable, message: "@Managed is only available on properties of NSManagedObject subclasses")
-    public var wrappedValue: Value {
-        get { fatalError("unreachable") }
-        set { fatalError("unreachable") }
-    }
-
-    /// Reads and writes the enclosing object's value for this property.
-    ///
-    /// Inlinable, so that each use is specialized for its value type in the caller's module (no generic
-    /// metadata at run time); the object's side is one non-generic call that finds the slot by key path.
-    @inlinable
-    public static subscript<Object: NSManagedObject>(
-        _enclosingInstance object: Object,
-        wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,
-        storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
-    ) -> Value {
-        get {
-            // A loaded attribute of the stored type: read in place, inlined here (no call, no copy of the slot).
-            if let value = object._loadedManagedValue(storage: storageKeyPath, as: Value.self) { return value }
-            let stored = object._managedSlotValue(storage: storageKeyPath)
-            // The stored type (or its Optional): no cast. Anything else is converted.
-            if let value = stored.value(as: Value.self) { return value }
-            let raw = stored.any
-            if let value = raw as? Value { return value }
-            return ManagedValueCoercion.coerce(raw, to: Value.self, storage: storageKeyPath, entity: object.entity)
-        }
-        set {
-            if let typed = SlotValue.from(newValue) {
-                object._setManagedSlotValue(typed, storage: storageKeyPath)
-            } else {
-                object._setManagedValue(ManagedValueCoercion.box(newValue), storage: storageKeyPath)
-            }
-        }
-    }
+    /// A property named `name`.
+    public init(_ name: String) { self.name = name }
 }
 
 extension NSManagedObject {
-    /// The value of the `@Managed` attribute whose wrapper storage is at `storage`, when it is loaded (a
-    /// fetched row or an object's own values), the slot table knows the key path, and the value is a `T`
-    /// as stored (or nil of an Optional `T`); nil otherwise, and the caller takes the general path.
+    /// The value of a `@Managed` property (the getter the `@Managed` macro writes).
+    ///
+    /// Inlinable, so that each use is specialized for its value type in the caller's module (no generic
+    /// metadata at run time). A loaded attribute of the declared type is read in place; anything else
+    /// goes through key-value coding's path and conversions.
+    @inlinable @inline(__always)
+    public final func _managedValue<Value>(_ property: ManagedProperty) -> Value {
+        if let value = _loadedManagedValue(id: ObjectIdentifier(property), as: Value.self) { return value }
+        let stored = _managedSlotValue(property)
+        // The stored type (or its Optional): no cast. Anything else is converted.
+        if let value = stored.value(as: Value.self) { return value }
+        let raw = stored.any
+        if let value = raw as? Value { return value }
+        return ManagedValueCoercion.coerce(raw, to: Value.self, name: property.name, entity: entity)
+    }
+
+    /// Sets the value of a `@Managed` property (the setter the `@Managed` macro writes): tracked as a
+    /// change, with inverse relationships kept, as `setValue(_:forKey:)` does.
+    @inlinable @inline(__always)
+    public final func _setManagedValue<Value>(_ newValue: Value, _ property: ManagedProperty) {
+        if let typed = SlotValue.from(newValue) {
+            _setManagedSlotValue(typed, property)
+        } else {
+            _setManagedValue(ManagedValueCoercion.box(newValue), property)
+        }
+    }
+
+    /// The value of the `@Managed` attribute known to the slot table as `id`, when it is loaded (a
+    /// fetched row or an object's own values), the table has it already, and the value is a `T` as
+    /// stored (or nil of an Optional `T`); nil otherwise, and the caller takes the general path.
     ///
     /// Inlined into each accessor: it touches only plain data (the slot table's entries, the row block's
     /// buffer), so it retains nothing but the value it returns.
     @inlinable @inline(__always)
-    final func _loadedManagedValue<T>(storage: AnyKeyPath, as type: T.Type) -> T? {
+    final func _loadedManagedValue<T>(id: ObjectIdentifier, as type: T.Type) -> T? {
         // Unretained: the object holds its payload, which holds its layout and slot table.
         unowned(unsafe) let payload = self.payload
         unowned(unsafe) let table = payload.layout.managedSlots
-        guard let slot = ManagedSlotTable.attributeSlot(for: ObjectIdentifier(storage), entries: table.entries,
+        guard let slot = ManagedSlotTable.attributeSlot(for: id, entries: table.entries,
                                                         count: table.published.load(ordering: .acquiring)) else { return nil }
         switch payload.kind {
         case .rows:
             unowned(unsafe) let block = unsafeDowncast(payload, to: RowBlock.self)
-            return block.slots[Int(batchIndex) &* block.stride &+ slot].value(as: T.self)
+            let row = Int(batchIndex)
+            let pointer = block.slots + (row &* block.stride &+ slot)
+            // nil, or a composite whose dictionary is not built yet (see `RowBlock.value(row:slot:)`).
+            if case .null = pointer.pointee { return block.value(row: row, slot: slot).value(as: T.self) }
+            return pointer.pointee.value(as: T.self)
         case .data:
             return unsafeDowncast(payload, to: ObjectData.self).values?[slot: slot].value(as: T.self)
         case .batch:
@@ -87,23 +89,24 @@ extension NSManagedObject {
         }
     }
 
-    /// The value of the `@Managed` property whose wrapper storage is at `storage` (support for `Managed`).
+    /// The value of a `@Managed` property, through key-value coding's path (a fault fires, a
+    /// relationship is read as objects).
     @usableFromInline
-    final func _managedSlotValue(storage: AnyKeyPath) -> SlotValue {
+    final func _managedSlotValue(_ property: ManagedProperty) -> SlotValue {
         let layout = payload.layout
-        guard let slot = layout.managedSlots.slot(for: storage, layout: layout) else {
-            return SlotValue(value(forKey: ManagedKeyNames.name(of: storage)))
+        guard let slot = layout.managedSlots.slotAndKey(for: property, layout: layout)?.slot else {
+            return SlotValue(value(forKey: property.name))
         }
         return loadedAttribute(atSlot: slot, layout: layout) ?? SlotValue(value(atSlot: slot))
     }
 
-    /// Sets a typed value of the `@Managed` property whose wrapper storage is at `storage`: stored as
-    /// it is when it has the attribute's type, otherwise normalized as key-value coding does.
+    /// Sets a typed value of a `@Managed` property: stored as it is when it has the attribute's type,
+    /// otherwise normalized as key-value coding does.
     @usableFromInline
-    final func _setManagedSlotValue(_ value: SlotValue, storage: AnyKeyPath) {
+    final func _setManagedSlotValue(_ value: SlotValue, _ property: ManagedProperty) {
         let layout = payload.layout
-        guard let (slot, key) = layout.managedSlots.slotAndKey(for: storage, layout: layout), let type = layout.attributeTypes[slot] else {
-            _setManagedValue(value.any, storage: storage)
+        guard let (slot, key) = layout.managedSlots.slotAndKey(for: property, layout: layout), let type = layout.attributeTypes[slot] else {
+            _setManagedValue(value.any, property)
             return
         }
         var stored = value
@@ -111,7 +114,7 @@ extension NSManagedObject {
             // A composite's elements are normalized one by one (usually they already have their types).
             stored = .composite(CompositeValues.normalize(dictionary, composite: composite))
         } else if !value.isNormalized(for: type) {
-            _setManagedValue(value.any, storage: storage)
+            _setManagedValue(value.any, property)
             return
         }
         willChangeValue(forKey: key)
@@ -121,12 +124,12 @@ extension NSManagedObject {
         didChangeValue(forKey: key)
     }
 
-    /// Sets the value of the `@Managed` property whose wrapper storage is at `storage` (support for `Managed`).
+    /// Sets the value of a `@Managed` property through key-value coding's conversions.
     @usableFromInline
-    final func _setManagedValue(_ value: Any?, storage: AnyKeyPath) {
+    final func _setManagedValue(_ value: Any?, _ property: ManagedProperty) {
         let layout = payload.layout
-        guard let (slot, key) = layout.managedSlots.slotAndKey(for: storage, layout: layout) else {
-            setValue(value, forKey: ManagedKeyNames.name(of: storage))
+        guard let (slot, key) = layout.managedSlots.slotAndKey(for: property, layout: layout) else {
+            setValue(value, forKey: property.name)
             return
         }
         willChangeValue(forKey: key)
@@ -135,21 +138,19 @@ extension NSManagedObject {
     }
 }
 
-/// The slots `@Managed` properties read and write, per entity layout, found by the wrapper's storage key path.
+/// The slots `@Managed` properties read and write, per entity layout, found by the identity of the
+/// property's `ManagedProperty`.
 ///
-/// Key path literals are uniqued by the runtime, so a key path's identity names the property; the table
-/// keeps each key path alive, so an identity is never reused by another key path. An entity has few
-/// properties, so a linear scan of identities beats hashing. Entries are only ever appended (at most
-/// 256: key paths of generic classes are not uniqued, and must not grow the table forever), so readers
-/// take no lock: an entry is written before the count that publishes it.
+/// The table keeps each property alive, so an identity is never reused by another object. An entity has
+/// few properties, so a linear scan of identities beats hashing. Entries are only ever appended (at most
+/// 256), so readers take no lock: an entry is written before the count that publishes it.
 @usableFromInline
 final class ManagedSlotTable: @unchecked Sendable {
     @usableFromInline
     struct Entry {
         @usableFromInline let id: ObjectIdentifier
         @usableFromInline let slot: Int
-        /// Whether the slot holds an attribute other than a composite (read in place by
-        /// `attributeSlot(for:)`; a fetched row's composite may not be built yet, see `RowBlock.value`).
+        /// Whether the slot holds an attribute (read in place by `attributeSlot(for:)`).
         @usableFromInline let isAttribute: Bool
         let key: String
     }
@@ -157,34 +158,17 @@ final class ManagedSlotTable: @unchecked Sendable {
     private static let capacity = 256
     @usableFromInline let entries = UnsafeMutablePointer<Entry>.allocate(capacity: ManagedSlotTable.capacity)
     @usableFromInline let published = Atomic<Int>(0)
-    /// Serializes writers, and keeps the key paths alive.
+    /// Serializes writers, and keeps the properties alive.
     private let lock = NSLock()
-    private var keyPaths: [AnyKeyPath] = []
+    private var properties: [ManagedProperty] = []
 
     deinit {
         entries.deinitialize(count: published.load(ordering: .acquiring))
         entries.deallocate()
     }
 
-    /// The slot of the property whose wrapper storage is at `storage`; nil when the entity has no such
-    /// property (the caller then goes through key-value coding, which reports the error).
-    @inline(__always)
-    func slot(for storage: AnyKeyPath, layout: EntityLayout) -> Int? {
-        let id = ObjectIdentifier(storage)
-        let count = published.load(ordering: .acquiring)
-        for i in 0..<count where entries[i].id == id { return entries[i].slot }
-        return add(storage, layout: layout)?.slot
-    }
-
-    /// The slot of the attribute whose wrapper storage is at `storage`, if the table has it already
-    /// (nil for a relationship, or a key path not seen yet: the caller takes the general path, which adds it).
-    @inlinable @inline(__always)
-    func attributeSlot(for storage: AnyKeyPath) -> Int? {
-        Self.attributeSlot(for: ObjectIdentifier(storage), entries: entries, count: published.load(ordering: .acquiring))
-    }
-
-    /// `attributeSlot(for:)` over the first `count` entries (the table's fields read by the caller,
-    /// which then needs no reference to the table itself).
+    /// The slot of the attribute known as `id` among the first `count` entries (nil for a relationship,
+    /// or an identity not seen yet: the caller takes the general path, which adds it).
     @inlinable @inline(__always)
     static func attributeSlot(for id: ObjectIdentifier, entries: UnsafeMutablePointer<Entry>, count: Int) -> Int? {
         var i = 0
@@ -196,43 +180,21 @@ final class ManagedSlotTable: @unchecked Sendable {
         return nil
     }
 
-    /// The slot and key (the property's name) of the property whose wrapper storage is at `storage`.
-    func slotAndKey(for storage: AnyKeyPath, layout: EntityLayout) -> (slot: Int, key: String)? {
-        let id = ObjectIdentifier(storage)
+    /// The slot and key (the property's name) of `property`, added on first use (nil when the entity
+    /// has no property of that name: the caller goes through key-value coding, which reports the error).
+    func slotAndKey(for property: ManagedProperty, layout: EntityLayout) -> (slot: Int, key: String)? {
+        let id = ObjectIdentifier(property)
         let count = published.load(ordering: .acquiring)
         for i in 0..<count where entries[i].id == id { return (entries[i].slot, entries[i].key) }
-        return add(storage, layout: layout)
-    }
-
-    private func add(_ storage: AnyKeyPath, layout: EntityLayout) -> (slot: Int, key: String)? {
-        let name = ManagedKeyNames.name(of: storage)
-        guard let slot = layout.slotByName[name] else { return nil }
-        let id = ObjectIdentifier(storage)
+        guard let slot = layout.slotByName[property.name] else { return nil }
         lock.withLock {
             let count = published.load(ordering: .relaxed)
             guard count < Self.capacity, !(0..<count).contains(where: { entries[$0].id == id }) else { return }
-            (entries + count).initialize(to: Entry(id: id, slot: slot, isAttribute: layout.attributeTypes[slot].map { $0 != .compositeAttributeType } ?? false, key: name))
-            keyPaths.append(storage)
+            (entries + count).initialize(to: Entry(id: id, slot: slot, isAttribute: layout.attributeTypes[slot] != nil, key: property.name))
+            properties.append(property)
             published.store(count + 1, ordering: .releasing)
         }
-        return (slot, name)
-    }
-}
-
-/// Property names recovered from the wrapper's storage key path (`\Aircraft._tailNumber`), cached.
-enum ManagedKeyNames {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var cache: [AnyKeyPath: String] = [:]
-
-    static func name(of keyPath: AnyKeyPath) -> String {
-        lock.lock()
-        if let cached = cache[keyPath] { lock.unlock(); return cached }
-        lock.unlock()
-        let description = "\(keyPath)"
-        var name = description.split(separator: ".").last.map(String.init) ?? description
-        if name.hasPrefix("_") { name.removeFirst() }
-        lock.lock(); cache[keyPath] = name; lock.unlock()
-        return name
+        return (slot, property.name)
     }
 }
 
@@ -249,8 +211,7 @@ enum ManagedValueCoercion {
 
     /// A stored value converted to a property's Swift type (numbers across widths, sets, zero for nil).
     @usableFromInline
-    static func coerce<Value>(_ any: Any?, to type: Value.Type, storage: AnyKeyPath, entity: NSEntityDescription) -> Value {
-        let key = ManagedKeyNames.name(of: storage)
+    static func coerce<Value>(_ any: Any?, to type: Value.Type, name key: String, entity: NSEntityDescription) -> Value {
         if any == nil, let none = Optional<Any>.none as? Value { return none }
         if let converted = convert(any, to: type) { return converted }
         if any == nil, let zero = zeroValue(type) { return zero }
