@@ -94,7 +94,7 @@ struct SlotStorageTests {
     @Test func registryMatchesADictionaryThroughGrowthAndRemoval() {
         let entity = NSEntityDescription(name: "Thing")
         let other = NSEntityDescription(name: "Other")
-        let registry = ObjectRegistry()
+        let registry = ObjectRegistry(lock: NSRecursiveLock())
         var expected: [String: NSManagedObject] = [:]
         var objects: [NSManagedObject] = []
         var generator = SystemRandomNumberGenerator()

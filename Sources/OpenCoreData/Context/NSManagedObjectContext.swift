@@ -52,8 +52,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     private let queue: DispatchQueue
     private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
 
-    /// Used under `stateLock` only.
-    let registry = ObjectRegistry()
+    /// Used under `stateLock` only (the registry holds that lock, for freed objects that remove themselves).
+    let registry: ObjectRegistry
     /// The groups of batched fetch results; their members are registered objects too (see `BatchGroup`).
     /// Used under `stateLock` only (a fetch reads it per row).
     @exclusivity(unchecked) var batchGroups: [WeakBatchGroup] = []
@@ -65,6 +65,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// Creates a context; give it a coordinator before use.
     public init(concurrencyType type: ConcurrencyType) {
         concurrencyType = type
+        registry = ObjectRegistry(lock: stateLock)
         queue = DispatchQueue(label: "OpenCoreData.context")
         super.init()
         queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
@@ -138,7 +139,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         object.flags.insert(.registered)
     }
 
-    /// Removes a freed object's entry (another object may have replaced it: then it stays).
+    /// Removes an object's entry (another object may have replaced it: then it stays).
     func unregister(_ object: NSManagedObject, layout: EntityLayout, primaryKey: Int64) {
         stateLock.withLock { registry.remove(root: layout.rootID, primaryKey: primaryKey, ifObject: object) }
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The objects a context has registered, by (root entity, primary key): an open-addressing hash table.
 ///
 /// Every fetched object is added once and removed when it is freed, so a fetch of 100,000 rows does
@@ -10,6 +12,12 @@
 /// The table is a buffer of plain entries owned by the registry (no copy-on-write array, so a lookup
 /// or insert retains nothing); the context serializes access.
 final class ObjectRegistry {
+    /// The context's state lock, which guards the registry: a freed object takes it to remove itself,
+    /// through its payload's reference to the registry (no weak load of the context).
+    let lock: NSRecursiveLock
+
+    init(lock: NSRecursiveLock) { self.lock = lock }
+
     private struct Entry {
         /// The root entity's address; `empty` or `tombstone` otherwise (no object lives at 0 or 1).
         var root: UInt = ObjectRegistry.empty

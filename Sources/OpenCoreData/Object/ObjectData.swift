@@ -16,7 +16,10 @@ class ObjectPayload {
     /// The subclass.
     @usableFromInline let kind: Kind
     /// Their context (one context holds a block's or batch group's objects).
-    weak var context: NSManagedObjectContext?
+    weak var context: NSManagedObjectContext? { didSet { registry = context?.registry } }
+    /// The context's object registry, kept by the payload so that a freed object removes itself
+    /// without loading the context (a registry outliving its context is only memory).
+    private(set) var registry: ObjectRegistry?
 
     init(entity: NSEntityDescription, kind: Kind) {
         self.entity = entity
