@@ -6,6 +6,7 @@
 //   swift run -c release CoreDataBenchmark memory DIR [sorted] # (internal) the batched-fetch memory probe
 //   swift run -c release CoreDataBenchmark profile    # one insert, then fetch + read 10 times (for perf record)
 //   swift run -c release CoreDataBenchmark profile fetch  # one insert, then fetch (no reads) and free 30 times
+//   BENCH_N=10000 swift run -c release CoreDataBenchmark small  # another row count (e.g. for valgrind)
 //   swift run -c release CoreDataBenchmark phases     # one insert, then the fetch's phases timed apart
 import Foundation
 import GRDB
