@@ -170,13 +170,7 @@ struct DeferredCompositeTests {
         ]
         let model = NSManagedObjectModel()
         model.entities = [entity]
-        let container = NSPersistentContainer(name: "Gauges", managedObjectModel: model)
-        let description = NSPersistentStoreDescription()
-        description.type = NSInMemoryStoreType
-        container.persistentStoreDescriptions = [description]
-        var failure: Error?
-        container.loadPersistentStores { _, error in failure = error }
-        if let failure { throw failure }
+        let container = try Fixtures.container(model: model, inMemory: true)
         let context = container.newBackgroundContext()
         try context.performAndWait {
             for i in 0..<count {
