@@ -95,7 +95,9 @@ final class ObjectRegistry {
 
     /// Every registered object.
     var objects: [NSManagedObject] {
-        UnsafeBufferPointer(start: entries, count: capacity).compactMap { $0.root > Self.tombstone ? $0.object?.takeUnretainedValue() : nil }
+        // Objects are usually freed before a reset: an empty table is not scanned.
+        guard count > 0 else { return [] }
+        return UnsafeBufferPointer(start: entries, count: capacity).compactMap { $0.root > Self.tombstone ? $0.object?.takeUnretainedValue() : nil }
     }
 
     /// The most entries `removeAll` keeps (24 MiB): a context that is reset is usually filled again to
@@ -104,8 +106,7 @@ final class ObjectRegistry {
 
     /// Removes every entry, keeping the table's size up to `keptCapacity` entries.
     func removeAll() {
-        count = 0
-        used = 0
+        defer { count = 0; used = 0 }
         guard capacity <= Self.keptCapacity else {
             entries.deallocate()
             entries = Self.allocate(16)
@@ -113,7 +114,8 @@ final class ObjectRegistry {
             shift = 60
             return
         }
-        entries.update(repeating: Entry(), count: capacity)
+        // A table never used since its last clearing is clear already.
+        if used > 0 { entries.update(repeating: Entry(), count: capacity) }
     }
 
     /// Rebuilds the table without tombstones, sized so that live entries fill at most a quarter of it
