@@ -168,9 +168,8 @@ extension NSManagedObjectContext {
         unowned(unsafe) let block = blocks.block(for: row, context: self)
         let index = block.append(row)
         let object = ObjectConstruction.make(entity: row.entity, cls: block.objectClass, context: self, payload: block, index: Int32(index))
-        registry.insert(object, root: row.rootID, primaryKey: row.primaryKey)
+        registerHoldingLock(object, root: row.rootID, primaryKey: row.primaryKey)
         blocks.registered += 1
-        object.flags.insert(.registered)
         object.awakeFromFetch()
         return object
     }

@@ -75,7 +75,7 @@ extension NSManagedObjectContext {
             object.dropValues()
             if updatedMembers.remove(ObjectIdentifier(object)) != nil { updatedList.removeAll { $0 === object } }
             deletedList.removeAll { $0 === object }
-            unregister(object, layout: object.payload.layout, primaryKey: id.primaryKey)
+            registry.unregister(object, root: object.payload.layout.rootID, primaryKey: id.primaryKey)
             object.flags.remove(.registered)
         }
         NotificationCenter.default.post(name: NSManagedObjectContext.didMergeChangesObjectIDsNotification, object: self, userInfo: [

@@ -88,7 +88,7 @@ extension NSManagedObjectContext {
         }
         for object in deleted {
             changes.deleted.append(object.objectID)
-            unregister(object, layout: object.payload.layout, primaryKey: object.primaryKeyIfKnown)
+            registry.unregister(object, root: object.payload.layout.rootID, primaryKey: object.primaryKeyIfKnown)
             object.flags.remove([.deleted, .registered])
             object.managedObjectContext = nil
         }

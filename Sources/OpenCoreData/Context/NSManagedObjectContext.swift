@@ -130,18 +130,13 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     // MARK: Object registry
 
     func register(_ object: NSManagedObject, primaryKey: Int64) {
-        stateLock.withLock { registerHoldingLock(object, primaryKey: primaryKey) }
+        stateLock.withLock { registerHoldingLock(object, root: object.payload.layout.rootID, primaryKey: primaryKey) }
     }
 
-    /// `register` for a caller that holds `stateLock` (a fetch, per row).
-    func registerHoldingLock(_ object: NSManagedObject, primaryKey: Int64) {
-        registry.insert(object, root: object.payload.layout.rootID, primaryKey: primaryKey)
+    /// `register` for a caller that holds `stateLock` and knows the row's root entity (a fetch, per row).
+    func registerHoldingLock(_ object: NSManagedObject, root: ObjectIdentifier, primaryKey: Int64) {
+        registry.insert(object, root: root, primaryKey: primaryKey)
         object.flags.insert(.registered)
-    }
-
-    /// Removes an object's entry (another object may have replaced it: then it stays).
-    func unregister(_ object: NSManagedObject, layout: EntityLayout, primaryKey: Int64) {
-        stateLock.withLock { registry.remove(root: layout.rootID, primaryKey: primaryKey, ifObject: object) }
     }
 
     func registeredObject(entity: NSEntityDescription, primaryKey: Int64) -> NSManagedObject? {

@@ -93,6 +93,12 @@ final class ObjectRegistry {
         count -= 1
     }
 
+    /// Removes an object's entry under the lock (another object may have replaced it: then it stays).
+    /// Freed objects call this through their payload, the context when it forgets an object.
+    func unregister(_ object: NSManagedObject, root: ObjectIdentifier, primaryKey: Int64) {
+        lock.withLock { remove(root: root, primaryKey: primaryKey, ifObject: object) }
+    }
+
     /// Every registered object.
     var objects: [NSManagedObject] {
         // Objects are usually freed before a reset: an empty table is not scanned.

@@ -203,7 +203,7 @@ final class EntityLayout: @unchecked Sendable {
     let attributeTypes: [NSAttributeType?]
     /// Property names by slot, for `slot(named:)`.
     private let names: [String]
-    /// The slots of `@Managed` properties, by wrapper storage key path.
+    /// The slots of `@Managed` properties, by their `ManagedProperty` constants.
     @usableFromInline let managedSlots = ManagedSlotTable()
 
     /// The slot of a property by name (key-value coding's hot path): entities have few properties, and

@@ -79,10 +79,8 @@ open class NSManagedObject: NSObject {
             let group = (payload as? BatchGroup) ?? (payload as? ObjectData)?.batchGroup
             group?.forget(Int(batchIndex))
         }
-        // Another object may have replaced this one's entry: then it stays.
         if flags.contains(.registered), let registry = payload.registry {
-            let root = payload.layout.rootID, primaryKey = primaryKeyIfKnown
-            registry.lock.withLock { registry.remove(root: root, primaryKey: primaryKey, ifObject: self) }
+            registry.unregister(self, root: payload.layout.rootID, primaryKey: primaryKeyIfKnown)
         }
     }
 

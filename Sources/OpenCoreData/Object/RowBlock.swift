@@ -100,12 +100,12 @@ struct RowBlockBuilder {
     let startedEmpty: Bool
     /// The objects the fetch made and registered so far.
     var registered = 0
-
-    init(startedEmpty: Bool) { self.startedEmpty = startedEmpty }
     /// The last block used (a fetch's rows are usually all of one entity).
     private var current: RowBlock?
     /// The latest block per entity.
     private var latest: [ObjectIdentifier: RowBlock] = [:]
+
+    init(startedEmpty: Bool) { self.startedEmpty = startedEmpty }
 
     /// A block with room for `row`.
     mutating func block(for row: RowSource, context: NSManagedObjectContext) -> RowBlock {

@@ -48,12 +48,13 @@ struct FetchedRow {
 /// which keeps the entity, codec and schema alive: they are held unretained (no reference counting per row).
 struct RowSource {
     let primaryKey: Int64
-    unowned(unsafe) let entity: NSEntityDescription
     let version: Int64
     fileprivate let columns: StatementColumns
     fileprivate unowned(unsafe) let codec: RowCodec
     fileprivate unowned(unsafe) let schema: StoreSchema
 
+    /// The row's entity.
+    var entity: NSEntityDescription { codec.mapping.entity }
     /// The registry key of the row's entity hierarchy (its root entity's identity).
     var rootID: ObjectIdentifier { codec.rootID }
 
@@ -116,16 +117,14 @@ extension NSPersistentStore {
             var lastNumber = -1
             // Unretained: the store keeps its codecs (and their entities) for its lifetime.
             unowned(unsafe) var lastCodec: RowCodec? = nil
-            unowned(unsafe) var lastEntity: NSEntityDescription? = nil
             try forEachRow(statement, db: db) { row in
                 let number = onlyNumber ?? Int(row.int64(1) ?? 0)
                 if number != lastNumber {
                     guard let mapping = schema.mapping(forNumber: number) else { return }
                     lastCodec = codec(for: mapping.entity)
-                    lastEntity = mapping.entity
                     lastNumber = number
                 }
-                body(RowSource(primaryKey: row.int64(0) ?? 0, entity: lastEntity.unsafelyUnwrapped, version: row.int64(2) ?? 0,
+                body(RowSource(primaryKey: row.int64(0) ?? 0, version: row.int64(2) ?? 0,
                                columns: row, codec: lastCodec.unsafelyUnwrapped, schema: schema))
             }
         }

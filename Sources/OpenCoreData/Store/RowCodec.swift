@@ -87,28 +87,15 @@ final class RowCodec: @unchecked Sendable {
             deferredIndex = index
         }
 
-        /// The dictionary of the deferred composite `composite` from a row's element slots: nil when
-        /// every element is nil, and elements that are nil left out (as `decodeComposite` does).
+        /// The dictionary of the deferred composite `composite`, from a row's element slots.
         func dictionary(_ composite: DeferredComposite, row: UnsafePointer<SlotValue>) -> SlotValue {
             let elements = row + composite.firstElement
-            let count = composite.template.indices.count
-            var dictionary = composite.template.dictionary
-            var complete = true
-            for i in 0..<count {
-                guard let value = elements[i].any else { complete = false; break }
-                dictionary.values[composite.template.indices[i]] = value
-            }
-            if complete { return .composite(dictionary) }
-            dictionary = [:]
-            for i in 0..<count {
-                if let value = elements[i].any { dictionary[composite.template.keys[i]] = value }
-            }
-            return dictionary.isEmpty ? .null : .composite(dictionary)
+            return composite.template.value { elements[$0].any }
         }
     }
 
-    /// A flat composite's dictionary with every key present, and each column's index into it: decoding
-    /// a row copies it and stores the values by index (see `decodeComposite`).
+    /// A flat composite's dictionary with every key present, and each column's index into it: building
+    /// a value copies it and stores the element values by index (see `value(_:)`).
     struct CompositeTemplate {
         let dictionary: [String: Any]
         let indices: [Dictionary<String, Any>.Index]
@@ -122,6 +109,27 @@ final class RowCodec: @unchecked Sendable {
             self.dictionary = dictionary
             indices = paths.map { dictionary.index(forKey: $0[0])! }
             keys = paths.map { $0[0] }
+        }
+
+        /// The composite's value from its elements' values (by column): a copy of the template filled by
+        /// index, with no key hashed, when every element is present (the usual case); otherwise a
+        /// dictionary of the elements present, or `.null` when there are none.
+        @inline(__always)
+        func value(_ element: (Int) -> Any?) -> SlotValue {
+            var filled = dictionary
+            for i in indices.indices {
+                guard let value = element(i) else { return partialValue(element) }
+                filled.values[indices[i]] = value
+            }
+            return .composite(filled)
+        }
+
+        private func partialValue(_ element: (Int) -> Any?) -> SlotValue {
+            var present: [String: Any] = [:]
+            for i in keys.indices {
+                if let value = element(i) { present[keys[i]] = value }
+            }
+            return present.isEmpty ? .null : .composite(present)
         }
     }
 
@@ -276,21 +284,13 @@ final class RowCodec: @unchecked Sendable {
     /// A composite's dictionary; elements whose columns are NULL are left out (nil when all are).
     private func decodeComposite<Columns: SQLColumns>(_ row: Columns, _ composite: CompositePlan) -> SlotValue {
         if let template = composite.template {
-            // Every element present (the usual case): a copy of the template keeps its buckets, so the
-            // values go in by index, with no key hashed.
-            var dictionary = template.dictionary
-            let complete = composite.columns.withUnsafeBufferPointer { columns in
-                for i in columns.indices {
-                    let column = columns[i]
-                    guard let value = SQLValueCodec.decode(row, Int(column.column), type: column.type, transformerName: transformerName(column.transformer)) else {
-                        return false
-                    }
-                    dictionary.values[template.indices[i]] = value
+            return composite.columns.withUnsafeBufferPointer { columns in
+                template.value { i in
+                    SQLValueCodec.decode(row, Int(columns[i].column), type: columns[i].type, transformerName: transformerName(columns[i].transformer))
                 }
-                return true
             }
-            if complete { return .composite(dictionary) }
         }
+        // Nested composites: each element at its path.
         var dictionary = [String: Any](minimumCapacity: composite.columns.count)
         for (column, path) in zip(composite.columns, composite.paths) {
             guard let value = SQLValueCodec.decode(row, Int(column.column), type: column.type, transformerName: transformerName(column.transformer)) else { continue }

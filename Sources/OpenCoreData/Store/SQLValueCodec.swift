@@ -81,15 +81,10 @@ enum SQLValueCodec {
         }
     }
 
-    /// Reads column `index` of a row as a value of the attribute's type (strings and doubles straight
-    /// into `Any`, without a `SlotValue` in between: composite elements are decoded this way per row).
+    /// Reads column `index` of a row as a value of the attribute's type.
     @inline(__always)
     static func decode<Columns: SQLColumns>(_ row: Columns, _ index: Int, type: NSAttributeType, transformerName: String? = nil) -> Any? {
-        switch type {
-        case .stringAttributeType: return row.string(index)
-        case .doubleAttributeType: return row.double(index)
-        default: return decodeSlot(row, index, type: type, transformerName: transformerName).any
-        }
+        decodeSlot(row, index, type: type, transformerName: transformerName).any
     }
 }
 
