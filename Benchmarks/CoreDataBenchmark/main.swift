@@ -202,7 +202,7 @@ if CommandLine.arguments.dropFirst().first == "phases" {
         let fetch = try time { results = try fetchAll(fetchContext) }
         let plain = time { for a in results { checksum += readPlain(a) } }
         let composite = time { for a in results { checksum += readComposite(a) } }
-        // One accessor over every object, ten times (the rows no longer fit in the caches: mostly memory latency).
+        // One accessor's cost per read: the accessor over every object, ten times.
         var hoursSum = 0.0
         let hoursOnly = time { for _ in 0..<10 { for a in results { hoursSum += a.hours } } }
         var tailSum = 0
@@ -216,7 +216,7 @@ if CommandLine.arguments.dropFirst().first == "phases" {
     exit(0)
 }
 if profiling {
-    if CommandLine.arguments.count > 2 {
+    if CommandLine.arguments.dropFirst(2).first == "fetch" {
         for _ in 0..<30 { let r = try fetchAll(fetchContext); withExtendedLifetime(r) {}; fetchContext.reset() }
         exit(0)
     }
