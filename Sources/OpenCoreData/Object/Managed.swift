@@ -22,15 +22,31 @@ import Synchronization
 @attached(peer, names: prefixed(_managed_))
 public macro Managed() = #externalMacro(module: "OpenCoreDataMacros", type: "ManagedMacro")
 
-/// A `@Managed` property of an `NSManagedObject` subclass: its name, and the identity the entity
-/// layouts' slot tables know it by. The `@Managed` macro declares one per property, as a static
-/// constant of the class.
-public final class ManagedProperty: Sendable {
-    /// The property's name (the entity's property it reads and writes).
-    public let name: String
+/// A `@Managed` property of an `NSManagedObject` subclass: its name, whose literal's address is the
+/// identity the entity layouts' slot tables know it by. The `@Managed` macro declares one per property,
+/// as a static constant of the class; the compiler folds it into the accessors, so an access loads no
+/// global and calls nothing to find it.
+///
+/// Two constants share an identity only when their names are the same literal text, and a name
+/// always means the same slot of a given entity layout.
+public struct ManagedProperty: Sendable {
+    /// The property's name (the entity's property it reads and writes), as written in the source.
+    public let staticName: StaticString
 
-    /// A property named `name`.
-    public init(_ name: String) { self.name = name }
+    /// A property named `name` (a string literal).
+    @inlinable
+    public init(_ name: StaticString) { staticName = name }
+
+    /// The property's name as a `String`.
+    public var name: String { staticName.description }
+
+    /// The identity the slot tables know the property by: the address of its name's text (or, for a
+    /// name of one Unicode scalar that the compiler keeps in place of an address, that scalar's value,
+    /// which is below any address).
+    @inlinable
+    var id: UInt {
+        staticName.hasPointerRepresentation ? UInt(bitPattern: staticName.utf8Start) : UInt(staticName.unicodeScalar.value)
+    }
 }
 
 extension NSManagedObject {
@@ -41,7 +57,7 @@ extension NSManagedObject {
     /// goes through key-value coding's path and conversions.
     @inlinable @inline(__always)
     public final func _managedValue<Value>(_ property: ManagedProperty) -> Value {
-        if let value = _loadedManagedValue(id: ObjectIdentifier(property), as: Value.self) { return value }
+        if let value = _loadedManagedValue(id: property.id, as: Value.self) { return value }
         let stored = _managedSlotValue(property)
         // The stored type (or its Optional): no cast. Anything else is converted.
         if let value = stored.value(as: Value.self) { return value }
@@ -68,7 +84,7 @@ extension NSManagedObject {
     /// Inlined into each accessor: it touches only plain data (the slot table's entries, the row block's
     /// buffer), so it retains nothing but the value it returns.
     @inlinable @inline(__always)
-    final func _loadedManagedValue<T>(id: ObjectIdentifier, as type: T.Type) -> T? {
+    final func _loadedManagedValue<T>(id: UInt, as type: T.Type) -> T? {
         // Unretained: the object holds its payload, which holds its layout and slot table.
         unowned(unsafe) let payload = self.payload
         unowned(unsafe) let table = payload.layout.managedSlots
@@ -79,8 +95,10 @@ extension NSManagedObject {
             unowned(unsafe) let block = unsafeDowncast(payload, to: RowBlock.self)
             let row = Int(batchIndex)
             let pointer = block.slots + (row &* block.stride &+ slot)
-            // nil, or a composite whose dictionary is not built yet (see `RowBlock.value(row:slot:)`).
-            if case .null = pointer.pointee { return block.value(row: row, slot: slot).value(as: T.self) }
+            // nil, or a composite whose dictionary is not built yet (see `RowBlock.buildDeferred(row:slot:)`).
+            if case .null = pointer.pointee {
+                Unmanaged.passUnretained(block)._withUnsafeGuaranteedRef { $0.buildDeferred(row: row, slot: slot) }
+            }
             return pointer.pointee.value(as: T.self)
         case .data:
             return unsafeDowncast(payload, to: ObjectData.self).values?[slot: slot].value(as: T.self)
@@ -141,14 +159,14 @@ extension NSManagedObject {
 /// The slots `@Managed` properties read and write, per entity layout, found by the identity of the
 /// property's `ManagedProperty`.
 ///
-/// The table keeps each property alive, so an identity is never reused by another object. An entity has
-/// few properties, so a linear scan of identities beats hashing. Entries are only ever appended (at most
+/// An identity is the address of a name's literal text, which lives as long as the program. An entity
+/// has few properties, so a linear scan of identities beats hashing. Entries are only ever appended (at most
 /// 256), so readers take no lock: an entry is written before the count that publishes it.
 @usableFromInline
 final class ManagedSlotTable: @unchecked Sendable {
     @usableFromInline
     struct Entry {
-        @usableFromInline let id: ObjectIdentifier
+        @usableFromInline let id: UInt
         @usableFromInline let slot: Int
         /// Whether the slot holds an attribute (read in place by `attributeSlot(for:)`).
         @usableFromInline let isAttribute: Bool
@@ -158,9 +176,8 @@ final class ManagedSlotTable: @unchecked Sendable {
     private static let capacity = 256
     @usableFromInline let entries = UnsafeMutablePointer<Entry>.allocate(capacity: ManagedSlotTable.capacity)
     @usableFromInline let published = Atomic<Int>(0)
-    /// Serializes writers, and keeps the properties alive.
+    /// Serializes writers.
     private let lock = NSLock()
-    private var properties: [ManagedProperty] = []
 
     deinit {
         entries.deinitialize(count: published.load(ordering: .acquiring))
@@ -170,7 +187,7 @@ final class ManagedSlotTable: @unchecked Sendable {
     /// The slot of the attribute known as `id` among the first `count` entries (nil for a relationship,
     /// or an identity not seen yet: the caller takes the general path, which adds it).
     @inlinable @inline(__always)
-    static func attributeSlot(for id: ObjectIdentifier, entries: UnsafeMutablePointer<Entry>, count: Int) -> Int? {
+    static func attributeSlot(for id: UInt, entries: UnsafeMutablePointer<Entry>, count: Int) -> Int? {
         var i = 0
         while i < count {
             let entry = entries + i
@@ -183,7 +200,7 @@ final class ManagedSlotTable: @unchecked Sendable {
     /// The slot and key (the property's name) of `property`, added on first use (nil when the entity
     /// has no property of that name: the caller goes through key-value coding, which reports the error).
     func slotAndKey(for property: ManagedProperty, layout: EntityLayout) -> (slot: Int, key: String)? {
-        let id = ObjectIdentifier(property)
+        let id = property.id
         let count = published.load(ordering: .acquiring)
         for i in 0..<count where entries[i].id == id { return (entries[i].slot, entries[i].key) }
         guard let slot = layout.slotByName[property.name] else { return nil }
@@ -191,7 +208,6 @@ final class ManagedSlotTable: @unchecked Sendable {
             let count = published.load(ordering: .relaxed)
             guard count < Self.capacity, !(0..<count).contains(where: { entries[$0].id == id }) else { return }
             (entries + count).initialize(to: Entry(id: id, slot: slot, isAttribute: layout.attributeTypes[slot] != nil, key: property.name))
-            properties.append(property)
             published.store(count + 1, ordering: .releasing)
         }
         return (slot, property.name)

@@ -45,12 +45,14 @@ final class RowBlock: ObjectPayload {
     }
 
     deinit {
-        // Values of plain-data cases need no destroying: only the others are (no generic witness per slot).
+        // Values of plain-data cases need no destroying, nor do strings the runtime counts no
+        // references of: only the others are destroyed (no generic witness per slot).
         var slot = slots
         let end = slots + count * stride
         while slot < end {
             switch slot.pointee {
             case .null, .int16, .int32, .int64, .double, .float, .bool, .date: break
+            case .string(let string) where SlotValue.isImmortal(string): break
             default: slot.deinitialize(count: 1)
             }
             slot += 1
@@ -75,13 +77,20 @@ final class RowBlock: ObjectPayload {
 
     /// A row's value at a slot. A deferred composite's dictionary is built on its first read and kept in
     /// its slot (rows are otherwise never written after their fetch).
-    @usableFromInline
     func value(row: Int, slot: Int) -> SlotValue {
+        buildDeferred(row: row, slot: slot)
+        return slots[row * stride + slot]
+    }
+
+    /// Builds the dictionary of the deferred composite at `slot` of `row` into that slot, when the slot
+    /// is one and holds no dictionary yet (it holds `.null`).
+    @usableFromInline
+    func buildDeferred(row: Int, slot: Int) {
+        let composite = rowLayout.deferredIndex[slot]
+        guard composite >= 0 else { return }
         let pointer = slots + (row * stride + slot)
-        guard case .null = pointer.pointee, rowLayout.deferredIndex[slot] >= 0 else { return pointer.pointee }
-        let value = rowLayout.dictionary(rowLayout.deferred[Int(rowLayout.deferredIndex[slot])], row: slots + row * stride)
-        pointer.pointee = value
-        return value
+        guard case .null = pointer.pointee else { return }
+        pointer.pointee = rowLayout.takeDictionary(Int(composite), row: slots + row * stride)
     }
 
     func primaryKey(at row: Int) -> Int64 { primaryKeys[row] }

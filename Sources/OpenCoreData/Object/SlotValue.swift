@@ -53,7 +53,13 @@ enum SlotValue {
     /// The value as `Any` (nil for `null`), with the Swift type it was stored with.
     @usableFromInline
     var any: Any? {
-        switch self {
+        let value = self
+        return value.takeAny()
+    }
+
+    /// The value as `Any` (as `any` gives it), consuming it: its payload moves into the existential.
+    consuming func takeAny() -> Any? {
+        switch consume self {
         case .null: return nil
         case .string(let v): return v
         case .int16(let v): return v
@@ -71,6 +77,19 @@ enum SlotValue {
         case .objects(let v): return v
         case .other(let box): return box.value
         }
+    }
+
+    /// Whether `string` is one the runtime keeps no reference count for (a small string, held in its
+    /// own bits, or a literal), so that destroying it does nothing. On 64-bit platforms that is bit 63
+    /// of the string's object word ("isImmortal" in the standard library's string layout); elsewhere
+    /// this answers false, and such strings are destroyed as any other.
+    @inline(__always)
+    static func isImmortal(_ string: String) -> Bool {
+        #if _pointerBitWidth(_64)
+        return unsafeBitCast(string, to: (UInt64, UInt64).self).1 & (1 << 63) != 0
+        #else
+        return false
+        #endif
     }
 
     var isNull: Bool {

@@ -87,10 +87,18 @@ final class RowCodec: @unchecked Sendable {
             deferredIndex = index
         }
 
-        /// The dictionary of the deferred composite `composite`, from a row's element slots.
-        func dictionary(_ composite: DeferredComposite, row: UnsafePointer<SlotValue>) -> SlotValue {
-            let elements = row + composite.firstElement
-            return composite.template.value { elements[$0].any }
+        /// The dictionary of the deferred composite `deferred[composite]`, from a row's element slots. It takes
+        /// their values (no copy now, nothing to destroy with the block): the slots are left `.null`,
+        /// and are not read again once the composite's slot holds the dictionary.
+        func takeDictionary(_ composite: Int, row: UnsafeMutablePointer<SlotValue>) -> SlotValue {
+            deferred.withUnsafeBufferPointer { deferred in
+                let elements = row + deferred[composite].firstElement
+                return deferred[composite].template.value { i in
+                    let element = (elements + i).move()
+                    (elements + i).initialize(to: .null)
+                    return element.takeAny()
+                }
+            }
         }
     }
 
@@ -111,22 +119,25 @@ final class RowCodec: @unchecked Sendable {
             keys = paths.map { $0[0] }
         }
 
-        /// The composite's value from its elements' values (by column): a copy of the template filled by
-        /// index, with no key hashed, when every element is present (the usual case); otherwise a
-        /// dictionary of the elements present, or `.null` when there are none.
+        /// The composite's value from its elements' values (by column; `element` is called once per
+        /// column, in order): a copy of the template filled by index, with no key hashed, when every
+        /// element is present (the usual case); otherwise a dictionary of the elements present, or
+        /// `.null` when there are none.
         @inline(__always)
         func value(_ element: (Int) -> Any?) -> SlotValue {
             var filled = dictionary
             for i in indices.indices {
-                guard let value = element(i) else { return partialValue(element) }
+                guard let value = element(i) else { return partialValue(filled, missing: i, element) }
                 filled.values[indices[i]] = value
             }
             return .composite(filled)
         }
 
-        private func partialValue(_ element: (Int) -> Any?) -> SlotValue {
+        /// The elements present, when the one at `missing` is not: those before it are in `filled`.
+        private func partialValue(_ filled: [String: Any], missing: Int, _ element: (Int) -> Any?) -> SlotValue {
             var present: [String: Any] = [:]
-            for i in keys.indices {
+            for i in 0..<missing { present[keys[i]] = filled.values[indices[i]] }
+            for i in missing + 1 ..< keys.count {
                 if let value = element(i) { present[keys[i]] = value }
             }
             return present.isEmpty ? .null : .composite(present)
@@ -138,6 +149,9 @@ final class RowCodec: @unchecked Sendable {
     let rootID: ObjectIdentifier
     /// By slot.
     private let plan: [SlotPlan]
+    /// By row block slot (`blockLayout.stride` of them): `plan`, with each deferred composite's slot
+    /// left empty and its elements read into the slots after the entity's.
+    private let blockPlan: [SlotPlan]
     private let composites: [CompositePlan]
     private let destinations: [NSEntityDescription]
     private let transformers: [String]
@@ -203,14 +217,18 @@ final class RowCodec: @unchecked Sendable {
         self.transformers = transformers
         self.insertColumns = inserts
         var deferred: [DeferredComposite] = []
-        var nextElement = plan.count
+        var blockPlan = plan
         for (slot, step) in plan.enumerated() where step.kind == .composite {
             let composite = composites[Int(step.item)]
             guard let template = composite.template else { continue }
-            deferred.append(DeferredComposite(slot: slot, firstElement: nextElement, template: template))
-            nextElement += composite.columns.count
+            deferred.append(DeferredComposite(slot: slot, firstElement: blockPlan.count, template: template))
+            blockPlan[slot] = empty
+            blockPlan += composite.columns.map {
+                SlotPlan(kind: .attribute, type: $0.type, column: $0.column, entityColumn: -1, item: -1, transformer: $0.transformer)
+            }
         }
         blockLayout = BlockLayout(slotCount: plan.count, deferred: deferred)
+        self.blockPlan = blockPlan
         let names = ["Z_PK", "Z_ENT", "Z_OPT"] + inserts.map(\.name)
         insertSQL = "INSERT INTO \(mapping.table.name) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))"
         _ = schema
@@ -241,7 +259,7 @@ final class RowCodec: @unchecked Sendable {
         case .empty:
             return .null
         case .attribute:
-            return SQLValueCodec.decodeSlot(row, Int(step.column), type: step.type, transformerName: transformerName(step.transformer))
+            return SQLValueCodec.decodeSlot(row, Int(step.column), type: step.type, transformerName: self.transformerName(step.transformer))
         case .composite:
             return decodeComposite(row, composites[Int(step.item)])
         case .toOne:
@@ -257,24 +275,8 @@ final class RowCodec: @unchecked Sendable {
     /// Decodes a row into a row block's slots (`blockLayout.stride` of them, uninitialized): the
     /// entity's slots, with deferred composites left `.null` and their elements in the slots after.
     func decodeRow<Columns: SQLColumns>(_ row: Columns, schema: StoreSchema, into slots: UnsafeMutablePointer<SlotValue>) {
-        let layout = blockLayout
-        guard !layout.deferred.isEmpty else { return decode(row, schema: schema, into: slots) }
-        plan.withUnsafeBufferPointer { plan in
-            for slot in plan.indices {
-                let step = plan[slot]
-                if step.kind == .composite, layout.deferredIndex[slot] >= 0 {
-                    let composite = composites[Int(step.item)]
-                    (slots + slot).initialize(to: .null)
-                    var element = slots + layout.deferred[Int(layout.deferredIndex[slot])].firstElement
-                    for column in composite.columns {
-                        element.initialize(to: SQLValueCodec.decodeSlot(row, Int(column.column), type: column.type,
-                                                                        transformerName: transformerName(column.transformer)))
-                        element += 1
-                    }
-                } else {
-                    (slots + slot).initialize(to: decodeSlot(step, row, schema: schema))
-                }
-            }
+        blockPlan.withUnsafeBufferPointer { plan in
+            for slot in plan.indices { (slots + slot).initialize(to: decodeSlot(plan[slot], row, schema: schema)) }
         }
     }
 
@@ -286,14 +288,14 @@ final class RowCodec: @unchecked Sendable {
         if let template = composite.template {
             return composite.columns.withUnsafeBufferPointer { columns in
                 template.value { i in
-                    SQLValueCodec.decode(row, Int(columns[i].column), type: columns[i].type, transformerName: transformerName(columns[i].transformer))
+                    SQLValueCodec.decode(row, Int(columns[i].column), type: columns[i].type, transformerName: self.transformerName(columns[i].transformer))
                 }
             }
         }
         // Nested composites: each element at its path.
         var dictionary = [String: Any](minimumCapacity: composite.columns.count)
         for (column, path) in zip(composite.columns, composite.paths) {
-            guard let value = SQLValueCodec.decode(row, Int(column.column), type: column.type, transformerName: transformerName(column.transformer)) else { continue }
+            guard let value = SQLValueCodec.decode(row, Int(column.column), type: column.type, transformerName: self.transformerName(column.transformer)) else { continue }
             if path.count == 1 {
                 dictionary[path[0]] = value
             } else {

@@ -54,9 +54,11 @@ enum SQLValueCodec {
         return String(describing: value).databaseValue
     }
 
-    /// Reads column `index` of a row as a typed slot value of the attribute's type.
+    /// Reads column `index` of a row as a typed slot value of the attribute's type (a transformable
+    /// through the transformer named `transformerName`, asked for only then).
     @inline(__always)
-    static func decodeSlot<Columns: SQLColumns>(_ row: Columns, _ index: Int, type: NSAttributeType, transformerName: String? = nil) -> SlotValue {
+    static func decodeSlot<Columns: SQLColumns>(_ row: Columns, _ index: Int, type: NSAttributeType,
+                                                transformerName: @autoclosure () -> String? = nil) -> SlotValue {
         switch type {
         case .stringAttributeType: return row.string(index).map(SlotValue.string) ?? .null
         case .integer64AttributeType: return row.int64(index).map(SlotValue.int64) ?? .null
@@ -75,7 +77,7 @@ enum SQLValueCodec {
         case .URIAttributeType: return SlotValue(row.string(index).flatMap { URL(string: $0) })
         case .transformableAttributeType:
             guard let data = row.data(index) else { return .null }
-            return SlotValue(Transformers.decode(data, transformerName: transformerName))
+            return SlotValue(Transformers.decode(data, transformerName: transformerName()))
         case .undefinedAttributeType, .objectIDAttributeType, .compositeAttributeType:
             return .null
         }
@@ -83,8 +85,9 @@ enum SQLValueCodec {
 
     /// Reads column `index` of a row as a value of the attribute's type.
     @inline(__always)
-    static func decode<Columns: SQLColumns>(_ row: Columns, _ index: Int, type: NSAttributeType, transformerName: String? = nil) -> Any? {
-        decodeSlot(row, index, type: type, transformerName: transformerName).any
+    static func decode<Columns: SQLColumns>(_ row: Columns, _ index: Int, type: NSAttributeType,
+                                            transformerName: @autoclosure () -> String? = nil) -> Any? {
+        decodeSlot(row, index, type: type, transformerName: transformerName()).takeAny()
     }
 }
 
