@@ -81,7 +81,7 @@ final class RowCodec: @unchecked Sendable {
         init(slotCount: Int, deferred: [DeferredComposite]) {
             self.slotCount = slotCount
             self.deferred = deferred
-            stride = slotCount + deferred.reduce(0) { $0 + $1.template.indices.count }
+            stride = slotCount + deferred.reduce(0) { $0 + $1.template.count }
             var index = [Int32](repeating: -1, count: slotCount)
             for (i, composite) in deferred.enumerated() { index[composite.slot] = Int32(i) }
             deferredIndex = index
@@ -92,55 +92,57 @@ final class RowCodec: @unchecked Sendable {
         /// and are not read again once the composite's slot holds the dictionary.
         func takeDictionary(_ composite: Int, row: UnsafeMutablePointer<SlotValue>) -> SlotValue {
             deferred.withUnsafeBufferPointer { deferred in
-                let elements = row + deferred[composite].firstElement
-                return deferred[composite].template.value { i in
-                    let element = (elements + i).move()
-                    (elements + i).initialize(to: .null)
-                    return element.takeAny()
-                }
+                deferred[composite].template.takeValue(from: row + deferred[composite].firstElement)
             }
         }
     }
 
-    /// A flat composite's dictionary with every key present, and each column's index into it: building
-    /// a value copies it and stores the element values by index (see `value(_:)`).
+    /// The keys of a flat composite's dictionary, each with its column's index as its value: a
+    /// composite's dictionary is this one with the values mapped to the elements' (`mapValues` keeps
+    /// every key where it is, so no key is hashed).
     struct CompositeTemplate {
-        let dictionary: [String: Any]
-        let indices: [Dictionary<String, Any>.Index]
+        let columnByKey: [String: Int]
         /// Each column's key.
         let keys: [String]
+        /// The number of elements (and columns).
+        var count: Int { keys.count }
 
         init?(_ paths: [[String]]) {
             guard paths.allSatisfy({ $0.count == 1 }), Set(paths.map { $0[0] }).count == paths.count else { return nil }
-            var dictionary = [String: Any](minimumCapacity: paths.count)
-            for path in paths { dictionary[path[0]] = 0 }
-            self.dictionary = dictionary
-            indices = paths.map { dictionary.index(forKey: $0[0])! }
             keys = paths.map { $0[0] }
+            columnByKey = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
         }
 
-        /// The composite's value from its elements' values (by column; `element` is called once per
-        /// column, in order): a copy of the template filled by index, with no key hashed, when every
-        /// element is present (the usual case); otherwise a dictionary of the elements present, or
-        /// `.null` when there are none.
-        @inline(__always)
+        /// The composite's value from its elements' values (`element(i)` gives column `i`'s, and is
+        /// called once per column): the template's keys with every element when all are present (the
+        /// usual case); otherwise a dictionary of the elements present, or `.null` when there are none.
         func value(_ element: (Int) -> Any?) -> SlotValue {
-            var filled = dictionary
-            for i in indices.indices {
-                guard let value = element(i) else { return partialValue(filled, missing: i, element) }
-                filled.values[indices[i]] = value
+            withUnsafeTemporaryAllocation(of: Any?.self, capacity: count) { values in
+                var present = 0
+                for i in 0..<count {
+                    let value = element(i)
+                    if value != nil { present += 1 }
+                    values.initializeElement(at: i, to: value)
+                }
+                // Each branch moves every value out of the buffer.
+                if present == count { return .composite(columnByKey.mapValues { values.moveElement(from: $0)! }) }
+                var partial: [String: Any] = [:]
+                for i in 0..<count {
+                    if let value = values.moveElement(from: i) { partial[keys[i]] = value }
+                }
+                return partial.isEmpty ? .null : .composite(partial)
             }
-            return .composite(filled)
         }
 
-        /// The elements present, when the one at `missing` is not: those before it are in `filled`.
-        private func partialValue(_ filled: [String: Any], missing: Int, _ element: (Int) -> Any?) -> SlotValue {
-            var present: [String: Any] = [:]
-            for i in 0..<missing { present[keys[i]] = filled.values[indices[i]] }
-            for i in missing + 1 ..< keys.count {
-                if let value = element(i) { present[keys[i]] = value }
+        /// The composite's value from a row block's element slots, which it takes (leaving `.null`).
+        func takeValue(from elements: UnsafeMutablePointer<SlotValue>) -> SlotValue {
+            @inline(__always) func take(_ i: Int) -> Any? {
+                let element = (elements + i).move()
+                (elements + i).initialize(to: .null)
+                return element.takeAny()
             }
-            return present.isEmpty ? .null : .composite(present)
+            for i in 0..<count where elements[i].isNull { return value(take) }
+            return .composite(columnByKey.mapValues { take($0)! })
         }
     }
 
