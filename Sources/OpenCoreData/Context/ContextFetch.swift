@@ -164,8 +164,7 @@ extension NSManagedObjectContext {
             ?? (batchGroups.isEmpty ? nil : batchMember(entity: row.entity, primaryKey: row.primaryKey)) {
             return filledIfFault(existing, values: row.values, version: row.version)
         }
-        // Unretained: the builder holds the block until the object made below holds it too.
-        unowned(unsafe) let block = blocks.block(for: row, context: self)
+        let block = blocks.block(for: row, context: self)
         let index = block.append(row)
         let object = ObjectConstruction.make(entity: row.entity, cls: block.objectClass, context: self, payload: block, index: Int32(index))
         registerHoldingLock(object, root: row.rootID, primaryKey: row.primaryKey)

@@ -410,13 +410,14 @@ enum ObjectConstruction {
     }
 
     /// Creates an object of `entity`'s class whose payload is `payload` (ObjectData, RowBlock or BatchGroup).
-    /// The thread-specific slot points at `pending` on this stack frame only while the initializer runs.
+    /// The thread-specific slot points at `pending` on this stack frame until the initializer takes it.
     static func make(entity: NSEntityDescription, cls: NSManagedObject.Type, context: NSManagedObjectContext,
                      payload: ObjectPayload, index: Int32 = 0) -> NSManagedObject {
         var pending = Pending(payload: .passUnretained(payload), index: index)
         let object = withUnsafeMutablePointer(to: &pending) { pointer in
+            // The initializer's first step, NSManagedObject's designated initializer, takes it (and
+            // clears the slot: an object the initializer makes after that is an ordinary new one).
             pthread_setspecific(key, pointer)
-            defer { pthread_setspecific(key, nil) }
             return cls.init(entity: entity, insertInto: nil)
         }
         // A fresh ObjectData joins the context; a row block or batch group got its context when it was made.
