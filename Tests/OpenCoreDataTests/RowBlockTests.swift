@@ -199,6 +199,7 @@ struct DeferredCompositeTests {
             let gauges = try Self.byName(context)
             #expect(gauges.count == 20)
             #expect(gauges[0].value(forKey: "reading") == nil)
+            #expect(gauges[0].value(forKey: "reading") == nil) // no element, nothing built: still nil
             for i in 1..<20 {
                 let reading = try #require(gauges[i].value(forKey: "reading") as? [String: Any])
                 #expect(reading["unit"] as? String == "kPa")
@@ -253,5 +254,92 @@ enum NotificationCenterRecorder {
         defer { NotificationCenter.default.removeObserver(token) }
         try save()
         return captured.lock.withLock { captured.notification }
+    }
+}
+
+/// Two classes whose `@Managed` properties share names, one of them a single letter: a property's
+/// identity is its name's literal, and it reads the slot its own entity has under that name.
+final class Point: NSManagedObject {
+    @Managed var x: Int64
+    @Managed var label: String?
+}
+
+final class Tag: NSManagedObject {
+    @Managed var label: String?
+    @Managed var x: Int64
+}
+
+@Suite("Row block values and managed property identities")
+struct RowValueLifetimeTests {
+    /// Strings of every kind a row can hold: empty, small (up to 15 UTF-8 bytes, kept in the string's
+    /// own bits), just past small, long, non-ASCII, and with an embedded NUL.
+    static let strings = ["", "a", "fifteen bytes!!", "sixteen bytes!!!", String(repeating: "long ", count: 40),
+                          "ünïcödé", "ünïcödé and then some more text", "nul\u{0}inside", "a longer one with a nul \u{0} in it"]
+
+    @Test func stringsOfEveryLengthOutliveTheirRowBlock() throws {
+        let entity = NSEntityDescription(name: "Note")
+        entity.properties = [NSAttributeDescription(name: "text", type: .stringAttributeType)]
+        let model = NSManagedObjectModel()
+        model.entities = [entity]
+        let context = try Fixtures.container(model: model, inMemory: true).newBackgroundContext()
+        try context.performAndWait {
+            for round in 0..<30 {
+                for text in Self.strings { NSManagedObject(entity: entity, insertInto: context).setValue(text + "\(round)", forKey: "text") }
+            }
+            try context.save()
+            context.reset()
+            var read: [String] = []
+            do {
+                let notes = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Note"))
+                read = notes.compactMap { $0.value(forKey: "text") as? String }
+            }
+            // The objects and their blocks are gone: the strings read from them must be intact.
+            context.reset()
+            let expected = (0..<30).flatMap { round in Self.strings.map { $0 + "\(round)" } }
+            #expect(read.sorted() == expected.sorted())
+        }
+    }
+
+    @Test func smallAndLiteralStringsAreTheImmortalOnes() {
+        #expect(SlotValue.isImmortal(""))
+        #expect(SlotValue.isImmortal("fifteen bytes!!"))
+        #expect(SlotValue.isImmortal("a literal of more than fifteen bytes"))
+        #expect(!SlotValue.isImmortal(String(repeating: "x", count: 40)))
+        #expect(!SlotValue.isImmortal(String(decoding: Array("sixteen bytes!!!".utf8), as: UTF8.self)))
+        #expect(SlotValue.isImmortal(String(decoding: Array("fifteen bytes!!".utf8), as: UTF8.self)))
+    }
+
+    @Test func propertiesSharingNamesReadTheirOwnEntitysSlots() throws {
+        let point = NSEntityDescription(name: "Point")
+        point.managedObjectClassName = NSStringFromClass(Point.self)
+        point.properties = [NSAttributeDescription(name: "x", type: .integer64AttributeType, optional: false, defaultValue: Int64(0)),
+                            NSAttributeDescription(name: "label", type: .stringAttributeType)]
+        let tag = NSEntityDescription(name: "Tag")
+        tag.managedObjectClassName = NSStringFromClass(Tag.self)
+        // The other order: each name has another slot here.
+        tag.properties = [NSAttributeDescription(name: "label", type: .stringAttributeType),
+                          NSAttributeDescription(name: "x", type: .integer64AttributeType, optional: false, defaultValue: Int64(0))]
+        let model = NSManagedObjectModel()
+        model.entities = [point, tag]
+        let context = try Fixtures.container(model: model, inMemory: true).newBackgroundContext()
+        try context.performAndWait {
+            for i in 0..<5 {
+                let p = Point(context: context)
+                p.x = Int64(i)
+                p.label = "point \(i)"
+                let t = Tag(context: context)
+                t.x = Int64(100 + i)
+                t.label = "tag \(i)"
+            }
+            try context.save()
+            context.reset()
+            let points = try context.fetch(NSFetchRequest<Point>(entityName: "Point")).sorted { $0.x < $1.x }
+            let tags = try context.fetch(NSFetchRequest<Tag>(entityName: "Tag")).sorted { $0.x < $1.x }
+            #expect(points.map(\.x) == [0, 1, 2, 3, 4])
+            #expect(points.map(\.label) == (0..<5).map { "point \($0)" })
+            #expect(tags.map(\.x) == [100, 101, 102, 103, 104])
+            #expect(tags.map(\.label) == (0..<5).map { "tag \($0)" })
+            #expect(ManagedProperty("x").name == "x")
+        }
     }
 }
