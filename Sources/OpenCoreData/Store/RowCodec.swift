@@ -249,8 +249,14 @@ final class RowCodec: @unchecked Sendable {
 
     /// Decodes a row's slot values into `slots` (uninitialized memory for one value per slot).
     func decode<Columns: SQLColumns>(_ row: Columns, schema: StoreSchema, into slots: UnsafeMutablePointer<SlotValue>) {
-        plan.withUnsafeBufferPointer { plan in
-            for slot in plan.indices { (slots + slot).initialize(to: decodeSlot(plan[slot], row, schema: schema)) }
+        decode(row, schema: schema, into: slots, steps: plan)
+    }
+
+    /// Decodes a row into `slots`, one value per step of `steps` (uninitialized memory).
+    @inline(__always)
+    private func decode<Columns: SQLColumns>(_ row: Columns, schema: StoreSchema, into slots: UnsafeMutablePointer<SlotValue>, steps: [SlotPlan]) {
+        steps.withUnsafeBufferPointer { steps in
+            for slot in steps.indices { (slots + slot).initialize(to: decodeSlot(steps[slot], row, schema: schema)) }
         }
     }
 
@@ -277,9 +283,7 @@ final class RowCodec: @unchecked Sendable {
     /// Decodes a row into a row block's slots (`blockLayout.stride` of them, uninitialized): the
     /// entity's slots, with deferred composites left `.null` and their elements in the slots after.
     func decodeRow<Columns: SQLColumns>(_ row: Columns, schema: StoreSchema, into slots: UnsafeMutablePointer<SlotValue>) {
-        blockPlan.withUnsafeBufferPointer { plan in
-            for slot in plan.indices { (slots + slot).initialize(to: decodeSlot(plan[slot], row, schema: schema)) }
-        }
+        decode(row, schema: schema, into: slots, steps: blockPlan)
     }
 
     @inline(__always)
