@@ -343,3 +343,32 @@ struct RowValueLifetimeTests {
         }
     }
 }
+
+@Suite("An object belongs to one context")
+struct SingleContextTests {
+    /// Core Data raises when an object of one context is inserted into another; here the process stops
+    /// with a message that says so (a registration in two contexts would outlive the object in one).
+    @Test func insertingAnotherContextsObjectStopsWithAMessage() async {
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let container = try Fixtures.container(inMemory: true)
+            let first = container.newBackgroundContext(), second = container.newBackgroundContext()
+            let entity = try #require(container.managedObjectModel.entitiesByName["Aircraft"])
+            let aircraft = NSManagedObject(entity: entity, insertInto: first)
+            second.insert(aircraft)
+        }.map { result in
+            let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+            #expect(message.contains("may only be in (or observed by) a single NSManagedObjectContext"))
+        }
+    }
+
+    @Test func insertingIntoItsOwnContextAgainChangesNothing() throws {
+        let container = try Fixtures.container(inMemory: true)
+        let context = container.newBackgroundContext()
+        let entity = try #require(container.managedObjectModel.entitiesByName["Aircraft"])
+        context.performAndWait {
+            let aircraft = NSManagedObject(entity: entity, insertInto: context)
+            context.insert(aircraft)
+            #expect(context.insertedObjects.count == 1)
+        }
+    }
+}

@@ -202,6 +202,10 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
 
     /// Inserts an object: it is saved with the next `save()`.
     open func insert(_ object: NSManagedObject) {
+        if let other = object.managedObjectContext, other !== self {
+            // As Core Data raises: the object stays where it is, registered and tracked by one context.
+            preconditionFailure("An NSManagedObject may only be in (or observed by) a single NSManagedObjectContext: this \(object.entity.name ?? "object") belongs to another context")
+        }
         stateLock.lock(); defer { stateLock.unlock() }
         if object.managedObjectContext === self && (object.isInserted || !object.objectID.isTemporaryID) {
             if object.isDeleted { undelete(object) }
