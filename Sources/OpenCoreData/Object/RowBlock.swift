@@ -5,7 +5,7 @@ import Foundation
 ///
 /// A fetched object that is only read never gets an `ObjectData` of its own: no allocation for its
 /// values, and its neighbours' values are next to its own in memory. The first change (or anything else
-/// that needs per-object state: a fault, a relationship read, a move to another context) copies the row
+/// that needs per-object state: a fault, a relationship read, leaving its context) copies the row
 /// into an `ObjectData` (`NSManagedObject.data`). Rows are never written after the fetch that reads
 /// them. A block lives while any of its objects does; blocks hold at most `maximumRows` rows, so an
 /// object kept from a large fetch keeps only its own block alive.
