@@ -72,15 +72,20 @@ enum Fixtures {
             entryPilots,
         ]
         pilot.properties = [NSAttributeDescription(name: "name", type: .stringAttributeType), pilotEntries]
-        let model = NSManagedObjectModel()
-        model.entities = [aircraft, logEntry, pilot]
-        return model
+        return model([aircraft, logEntry, pilot])
     }
 
     static func temporaryStoreURL(_ name: String = "store") -> URL {
         FileManager.default.temporaryDirectory
             .appendingPathComponent("orchard-tests-\(UUID().uuidString)")
             .appendingPathComponent("\(name).sqlite")
+    }
+
+    /// A model of `entities`.
+    static func model(_ entities: [NSEntityDescription]) -> NSManagedObjectModel {
+        let model = NSManagedObjectModel()
+        model.entities = entities
+        return model
     }
 
     static func container(model: NSManagedObjectModel = flightLogModel(), url: URL? = nil, inMemory: Bool = false) throws -> NSPersistentContainer {

@@ -63,9 +63,7 @@ struct ManagedMacroTests {
                 NSAttributeDescription(name: "grooved", type: .booleanAttributeType),
             ]),
         ]
-        let model = NSManagedObjectModel()
-        model.entities = [entity]
-        let container = try Fixtures.container(model: model, inMemory: true)
+        let container = try Fixtures.container(model: Fixtures.model([entity]), inMemory: true)
         let context = container.newBackgroundContext()
         try context.performAndWait {
             let runway = Runway(context: context)

@@ -37,8 +37,7 @@ struct ModelTests {
         let middle = NSCompositeAttributeDescription(name: "middle", elements: [inner, NSAttributeDescription(name: "label", type: .stringAttributeType)])
         let outer = NSCompositeAttributeDescription(name: "outer", elements: [middle])
         entity.properties = [outer]
-        let model = NSManagedObjectModel()
-        model.entities = [entity]
+        let model = Fixtures.model([entity])
         let container = try Fixtures.container(model: model)
         let context = container.viewContext
         let thing = NSEntityDescription.insertNewObject(forEntityName: "Thing", into: context)
@@ -71,8 +70,7 @@ struct ModelTests {
         let plane = NSEntityDescription(name: "Plane", properties: [NSAttributeDescription(name: "wings", type: .integer16AttributeType)])
         let boat = NSEntityDescription(name: "Boat", properties: [NSAttributeDescription(name: "hulls", type: .integer16AttributeType)])
         vehicle.subentities = [plane, boat]
-        let model = NSManagedObjectModel()
-        model.entities = [vehicle, plane, boat]
+        let model = Fixtures.model([vehicle, plane, boat])
         let container = try Fixtures.container(model: model)
         let context = container.viewContext
         let p = NSEntityDescription.insertNewObject(forEntityName: "Plane", into: context)

@@ -39,8 +39,7 @@ private func shelfModel() -> NSManagedObjectModel {
     shelf.properties = [NSAttributeDescription(name: "name", type: .stringAttributeType), books, shelfKeeper]
     book.properties = [NSAttributeDescription(name: "title", type: .stringAttributeType), bookShelf]
     keeper.properties = [NSAttributeDescription(name: "name", type: .stringAttributeType), keeperShelf]
-    let model = NSManagedObjectModel()
-    model.entities = [shelf, book, keeper]
+    let model = Fixtures.model([shelf, book, keeper])
     return model
 }
 

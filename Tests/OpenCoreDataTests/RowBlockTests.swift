@@ -168,9 +168,7 @@ struct DeferredCompositeTests {
                 NSAttributeDescription(name: "taken", type: .dateAttributeType),
             ]),
         ]
-        let model = NSManagedObjectModel()
-        model.entities = [entity]
-        let container = try Fixtures.container(model: model, inMemory: true)
+        let container = try Fixtures.container(model: Fixtures.model([entity]), inMemory: true)
         let context = container.newBackgroundContext()
         try context.performAndWait {
             for i in 0..<count {
@@ -279,9 +277,7 @@ struct RowValueLifetimeTests {
     @Test func stringsOfEveryLengthOutliveTheirRowBlock() throws {
         let entity = NSEntityDescription(name: "Note")
         entity.properties = [NSAttributeDescription(name: "text", type: .stringAttributeType)]
-        let model = NSManagedObjectModel()
-        model.entities = [entity]
-        let context = try Fixtures.container(model: model, inMemory: true).newBackgroundContext()
+        let context = try Fixtures.container(model: Fixtures.model([entity]), inMemory: true).newBackgroundContext()
         try context.performAndWait {
             for round in 0..<30 {
                 for text in Self.strings { NSManagedObject(entity: entity, insertInto: context).setValue(text + "\(round)", forKey: "text") }
@@ -319,9 +315,7 @@ struct RowValueLifetimeTests {
         // The other order: each name has another slot here.
         tag.properties = [NSAttributeDescription(name: "label", type: .stringAttributeType),
                           NSAttributeDescription(name: "x", type: .integer64AttributeType, optional: false, defaultValue: Int64(0))]
-        let model = NSManagedObjectModel()
-        model.entities = [point, tag]
-        let context = try Fixtures.container(model: model, inMemory: true).newBackgroundContext()
+        let context = try Fixtures.container(model: Fixtures.model([point, tag]), inMemory: true).newBackgroundContext()
         try context.performAndWait {
             for i in 0..<5 {
                 let p = Point(context: context)

@@ -34,8 +34,7 @@ struct SlotStorageTests {
             NSAttributeDescription(name: "token", type: .UUIDAttributeType),
             NSAttributeDescription(name: "wide", type: .integer32AttributeType),
         ]
-        let model = NSManagedObjectModel()
-        model.entities = [entity]
+        let model = Fixtures.model([entity])
         let container = NSPersistentContainer(name: "Gauges", managedObjectModel: model)
         container.persistentStoreDescriptions = [NSPersistentStoreDescription(url: Fixtures.temporaryStoreURL("gauges"))]
         var failure: Error?

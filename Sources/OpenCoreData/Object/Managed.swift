@@ -184,29 +184,36 @@ final class ManagedSlotTable: @unchecked Sendable {
         entries.deallocate()
     }
 
+    /// The index of the entry for `id` among the first `count` entries, if there is one.
+    @inlinable @inline(__always)
+    static func index(of id: UInt, entries: UnsafeMutablePointer<Entry>, count: Int) -> Int? {
+        var i = 0
+        while i < count {
+            if entries[i].id == id { return i }
+            i &+= 1
+        }
+        return nil
+    }
+
     /// The slot of the attribute known as `id` among the first `count` entries (nil for a relationship,
     /// or an identity not seen yet: the caller takes the general path, which adds it).
     @inlinable @inline(__always)
     static func attributeSlot(for id: UInt, entries: UnsafeMutablePointer<Entry>, count: Int) -> Int? {
-        var i = 0
-        while i < count {
-            let entry = entries + i
-            if entry.pointee.id == id { return entry.pointee.isAttribute ? entry.pointee.slot : nil }
-            i &+= 1
-        }
-        return nil
+        guard let i = index(of: id, entries: entries, count: count) else { return nil }
+        return entries[i].isAttribute ? entries[i].slot : nil
     }
 
     /// The slot and key (the property's name) of `property`, added on first use (nil when the entity
     /// has no property of that name: the caller goes through key-value coding, which reports the error).
     func slotAndKey(for property: ManagedProperty, layout: EntityLayout) -> (slot: Int, key: String)? {
         let id = property.id
-        let count = published.load(ordering: .acquiring)
-        for i in 0..<count where entries[i].id == id { return (entries[i].slot, entries[i].key) }
+        if let i = Self.index(of: id, entries: entries, count: published.load(ordering: .acquiring)) {
+            return (entries[i].slot, entries[i].key)
+        }
         guard let slot = layout.slotByName[property.name] else { return nil }
         lock.withLock {
             let count = published.load(ordering: .relaxed)
-            guard count < Self.capacity, !(0..<count).contains(where: { entries[$0].id == id }) else { return }
+            guard count < Self.capacity, Self.index(of: id, entries: entries, count: count) == nil else { return }
             (entries + count).initialize(to: Entry(id: id, slot: slot, isAttribute: layout.attributeTypes[slot] != nil, key: property.name))
             published.store(count + 1, ordering: .releasing)
         }

@@ -45,16 +45,11 @@ final class RowBlock: ObjectPayload {
     }
 
     deinit {
-        // Values of plain-data cases need no destroying, nor do strings the runtime counts no
-        // references of: only the others are destroyed (no generic witness per slot).
+        // Only values that hold references are destroyed (no generic witness per slot).
         var slot = slots
         let end = slots + count * stride
         while slot < end {
-            switch slot.pointee {
-            case .null, .int16, .int32, .int64, .double, .float, .bool, .date: break
-            case .string(let string) where SlotValue.isImmortal(string): break
-            default: slot.deinitialize(count: 1)
-            }
+            if slot.pointee.needsDestroying { slot.deinitialize(count: 1) }
             slot += 1
         }
         slots.deallocate()

@@ -79,6 +79,17 @@ enum SlotValue {
         }
     }
 
+    /// Whether destroying this value does anything: false for the plain-data cases and for strings the
+    /// runtime keeps no reference count for (see `isImmortal`).
+    @inline(__always)
+    var needsDestroying: Bool {
+        switch self {
+        case .null, .int16, .int32, .int64, .double, .float, .bool, .date: return false
+        case .string(let string): return !SlotValue.isImmortal(string)
+        default: return true
+        }
+    }
+
     /// Whether `string` is one the runtime keeps no reference count for (a small string, held in its
     /// own bits, or a literal), so that destroying it does nothing. On 64-bit platforms that is bit 63
     /// of the string's object word ("isImmortal" in the standard library's string layout); elsewhere

@@ -74,13 +74,18 @@ struct RowSource {
 }
 
 extension NSPersistentStore {
+    /// The entity numbers (Z_ENT) a fetch's rows may have: its entity's, and its subentities' when it includes them.
+    func entityNumbers(_ spec: FetchSpec, mapping: EntityMapping) -> [Int] {
+        spec.includesSubentities ? mapping.descendantNumbers : [mapping.number]
+    }
+
     /// The FROM ... WHERE ... ORDER BY ... LIMIT tail of a fetch, with its arguments.
     func fetchTail(_ spec: FetchSpec, order: Bool = true) throws -> (String, [DatabaseValue]) {
         let mapping = schema.mapping(for: spec.entity)
         var translator = PredicateSQL(store: self)
         var conditions: [String] = []
         let root = schema.mapping(for: spec.entity.rootEntity)
-        let numbers = spec.includesSubentities ? mapping.descendantNumbers : [mapping.number]
+        let numbers = entityNumbers(spec, mapping: mapping)
         if numbers.count != root.descendantNumbers.count {
             conditions.append(numbers.count == 1 ? "t0.Z_ENT = \(numbers[0])" : "t0.Z_ENT IN (\(numbers.map(String.init).joined(separator: ", ")))")
         }
@@ -109,7 +114,7 @@ extension NSPersistentStore {
         let mapping = schema.mapping(for: spec.entity)
         let sql = "SELECT \(selectColumns(mapping.table)) \(tail)"
         // Rows of one possible entity need not have their Z_ENT read.
-        let numbers = spec.includesSubentities ? mapping.descendantNumbers : [mapping.number]
+        let numbers = entityNumbers(spec, mapping: mapping)
         let onlyNumber = numbers.count == 1 ? numbers[0] : nil
         try run { db in
             let statement = try db.cachedStatement(sql: sql)
