@@ -64,14 +64,20 @@ let package = Package(
             path: "Tools/coredata-tool"
         ),
         .executableTarget(name: "MigrationCrashWorker", dependencies: ["OpenCoreData"], path: "Tests/Probes/MigrationCrashWorker"),
+        // The benchmarks' shared harness: statistics, alternating runs, result files, SQLite's C API.
+        .target(
+            name: "BenchmarkKit",
+            dependencies: [.product(name: "GRDBSQLite", package: "GRDB.swift")],
+            path: "Benchmarks/BenchmarkKit"
+        ),
         .executableTarget(
             name: "MigrationBenchmark",
-            dependencies: ["OpenCoreData", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["BenchmarkKit", "OpenCoreData"],
             path: "Benchmarks/MigrationBenchmark"
         ),
         .executableTarget(
             name: "CoreDataBenchmark",
-            dependencies: ["OpenCoreData", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["BenchmarkKit", "OpenCoreData", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Benchmarks/CoreDataBenchmark"
         ),
 
@@ -94,6 +100,7 @@ let package = Package(
         .executableTarget(
             name: "NetworkBenchmark",
             dependencies: [
+                "BenchmarkKit",
                 "OpenNetwork",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -119,7 +126,17 @@ let package = Package(
         ]),
         .executableTarget(name: "BookClub", dependencies: ["SwiftUIWeb"], path: "Examples/BookClub"),
         .executableTarget(name: "Groceries", dependencies: ["SwiftUIWeb"], path: "Examples/Groceries"),
-        .executableTarget(name: "SwiftUIWebBenchmark", dependencies: ["SwiftUIWeb", "SwiftUIWebDriver"], path: "Benchmarks/SwiftUIWebBenchmark"),
+        .executableTarget(
+            name: "SwiftUIWebBenchmark",
+            dependencies: [
+                "BenchmarkKit", "SwiftUIWeb", "SwiftUIWebDriver",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/SwiftUIWebBenchmark"
+        ),
 
         // MARK: OpenHealthKit
         .target(name: "OpenHealthKit", dependencies: ["OpenCoreData"], resources: [.copy("Catalog/Resources/rxnorm-catalog.csv")]),
@@ -127,7 +144,7 @@ let package = Package(
         .executableTarget(name: "MedicationsSample", dependencies: ["OpenHealthKit"], path: "Examples/MedicationsSample"),
         .executableTarget(
             name: "HealthKitBenchmark",
-            dependencies: ["OpenHealthKit", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["BenchmarkKit", "OpenHealthKit"],
             path: "Benchmarks/HealthKitBenchmark"
         ),
     ],

@@ -1,235 +1,312 @@
-// OpenNetwork benchmark: each workload next to a raw SwiftNIO baseline in the same run, ratio printed.
-//   swift run -c release NetworkBenchmark [seconds-per-measurement]
-// 1. 1 KiB TLV messages one way over TCP: NetworkConnection<TLV>.send vs an NIOAsyncChannel writer
-//    sending the same frames (target >= 80%); 2. the same over TLS vs NIO + NIOSSL (target >= 70%);
-// 3. Coder request/response round trip (small JSON) p50 vs raw NIO with the same framing and JSON
-//    coding (target <= 1.25x); 4. 1,000 concurrent connections to one listener, memory per idle connection.
+// OpenNetwork benchmark: every workload next to plain SwiftNIO doing the same work (channel handlers on the
+// event loop, frames built per message, batched flushes), and the one-way workloads also next to an
+// NIOAsyncChannel writer (what an async SwiftNIO user writes). Every server runs in a peer process of its
+// own (`NetworkBenchmark peer`), so the figures are the sending process's work; loopback only.
+//
+//   scripts/bench network            # or: swift run -c release NetworkBenchmark [--quick] [--runs N]
+import BenchmarkKit
 import Foundation
 import NIOCore
 import NIOPosix
 import NIOSSL
 import OpenNetwork
 
-let seconds = CommandLine.arguments.count > 1 ? Double(CommandLine.arguments[1]) ?? 2 : 2
+if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "peer" {
+    try runPeer(certificate: CommandLine.arguments[2], key: CommandLine.arguments[3])
+}
+
+let bench = Bench(module: "network", title: "OpenNetwork benchmark")
+let oneWayCount = bench.quick ? 10_000 : 100_000
+let roundTrips = bench.quick ? 200 : 2_000
+let perConnection = bench.quick ? 20 : 100
+let setups = bench.quick ? 100 : 1_000
+let idleConnections = bench.quick ? 100 : 1_000
 let payload = Data((0..<1024).map { UInt8(truncatingIfNeeded: $0) })
+let payloadBytes = Array(payload)
 let frameSize = 8 + payload.count
 
-func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
-func fmt(_ x: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", x) }
+// TLS: one self-signed identity; the peer serves it, both clients trust it.
+let identity = try TLSIdentity.selfSigned()
+let folder = try bench.temporaryDirectory("network-bench")
+let certificateFile = folder.appendingPathComponent("cert.pem").path, keyFile = folder.appendingPathComponent("key.pem").path
+try Data(identity.certificatePEM.utf8).write(to: URL(fileURLWithPath: certificateFile))
+try Data(identity.privateKeyPEM.utf8).write(to: URL(fileURLWithPath: keyFile))
+var clientConfiguration = TLSConfiguration.makeClientConfiguration()
+clientConfiguration.trustRoots = .certificates(try NIOSSLCertificate.fromPEMBytes(Array(identity.certificatePEM.utf8)))
+let clientTLS = try NIOSSLContext(configuration: clientConfiguration)
+let peer = try Peer(certificate: certificateFile, key: keyFile)
+bench.onFinish { peer.stop() }
 
-/// The process's resident memory in bytes.
-func residentBytes() -> Int {
-    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
-    let fields = text.split(separator: " ")
-    return (Int(fields[1]) ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE)))
-}
+func endpoint(_ port: Int) -> NWEndpoint { .hostPort(host: "127.0.0.1", port: .init(rawValue: UInt16(port))) }
 
-// MARK: one-way throughput
+// MARK: 1–2. 1 KiB TLV messages one way, TCP and TLS
 
-/// Sends `count` TLV frames with OpenNetwork; returns messages per second as the sink saw them.
-func openNetworkOneWay(count: Int, port: Int, sink: Raw.SinkServer, tls: TLSCertificate?) async throws -> Double {
-    let done = sink.expect(count * frameSize)
-    let endpoint = NWEndpoint.hostPort(host: "127.0.0.1", port: .init(rawValue: UInt16(port)))
-    let c = if let tls {
-        NetworkConnection(to: endpoint) { TLV { TLS().serverName("localhost").trustRoots([tls]) } }
-    } else {
-        NetworkConnection(to: endpoint) { TLV { TCP() } }
-    }
-    await c.start()
-    try await c.send(payload, type: 1)   // connection (and TLS handshake) outside the timing
-    let start = now()
-    for _ in 1..<count { try await c.send(payload, type: 1) }
-    try await done.get()
-    let elapsed = now() - start
-    await c.cancel()
-    return Double(count - 1) / (Double(elapsed) / 1e9)
-}
-
-/// Sends `count` identical frames through an NIOAsyncChannel writer.
-func rawOneWay(count: Int, port: Int, sink: Raw.SinkServer, tls: NIOSSLContext?) async throws -> Double {
-    let done = sink.expect(count * frameSize)
-    let channel = try await Raw.client(port: port, tls: tls)
-    return try await channel.executeThenClose { inbound, outbound in
-        func frame() -> ByteBuffer {
-            var b = ByteBuffer()
-            b.reserveCapacity(frameSize)
-            b.writeInteger(UInt32(1))
-            b.writeInteger(UInt32(payload.count))
-            b.writeBytes(payload)
-            return b
-        }
-        try await outbound.write(frame())
-        let start = now()
-        for _ in 1..<count { try await outbound.write(frame()) }
-        try await done.get()
-        let elapsed = now() - start
-        return Double(count - 1) / (Double(elapsed) / 1e9)
-    }
-}
-
-/// Picks a message count that takes about `seconds` at the given rate.
-func countFor(rate: Double) -> Int { max(10_000, Int(rate * seconds)) }
-
-func oneWay(tls: Bool) async throws -> (ours: Double, raw: Double) {
-    let identity = try TLSIdentity.selfSigned()
-    let serverContext: NIOSSLContext? = tls ? try NIOSSLContext(configuration: .makeServerConfiguration(
-        certificateChain: try NIOSSLCertificate.fromPEMBytes(Array(identity.certificatePEM.utf8)).map { .certificate($0) },
-        privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(identity.privateKeyPEM.utf8), format: .pem)))) : nil
-    var clientConfig = TLSConfiguration.makeClientConfiguration()
-    clientConfig.trustRoots = .certificates(try NIOSSLCertificate.fromPEMBytes(Array(identity.certificatePEM.utf8)))
-    let clientContext: NIOSSLContext? = tls ? try NIOSSLContext(configuration: clientConfig) : nil
-    let sink = try await Raw.SinkServer(tls: serverContext)
-    // warm-up and calibration
-    let probe = try await rawOneWay(count: 20_000, port: sink.port, sink: sink, tls: clientContext)
-    _ = try await openNetworkOneWay(count: 20_000, port: sink.port, sink: sink, tls: tls ? identity.trustRoot : nil)
-    let n = countFor(rate: probe)
-    var ours: [Double] = [], raw: [Double] = []
-    for _ in 0..<3 {   // interleaved, best of three each
-        raw.append(try await rawOneWay(count: n, port: sink.port, sink: sink, tls: clientContext))
-        ours.append(try await openNetworkOneWay(count: n, port: sink.port, sink: sink, tls: tls ? identity.trustRoot : nil))
-    }
-    try await sink.channel.close()
-    return (ours.max()!, raw.max()!)
-}
-
-// MARK: request/response round trip
-
-struct Ping: Codable, Sendable { var text: String; var number: Int; var flag: Bool }
-
-func percentile(_ xs: [UInt64], _ p: Double) -> Double {
-    let s = xs.sorted()
-    return Double(s[min(s.count - 1, Int(Double(s.count) * p))]) / 1000
-}
-
-func openNetworkRoundTrips(port: Int, count: Int) async throws -> [UInt64] {
-    let c = NetworkConnection(to: .hostPort(host: "127.0.0.1", port: .init(rawValue: UInt16(port)))) {
-        Coder(Ping.self, using: .json) { TCP() }
-    }
-    var samples: [UInt64] = []
-    samples.reserveCapacity(count)
-    for i in 0..<count {
-        let t = now()
-        try await c.send(Ping(text: "tic-tac-toe", number: i, flag: true))
-        let reply = try await c.receive().content
-        precondition(reply.number == i)
-        samples.append(now() - t)
-    }
-    await c.cancel()
-    return samples
-}
-
-func rawRoundTrips(port: Int, count: Int) async throws -> [UInt64] {
-    let channel = try await Raw.client(port: port, tls: nil)
-    return try await channel.executeThenClose { inbound, outbound in
-        var iterator = inbound.makeAsyncIterator()
-        var buffer = ByteBuffer()
-        var samples: [UInt64] = []
-        samples.reserveCapacity(count)
-        let encoder = JSONEncoder(), decoder = JSONDecoder()
-        for i in 0..<count {
-            let t = now()
-            let body = try encoder.encode(Ping(text: "tic-tac-toe", number: i, flag: true))
-            var out = ByteBuffer()
-            out.writeInteger(UInt32(body.count))
-            out.writeBytes(body)
-            try await outbound.write(out)
-            while true {
-                if let n = buffer.getInteger(at: buffer.readerIndex, as: UInt32.self), buffer.readableBytes >= 4 + Int(n) {
-                    buffer.moveReaderIndex(forwardBy: 4)
-                    let reply = try decoder.decode(Ping.self, from: Data(buffer.readBytes(length: Int(n))!))
-                    precondition(reply.number == i)
-                    break
-                }
-                guard var more = try await iterator.next() else { throw NWError.connectionClosed }
-                buffer.writeBuffer(&more)
+for useTLS in [false, true] {
+    let port = useTLS ? peer.sinkTLS : peer.sink
+    try await bench.compare(
+        "1 KiB TLV messages one way over \(useTLS ? "TLS" : "TCP") (\(oneWayCount) a run)", unit: .rate("msg/s"),
+        target: useTLS ? "≥ 80% of plain SwiftNIO (issue 25)" : "≥ 80% of plain SwiftNIO (issue 25)",
+        note: "from the first timed send until the peer process counted every byte; connection and handshake before the timer; CPU is the sending process's",
+        ours: Contender("OpenNetwork") {
+            try peer.expect(oneWayCount * frameSize)
+            let c = if useTLS {
+                NetworkConnection(to: endpoint(port)) { TLV { TLS().serverName("localhost").trustRoots([identity.trustRoot]) } }
+            } else {
+                NetworkConnection(to: endpoint(port)) { TLV { TCP() } }
             }
-            buffer.discardReadBytes()
-            samples.append(now() - t)
-        }
-        return samples
-    }
+            try await c.send(payload, type: 1)  // connects (and shakes hands) before the timer
+            let (_, t) = try await timedAsync {
+                for _ in 1..<oneWayCount { try await c.send(payload, type: 1) }
+                try peer.waitDone()
+            }
+            await c.cancel()
+            return .rate(oneWayCount - 1, t)
+        },
+        baselines: [
+            Contender("SwiftNIO, flush per 64") {
+                try peer.expect(oneWayCount * frameSize)
+                let pump = FramePump(payload: payloadBytes)
+                let channel = try await connectNIO(port: port, tls: useTLS ? clientTLS : nil) { [pump] }
+                let count = oneWayCount
+                let (_, t) = try await timedAsync {
+                    channel.eventLoop.execute { pump.start(count) }
+                    try peer.waitDone()
+                }
+                try await channel.close()
+                return .rate(oneWayCount, t)
+            },
+            Contender("NIOAsyncChannel writer") {
+                try peer.expect(oneWayCount * frameSize)
+                let channel = try await ClientBootstrap(group: group)
+                    .channelOption(.socketOption(.tcp_nodelay), value: 1)
+                    .connect(host: "127.0.0.1", port: port) { ch in
+                        ch.eventLoop.makeCompletedFuture {
+                            if useTLS { try ch.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: clientTLS, serverHostname: "localhost")) }
+                            return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: ch)
+                        }
+                    }
+                return try await channel.executeThenClose { _, outbound in
+                    func frame() -> ByteBuffer {
+                        var b = ByteBuffer()
+                        b.reserveCapacity(frameSize)
+                        b.writeInteger(UInt32(1))
+                        b.writeInteger(UInt32(payload.count))
+                        b.writeBytes(payloadBytes)
+                        return b
+                    }
+                    try await outbound.write(frame())  // connects (and shakes hands) before the timer
+                    let (_, t) = try await timedAsync {
+                        for _ in 1..<oneWayCount { try await outbound.write(frame()) }
+                        try peer.waitDone()
+                    }
+                    return .rate(oneWayCount - 1, t)
+                }
+            },
+        ])
 }
 
-// MARK: many connections
+// MARK: 3. Coder request/response, one connection
 
-func manyConnections(_ count: Int) async throws -> (served: Int, perIdle: Double, seconds: Double) {
-    let served = ManagedCounter()
-    let listener = NetworkListener(for: .hostPort(host: "127.0.0.1", port: .any), using: { TLV { TCP() } })
-    return try await withThrowingTaskGroup(of: Void.self) { group in
-        group.addTask {
-            try await listener.run { c in
-                for try await (content, metadata) in c.messages {
-                    try await c.send(content, type: metadata.type)
-                    if metadata.type == 3 { served.add() }
-                }
-            }
+struct Ping: Codable, Sendable, Equatable { var text: String; var number: Int; var flag: Bool }
+try await bench.compare(
+    "Coder (JSON) request/response, one connection (\(roundTrips) a run)", unit: .time,
+    target: "p50 ≤ 1.1x plain SwiftNIO (issue 25)",
+    note: "a latency sample per round trip, JSON encoded and decoded on both sides, 4-byte length framing; the peer echoes",
+    ours: Contender("OpenNetwork") {
+        let c = NetworkConnection(to: endpoint(peer.lengthEcho)) { Coder(Ping.self, using: .json) { TCP() } }
+        try await c.send(Ping(text: "warm", number: -1, flag: true))
+        _ = try await c.receive()
+        var samples: [Double] = []
+        samples.reserveCapacity(roundTrips)
+        let cpu = cpuSeconds()
+        for i in 0..<roundTrips {
+            let start = wallSeconds()
+            try await c.send(Ping(text: "tic-tac-toe", number: i, flag: true))
+            let reply = try await c.receive().content
+            samples.append(wallSeconds() - start)
+            guard reply.number == i else { throw PeerError(description: "reply \(reply.number) to request \(i)") }
         }
-        while listener.port == nil { try await Task.sleep(for: .milliseconds(5)) }
-        let port = listener.port!
-        let before = residentBytes()
-        let start = now()
-        // Connect all and exchange one message each, then hold them idle.
+        let used = cpuSeconds() - cpu
+        await c.cancel()
+        return .latencies(samples, cpu: used, check: "\(samples.count)")
+    },
+    baselines: [
+        Contender("SwiftNIO handler") {
+            let done = group.next().makePromise(of: [Double].self)
+            let encoder = JSONEncoder(), decoder = JSONDecoder()
+            let handler = PingPong(headerSize: 4, count: roundTrips, done: done, encode: { i, out in
+                // Encoding a fixed-shape value cannot fail; a failure would show as a mismatched reply.
+                let body = (try? encoder.encode(Ping(text: "tic-tac-toe", number: i, flag: true))) ?? Data()
+                out.writeInteger(UInt32(body.count))
+                out.writeBytes(body)
+            }, matches: { i, body in
+                (try? decoder.decode(Ping.self, from: Data(body.readableBytesView)))?.number == i  // nil: not a reply
+            })
+            let channel = try await connectNIO(port: peer.lengthEcho, tls: nil) { [handler] }
+            let cpu = cpuSeconds()
+            channel.eventLoop.execute { handler.start() }
+            let samples = try await done.futureResult.get()
+            let used = cpuSeconds() - cpu
+            try await channel.close()
+            return .latencies(samples, cpu: used, check: "\(samples.count)")
+        }
+    ])
+
+// MARK: 4. 64-byte request/response over 100 concurrent connections
+
+/// Request `i` of the 64-byte workloads as Data.
+func request(_ i: Int) -> Data {
+    var data = Data(count: 64)
+    withUnsafeBytes(of: UInt64(i).bigEndian) { data.replaceSubrange(0..<8, with: $0) }
+    return data
+}
+func replyNumber(_ data: Data) -> UInt64 { data.prefix(8).reduce(0) { $0 << 8 | UInt64($1) } }
+
+try await bench.compare(
+    "64-byte request/response over 100 concurrent connections (\(perConnection) each a run)", unit: .time,
+    target: "p99 ≤ 1.2x plain SwiftNIO (issue 25)",
+    note: "a latency sample per round trip; every connection runs its round trips one after another, all connections at once",
+    ours: Contender("OpenNetwork") {
+        let port = peer.tlvEcho, each = perConnection
         let connections = try await withThrowingTaskGroup(of: NetworkConnection<TLV>.self) { connect in
-            for _ in 0..<count {
+            for _ in 0..<100 {
                 connect.addTask {
-                    let c = NetworkConnection(to: .hostPort(host: "127.0.0.1", port: port)) { TLV { TCP() } }
-                    try await c.send(Data("hello".utf8), type: 1)
+                    let c = NetworkConnection(to: endpoint(port)) { TLV { TCP() } }
+                    try await c.send(request(0), type: 1)
                     _ = try await c.receive()
                     return c
                 }
             }
-            var all: [NetworkConnection<TLV>] = []
-            for try await c in connect { all.append(c) }
-            return all
+            return try await connect.reduce(into: []) { $0.append($1) }
         }
-        try await Task.sleep(for: .milliseconds(300))
-        let idle = residentBytes()
-        // Every connection exchanges more messages, all at once.
-        try await withThrowingTaskGroup(of: Void.self) { exchange in
+        let cpu = cpuSeconds()
+        let samples = try await withThrowingTaskGroup(of: [Double].self) { tasks in
             for c in connections {
-                exchange.addTask {
-                    for type in [2, 3] {
-                        try await c.send(payload, type: type)
-                        _ = try await c.receive()
+                tasks.addTask {
+                    var samples: [Double] = []
+                    for i in 0..<each {
+                        let start = wallSeconds()
+                        try await c.send(request(i), type: 1)
+                        let reply = try await c.receive()
+                        samples.append(wallSeconds() - start)
+                        guard replyNumber(reply.content) == UInt64(i) else { throw PeerError(description: "reply to \(i) mismatched") }
                     }
+                    return samples
                 }
             }
-            try await exchange.waitForAll()
+            return try await tasks.reduce(into: []) { $0 += $1 }
         }
-        let elapsed = Double(now() - start) / 1e9
+        let used = cpuSeconds() - cpu
         for c in connections { await c.cancel() }
-        group.cancelAll()
-        return (served.value, Double(idle - before) / Double(count), elapsed)
-    }
+        return .latencies(samples, cpu: used, check: "\(samples.count)")
+    },
+    baselines: [
+        Contender("SwiftNIO handler") {
+            var handlers: [PingPong] = []
+            var channels: [Channel] = []
+            for _ in 0..<100 {
+                let handler = PingPong(headerSize: 8, count: perConnection, done: group.next().makePromise(), encode: tlvRequest, matches: tlvMatches)
+                channels.append(try await connectNIO(port: peer.tlvEcho, tls: nil) { [handler] })
+                handlers.append(handler)
+            }
+            let cpu = cpuSeconds()
+            for (handler, channel) in zip(handlers, channels) { channel.eventLoop.execute { handler.start() } }
+            var samples: [Double] = []
+            for handler in handlers { samples += try await handler.done.futureResult.get() }
+            let used = cpuSeconds() - cpu
+            for channel in channels { try await channel.close() }
+            return .latencies(samples, cpu: used, check: "\(samples.count)")
+        }
+    ])
+
+// MARK: 5. Connection set-up rate
+
+for useTLS in [false, true] {
+    let port = useTLS ? peer.tlvEchoTLS : peer.tlvEcho
+    try await bench.compare(
+        "connections set up over \(useTLS ? "TLS" : "TCP"): connect, one 64-byte exchange, close (\(setups), 10 at a time)",
+        unit: .rate("conn/s"), target: "≥ 80% of plain SwiftNIO (issue 25)",
+        ours: Contender("OpenNetwork") {
+            let each = setups / 10, trust = identity.trustRoot
+            let (_, t) = try await timedAsync {
+                try await withThrowingTaskGroup(of: Void.self) { workers in
+                    for _ in 0..<10 {
+                        workers.addTask {
+                            for i in 0..<each {
+                                let c = if useTLS {
+                                    NetworkConnection(to: endpoint(port)) { TLV { TLS().serverName("localhost").trustRoots([trust]) } }
+                                } else {
+                                    NetworkConnection(to: endpoint(port)) { TLV { TCP() } }
+                                }
+                                try await c.send(request(i), type: 1)
+                                let reply = try await c.receive()
+                                guard replyNumber(reply.content) == UInt64(i) else { throw PeerError(description: "reply to \(i) mismatched") }
+                                await c.cancel()
+                            }
+                        }
+                    }
+                    try await workers.waitForAll()
+                }
+            }
+            return .rate(setups, t)
+        },
+        baselines: [
+            Contender("SwiftNIO handler") {
+                let each = setups / 10, tls = useTLS ? clientTLS : nil
+                let (_, t) = try await timedAsync {
+                    try await withThrowingTaskGroup(of: Void.self) { workers in
+                        for _ in 0..<10 {
+                            workers.addTask {
+                                for _ in 0..<each {
+                                    let handler = PingPong(headerSize: 8, count: 1, done: group.next().makePromise(), encode: tlvRequest, matches: tlvMatches)
+                                    let channel = try await connectNIO(port: port, tls: tls) { [handler] }
+                                    channel.eventLoop.execute { handler.start() }
+                                    _ = try await handler.done.futureResult.get()
+                                    try await channel.close()
+                                }
+                            }
+                        }
+                        try await workers.waitForAll()
+                    }
+                }
+                return .rate(setups, t)
+            }
+        ])
 }
 
-final class ManagedCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var n = 0
-    func add() { lock.withLock { n += 1 } }
-    var value: Int { lock.withLock { n } }
-}
+// MARK: 6. Memory per idle connection
 
-// MARK: run
+try await bench.compare(
+    "memory per idle client connection (\(idleConnections) open, one exchange each)", unit: .bytes,
+    note: "resident growth of this process while the connections are open, divided by their number (client ends only; the servers are in the peer process); a long-lived process reuses freed memory, so treat it as approximate",
+    ours: Contender("OpenNetwork") {
+        let before = residentBytes()
+        var connections: [NetworkConnection<TLV>] = []
+        for i in 0..<idleConnections {
+            let c = NetworkConnection(to: endpoint(peer.tlvEcho)) { TLV { TCP() } }
+            try await c.send(request(i), type: 1)
+            _ = try await c.receive()
+            connections.append(c)
+        }
+        let grown = residentBytes() - before
+        for c in connections { await c.cancel() }
+        return Measured(values: [Double(grown) / Double(idleConnections)])
+    },
+    baselines: [
+        Contender("SwiftNIO handler") {
+            let before = residentBytes()
+            var channels: [Channel] = []
+            for _ in 0..<idleConnections {
+                let handler = PingPong(headerSize: 8, count: 1, done: group.next().makePromise(), encode: tlvRequest, matches: tlvMatches)
+                let channel = try await connectNIO(port: peer.tlvEcho, tls: nil) { [handler] }
+                channel.eventLoop.execute { handler.start() }
+                _ = try await handler.done.futureResult.get()
+                channels.append(channel)
+            }
+            let grown = residentBytes() - before
+            for channel in channels { try await channel.close() }
+            return Measured(values: [Double(grown) / Double(idleConnections)])
+        }
+    ])
 
-print("OpenNetwork benchmark (release, loopback, \(ProcessInfo.processInfo.activeProcessorCount) cores)")
-let tcp = try await oneWay(tls: false)
-print("1 KiB TLV one way over TCP: OpenNetwork \(fmt(tcp.ours / 1000))k msg/s, raw NIOAsyncChannel \(fmt(tcp.raw / 1000))k msg/s: \(fmt(100 * tcp.ours / tcp.raw))% (target >= 80%)")
-let tls = try await oneWay(tls: true)
-print("1 KiB TLV one way over TLS: OpenNetwork \(fmt(tls.ours / 1000))k msg/s, raw NIO+NIOSSL \(fmt(tls.raw / 1000))k msg/s: \(fmt(100 * tls.ours / tls.raw))% (target >= 70%)")
-
-let echo = try await Raw.echoServer()
-let echoPort = echo.localAddress!.port!
-_ = try await rawRoundTrips(port: echoPort, count: 2000)
-_ = try await openNetworkRoundTrips(port: echoPort, count: 2000)
-var oursRT: [UInt64] = [], rawRT: [UInt64] = []
-for _ in 0..<3 {
-    rawRT += try await rawRoundTrips(port: echoPort, count: 5000)
-    oursRT += try await openNetworkRoundTrips(port: echoPort, count: 5000)
-}
-let p50o = percentile(oursRT, 0.5), p50r = percentile(rawRT, 0.5)
-print("Coder round trip (JSON, \(oursRT.count) each): OpenNetwork p50 \(fmt(p50o)) µs p99 \(fmt(percentile(oursRT, 0.99))) µs, raw NIO p50 \(fmt(p50r)) µs p99 \(fmt(percentile(rawRT, 0.99))) µs: \(fmt(p50o / p50r, 2))x (target <= 1.25x)")
-try await echo.close().get()
-
-let many = try await manyConnections(1000)
-print("1,000 concurrent connections to one listener: \(many.served) served in \(fmt(many.seconds, 2)) s; memory per idle connection \(fmt(many.perIdle / 1024)) KiB (client and server ends both in this process: \(fmt(many.perIdle / 2048)) KiB per end)")
+try bench.finish()

@@ -1,206 +1,282 @@
-// SwiftUIWeb benchmark (run in release mode: `swift run -c release SwiftUIWebBenchmark`), all on loopback:
-//  1. event round trip: a click in headless Chromium until the DOM is patched (p50, p99);
-//  2. the patch sent when one row of a 1,000-row List changes (bytes);
-//  3. memory per scene with 1,000 idle scenes in one process.
-// Baselines, measured in the same run: a ping over the same socket (no rendering) for 1, the whole
-// window's HTML for 2, and 1,000 scenes of an empty window for 3; each line prints the ratio.
+// SwiftUIWeb benchmark, all on loopback: each workload next to the transport floor, a plain Hummingbird app
+// that serves a page of the same size and echoes WebSocket messages (PlainServer.swift), and for the browser
+// round trips also a ping over SwiftUIWeb's own socket (no rendering). One warm-up run per side, then the
+// sides alternate (BenchmarkKit). Browser workloads drive Debian's headless Chromium through chromedriver.
+//
+//   scripts/bench swiftuiweb            # or: swift run -c release SwiftUIWebBenchmark [--quick] [--runs N]
+import BenchmarkKit
 import Foundation
+import HummingbirdWSClient
+import Logging
 import SwiftUIWeb
 import SwiftUIWebDriver
 
-final class Rows: ObservableObject {
-    @Published var titles = (0..<1000).map { "Row \($0)" }
-}
+let bench = Bench(module: "swiftuiweb", title: "SwiftUIWeb benchmark")
+let clicks = bench.quick ? 50 : 2_000
+let loads = bench.quick ? 5 : 20
+let windows = bench.quick ? 20 : 200
+let clickers = bench.quick ? 10 : 100
+let clicksEach = bench.quick ? 10 : 100
 
-struct CounterWindow: View {
-    @State private var count = 0
-    @State private var name = ""
-    var body: some View {
-        NavigationStack {
-            Form {
-                Section("Counter") {
-                    Text("Count \(count)")
-                    Button("Increment") { count += 1 }
-                    TextField("Name", text: $name)
-                    Toggle("Enabled", isOn: .constant(true))
-                }
-            }
-            .navigationTitle("Counter \(count)")
-        }
-    }
-}
+let stateDirectory = try bench.temporaryDirectory("swiftuiweb-bench").path
+let host = AppHost(app: BenchApp(), storageDirectory: stateDirectory)
 
-struct ListWindow: View {
-    @EnvironmentObject var rows: Rows
-    @State private var count = 0
-    var body: some View {
-        VStack {
-            Button("Increment") { count += 1 }
-            Text("Count \(count)")
-            List(rows.titles.indices, id: \.self) { i in Text(rows.titles[i]) }
-        }
-    }
-}
-
-/// A typical idle window: a split view with a 20-row sidebar and a small form.
-struct TypicalWindow: View {
-    @State private var selection: Int?
-    @State private var note = ""
-    @State private var flag = false
-    @SceneStorage("selected") private var stored: Int?
-    var body: some View {
-        NavigationSplitView {
-            List(0..<20, id: \.self, selection: $selection) { i in Label("Item \(i)", systemImage: "doc") }
-                .navigationTitle("Library")
-        } detail: {
-            Form {
-                TextField("Note", text: $note)
-                Toggle("Flag", isOn: $flag)
-                Text(selection.map { "Item \($0)" } ?? "Nothing selected")
-            }
-        }
-    }
-}
-
-/// The memory baseline: a window with one text.
-struct EmptyWindow: View {
-    var body: some View { Text("") }
-}
-
-struct BenchApp: App {
-    @StateObject private var rows = Rows()
-    var body: some Scene {
-        WindowGroup { CounterWindow() }
-        WindowGroup(id: "list") { ListWindow().environmentObject(rows) }
-        WindowGroup(id: "typical") { TypicalWindow() }
-        WindowGroup(id: "empty") { EmptyWindow() }
-    }
-}
-
-/// Pings the server `iterations` times over the page's socket, timing each until the pong arrives.
-func browserPings(_ browser: WebSession, iterations: Int) async throws -> [Double] {
-    let script = """
-    var n=arguments[0],done=arguments[arguments.length-1],sw=window.__swiftuiweb,times=[];
-    function one(i){if(i===n){sw.onpong=null;done(times);return;}
-     var t0;sw.onpong=function(){times.push(performance.now()-t0);setTimeout(function(){one(i+1);},0);};
-     t0=performance.now();sw.ping();}
-    one(0);
-    """
-    let value = try await browser.runAsync(script, [iterations])
-    return (value as? [Any])?.compactMap { ($0 as? NSNumber)?.doubleValue } ?? []
-}
-
-func percentile(_ sorted: [Double], _ p: Double) -> Double {
-    sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]
-}
-
-func residentBytes() -> Int {
-    guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
-    let fields = statm.split(separator: " ")
-    return (Int(fields.dropFirst().first ?? "0") ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE)))
-}
-
-func fmt(_ d: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", d) }
-
-/// Clicks `Increment` in the page `iterations` times, timing each click until the patch is applied.
-func browserRoundTrips(_ browser: WebSession, iterations: Int) async throws -> [Double] {
-    let script = """
-    var n=arguments[0],done=arguments[arguments.length-1],sw=window.__swiftuiweb,times=[];
-    var btn=Array.from(document.querySelectorAll('button')).find(function(b){return b.textContent==='Increment';});
-    function one(i){if(i===n){sw.onpatch=null;done(times);return;}
-     var t0;sw.onpatch=function(){times.push(performance.now()-t0);sw.onpatch=null;setTimeout(function(){one(i+1);},0);};
-     t0=performance.now();btn.click();}
-    one(0);
-    """
-    let value = try await browser.runAsync(script, [iterations])
-    return (value as? [Any])?.compactMap { ($0 as? NSNumber)?.doubleValue } ?? []
-}
-
-@MainActor
-func run() async throws {
-    #if DEBUG
-    print("note: debug build; run with -c release for meaningful figures")
-    #endif
-    let stateDir = NSTemporaryDirectory() + "swiftuiweb-bench-" + UUID().uuidString
-    defer { try? FileManager.default.removeItem(atPath: stateDir) }
-    let host = AppHost(app: BenchApp(), storageDirectory: stateDir)
-
-    // 2. One row of a 1,000-row List.
-    do {
-        let scene = host.newScene(group: "list")
-        _ = scene.document()
-        let rows = (host.appObject(Rows.self))!
-        var sizes: [Int] = []
-        var times: [Double] = []
-        for i in 0..<50 {
-            rows.titles[(i * 37) % 1000] = "Changed \(i)"
-            let t0 = DispatchTime.now().uptimeNanoseconds
-            let patches = scene.flush()
-            times.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
-            sizes.append(("[" + patches.map(\.json).joined(separator: ",") + "]").utf8.count)
-        }
-        times.sort()
-        // Baseline: re-sending the whole window (the page's <main> element, without the stylesheet).
-        let page = scene.document()
-        let full = page.range(of: "<main").flatMap { a in page.range(of: "</main>").map { page[a.lowerBound..<$0.upperBound].utf8.count } } ?? page.utf8.count
-        print("1,000-row List, one row changed: patch \(sizes.max()!) bytes (goal < 1,024) vs whole window \(full) bytes: ratio \(fmt(Double(sizes.max()!) / Double(full), 4)); re-render + diff p50 \(fmt(percentile(times, 0.5))) ms")
-        host.remove(scene)
-    }
-
-    // 3. 1,000 idle scenes.
-    do {
-        var warm: [SceneInstance] = []
-        for _ in 0..<20 { let s = host.newScene(group: "typical"); _ = s.document(); warm.append(s) }
-        let before = residentBytes()
-        var scenes: [SceneInstance] = []
-        for _ in 0..<1000 { let s = host.newScene(group: "typical"); _ = s.document(); scenes.append(s) }
-        let after = residentBytes()
-        let per = Double(after - before) / 1000
-        for _ in 0..<20 { let s = host.newScene(group: "empty"); _ = s.document(); warm.append(s) }
-        let beforeEmpty = residentBytes()
-        for _ in 0..<1000 { let s = host.newScene(group: "empty"); _ = s.document(); scenes.append(s) }
-        let perEmpty = Double(residentBytes() - beforeEmpty) / 1000
-        print("1,000 idle scenes (split view, 20-row list, form): \(fmt(per / 1024, 1)) KB per scene (goal < 200 KB; resident growth); "
-              + "empty window \(fmt(perEmpty / 1024, 1)) KB: ratio \(fmt(per / max(perEmpty, 1))); vs Blazor Server's ~250 KB per circuit: ratio \(fmt(per / (250 * 1024)))")
-        for s in scenes + warm { host.remove(s) }
-    }
-
-    // 1. Browser round trip.
-    guard BrowserEnvironment.available else {
-        print("event round trip: skipped (chromium and chromium-driver not installed; scripts/install-test-deps installs them)")
-        return
-    }
-    let portBox = PortBox()
-    let server = Task { try await AppServer(host: host).run(host: "127.0.0.1", port: 0) { await portBox.set($0) } }
-    defer { server.cancel() }
-    let port = try await portBox.wait()
-    let driver = try await ChromeDriver()
-    defer { driver.stop() }
-    let browser = try await driver.session()
-    for (label, path) in [("small window", "/"), ("window with a 1,000-row List", "/?g=list")] {
-        try await browser.open("http://127.0.0.1:\(port)\(path)")
-        try await waitUntil("the socket") { try await browser.connected() }
-        _ = try await browserRoundTrips(browser, iterations: 50)   // warm up
-        _ = try await browserPings(browser, iterations: 50)
-        var times = try await browserRoundTrips(browser, iterations: 500)
-        var pings = try await browserPings(browser, iterations: 500)
-        times.sort(); pings.sort()
-        guard !times.isEmpty, !pings.isEmpty else { print("event round trip (\(label)): no samples"); continue }
-        let p50 = percentile(times, 0.5), p99 = percentile(times, 0.99)
-        let b50 = percentile(pings, 0.5), b99 = percentile(pings, 0.99)
-        print("event round trip, click to DOM patched (\(label), \(times.count) clicks): p50 \(fmt(p50)) ms, p99 \(fmt(p99)) ms (goal p50 < 5, p99 < 20); "
-              + "baseline socket ping p50 \(fmt(b50)) ms, p99 \(fmt(b99)) ms: ratio p50 \(fmt(p50 / b50)), p99 \(fmt(p99 / b99))")
-    }
-    await browser.quit()
-}
-
+/// A port handed over by a server task once it listens.
 actor PortBox {
     var port: Int?
     func set(_ p: Int) { port = p }
     func wait() async throws -> Int {
-        for _ in 0..<200 { if let port { return port }; try await Task.sleep(for: .milliseconds(25)) }
+        for _ in 0..<400 {
+            if let port { return port }
+            try await Task.sleep(for: .milliseconds(25))
+        }
         throw BrowserError(description: "server did not start")
     }
 }
 
-try await run()
+var quiet = Logger(label: "bench")
+quiet.logLevel = .warning
+let ours = PortBox(), plain = PortBox()
+let pagePadding = host.newScene().document().utf8.count
+let oursServer = Task { try await AppServer(host: host, logger: quiet).run(host: "127.0.0.1", port: 0) { await ours.set($0) } }
+let plainServer = Task { try await PlainServer.run(padding: pagePadding) { await plain.set($0) } }
+bench.onFinish {
+    oursServer.cancel()
+    plainServer.cancel()
+}
+let oursPort = try await ours.wait(), plainPort = try await plain.wait()
+let oursBase = "http://127.0.0.1:\(oursPort)", plainBase = "http://127.0.0.1:\(plainPort)"
+
+// MARK: 1. The patch for one changed row of a 1,000-row List (no browser)
+
+do {
+    let scene = host.newScene(group: "list")
+    _ = scene.document()
+    let rows = host.appObject(Rows.self)!
+    var round = 0
+    try await bench.compare(
+        "1,000-row List, one row changed: bytes sent", unit: .bytes, target: "< 1 KiB patch (issue 4)",
+        note: "the baseline re-sends the window's <main> element whole (what a page without diffing would get)",
+        ours: Contender("SwiftUIWeb patch") {
+            round += 1
+            rows.titles[(round * 37) % 1000] = "Changed \(round)"
+            let patches = scene.flush()
+            return Measured(values: [Double(("[" + patches.map(\.json).joined(separator: ",") + "]").utf8.count)])
+        },
+        baselines: [
+            Contender("whole window") {
+                let page = scene.document()
+                let main = page.range(of: "<main").flatMap { a in page.range(of: "</main>").map { page[a.lowerBound..<$0.upperBound] } }
+                return Measured(values: [Double((main.map(String.init) ?? page).utf8.count)])
+            }
+        ])
+    host.remove(scene)
+}
+
+// MARK: 2. Memory per connected window, real WebSocket clients (no browser)
+
+/// Opens `count` WebSocket clients on `url(i)` and keeps them open until the returned tasks are cancelled;
+/// returns once each has received its first message (`greet` sends one first where the server is silent).
+@MainActor func openClients(_ count: Int, url: (Int) -> String, greet: Bool) async throws -> [Task<Void, Error>] {
+    let opened = Counter()
+    var tasks: [Task<Void, Error>] = []
+    for i in 0..<count {
+        let address = url(i)
+        tasks.append(Task {
+            var configuration = WebSocketClientConfiguration()
+            configuration.maxFrameSize = 1 << 20
+            _ = try await WebSocketClient.connect(url: address, configuration: configuration, logger: quiet) { inbound, outbound, _ in
+                if greet { try await outbound.write(.text("{\"t\":\"ping\",\"id\":\"\"}")) }
+                var first = true
+                for try await _ in inbound.messages(maxSize: 1 << 22) where first {
+                    first = false
+                    opened.add()
+                }
+            }
+        })
+    }
+    try await waitUntil("\(count) sockets open", timeout: 60) { opened.value >= count }
+    return tasks
+}
+
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var n = 0
+    func add() { lock.withLock { n += 1 } }
+    var value: Int { lock.withLock { n } }
+}
+
+try await bench.compare(
+    "memory per connected window (\(windows) WebSocket clients)", unit: .bytes, target: "< 200 KB per idle scene (issue 4)",
+    note: "resident growth of the process (server and clients both in it, on both sides) with every socket open, divided by their number; SwiftUIWeb windows are the split view with a 20-row list and a form; a long-lived process reuses freed memory, so treat it as approximate",
+    ours: Contender("SwiftUIWeb window") {
+        let before = residentBytes()
+        let scenes = (0..<windows).map { _ in host.newScene(group: "typical") }
+        for scene in scenes { _ = scene.document() }
+        let tasks = try await openClients(windows, url: { "ws://127.0.0.1:\(oursPort)/_swiftuiweb/ws?w=\(scenes[$0].id)" }, greet: true)
+        let grown = residentBytes() - before
+        for task in tasks { task.cancel() }
+        for scene in scenes { host.remove(scene) }
+        return Measured(values: [Double(grown) / Double(windows)])
+    },
+    baselines: [
+        Contender("plain Hummingbird socket") {
+            let before = residentBytes()
+            let tasks = try await openClients(windows, url: { _ in "ws://127.0.0.1:\(plainPort)/echo" }, greet: true)
+            let grown = residentBytes() - before
+            for task in tasks { task.cancel() }
+            return Measured(values: [Double(grown) / Double(windows)])
+        }
+    ])
+
+// MARK: 3. Many clients clicking at once (no browser)
+
+/// `clickers` sockets, each sending `clicksEach` messages one after another and waiting for the answer.
+@MainActor func clickStorm(url: (Int) -> String, message: (Int) -> String) async throws -> Measured {
+    let urls = (0..<clickers).map(url), messages = (0..<clickers).map(message)
+    let samples = SampleBox()
+    let logger = quiet, each = clicksEach
+    let (_, t) = try await timedAsync {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for i in 0..<clickers {
+                let address = urls[i], text = messages[i]
+                group.addTask {
+                    var configuration = WebSocketClientConfiguration()
+                    configuration.maxFrameSize = 1 << 20
+                    _ = try await WebSocketClient.connect(url: address, configuration: configuration, logger: logger) { inbound, outbound, _ in
+                        var iterator = inbound.messages(maxSize: 1 << 22).makeAsyncIterator()
+                        // SwiftUIWeb's first message (if any) comes after a ping's answer: drain until the pong.
+                        try await outbound.write(.text("{\"t\":\"ping\",\"id\":\"\"}"))
+                        while let m = try await iterator.next() { if case .text(let s) = m, s.contains("ping") || s.contains("pong") { break } }
+                        var mine: [Double] = []
+                        for _ in 0..<each {
+                            let start = wallSeconds()
+                            try await outbound.write(.text(text))
+                            guard try await iterator.next() != nil else { throw BrowserError(description: "socket closed") }
+                            mine.append(wallSeconds() - start)
+                        }
+                        samples.add(mine)
+                        try await outbound.close(.normalClosure, reason: nil)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+    let all = samples.values
+    guard all.count == clickers * clicksEach else { throw BrowserError(description: "\(all.count) answers, expected \(clickers * clicksEach)") }
+    return .latencies(all, cpu: t.cpu, check: "\(all.count)")
+}
+
+final class SampleBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [Double] = []
+    func add(_ more: [Double]) { lock.withLock { stored += more } }
+    var values: [Double] { lock.withLock { stored } }
+}
+
+try await bench.compare(
+    "\(clickers) clients clicking at once (\(clicksEach) clicks each): click to patch", unit: .time,
+    note: "a latency sample per click, from sending the event until the patch arrives; each client has its own window (counter); the baseline echoes the same message",
+    ours: Contender("SwiftUIWeb") {
+        let scenes = (0..<clickers).map { _ in host.newScene() }
+        let buttons = scenes.map { elementID(in: $0.document(), tag: "button", text: "Increment") ?? "" }
+        defer { for scene in scenes { host.remove(scene) } }
+        return try await clickStorm(url: { "ws://127.0.0.1:\(oursPort)/_swiftuiweb/ws?w=\(scenes[$0].id)" },
+                                    message: { "{\"t\":\"click\",\"id\":\"\(buttons[$0])\"}" })
+    },
+    baselines: [
+        Contender("plain Hummingbird echo") {
+            try await clickStorm(url: { _ in "ws://127.0.0.1:\(plainPort)/echo" }, message: { _ in "{\"t\":\"click\",\"id\":\"0.1.2\"}" })
+        }
+    ])
+
+// MARK: 4–6. In the browser
+
+guard BrowserEnvironment.available else {
+    bench.note("Browser workloads skipped: chromium and chromium-driver are not installed (scripts/install-test-deps installs them).")
+    try bench.finish()
+    exit(0)
+}
+let driver = try await ChromeDriver()
+bench.onFinish { driver.stop() }
+let browser = try await driver.session()
+
+/// Runs `n` round trips in the page: `act()` starts one, `hook` is the callback property that ends it.
+@MainActor func pageRoundTrips(_ n: Int, setup: String, act: String, object: String, hook: String) async throws -> [Double] {
+    let script = """
+        var n=arguments[0],done=arguments[arguments.length-1],o=window.\(object),times=[];\(setup)
+        function one(i){if(i===n){o.\(hook)=null;done(times);return;}
+         var t0;o.\(hook)=function(){times.push((performance.now()-t0)/1000);o.\(hook)=null;setTimeout(function(){one(i+1);},0);};
+         t0=performance.now();\(act);}
+        one(0);
+        """
+    let value = try await browser.runAsync(script, [n])
+    let samples = (value as? [Any])?.compactMap { ($0 as? NSNumber)?.doubleValue } ?? []
+    guard samples.count == n else { throw BrowserError(description: "the page returned \(samples.count) of \(n) samples") }
+    return samples
+}
+
+/// Opens `url` and waits (in the page, polling every millisecond) until `window.<flag>` is true.
+@MainActor func openPage(_ url: String, until flag: String) async throws {
+    try await browser.open(url)
+    _ = try await browser.runAsync("""
+        var done=arguments[arguments.length-1];(function w(){if(\(flag))done(true);else setTimeout(w,1);})();
+        """)
+}
+
+let oursOpen = "window.__swiftuiweb&&window.__swiftuiweb.open", plainOpen = "window.__echo&&window.__echo.open"
+let clickAct = "btn.click()"
+let clickSetup = "var btn=Array.from(document.querySelectorAll('button')).find(function(b){return b.textContent==='Increment';});"
+
+try await bench.compare(
+    "first page load: navigation until the socket is open", unit: .time,
+    note: "WebDriver navigates, then a script waits for the socket; SwiftUIWeb's \"/\" redirects to a new window's page, which loads its script and opens the event socket; the plain page is the same size with an inline script",
+    ours: Contender("SwiftUIWeb") {
+        var samples: [Double] = []
+        for _ in 0..<loads {
+            let (_, t) = try await timedAsync { try await openPage(oursBase + "/", until: oursOpen) }
+            samples.append(t.wall)
+        }
+        return .latencies(samples)
+    },
+    baselines: [
+        Contender("plain Hummingbird page + socket") {
+            var samples: [Double] = []
+            for _ in 0..<loads {
+                let (_, t) = try await timedAsync { try await openPage(plainBase + "/", until: plainOpen) }
+                samples.append(t.wall)
+            }
+            return .latencies(samples)
+        }
+    ])
+
+let oursPing = Contender("SwiftUIWeb socket ping (no rendering)") {
+    try await openPage(oursBase + "/", until: oursOpen)
+    return .latencies(try await pageRoundTrips(clicks, setup: "", act: "o.ping()", object: "__swiftuiweb", hook: "onpong"))
+}
+let plainEcho = Contender("plain Hummingbird echo") {
+    try await openPage(plainBase + "/", until: plainOpen)
+    return .latencies(try await pageRoundTrips(clicks, setup: "", act: "o.ping()", object: "__echo", hook: "onpong"))
+}
+try await bench.compare(
+    "click to DOM patched, in Chromium (\(clicks) a run)", unit: .time, target: "p50 < 5 ms, p99 < 20 ms (issue 4)",
+    note: "a latency sample per click: the event goes out, the server re-renders and diffs, the patch is applied",
+    ours: Contender("SwiftUIWeb") {
+        try await openPage(oursBase + "/", until: oursOpen)
+        return .latencies(try await pageRoundTrips(clicks, setup: clickSetup, act: clickAct, object: "__swiftuiweb", hook: "onpatch"))
+    },
+    baselines: [oursPing, plainEcho])
+try await bench.compare(
+    "keystroke to DOM patched, in Chromium (\(clicks) a run)", unit: .time,
+    note: "a latency sample per keystroke: the text field's value grows by one letter (an input event), the text echoing it is patched",
+    ours: Contender("SwiftUIWeb") {
+        try await openPage(oursBase + "/", until: oursOpen)
+        let setup = "var f=document.querySelector('input[type=text],input:not([type])');"
+        return .latencies(try await pageRoundTrips(
+            clicks, setup: setup, act: "f.value=f.value.length>40?'a':f.value+'a';f.dispatchEvent(new Event('input',{bubbles:true}))",
+            object: "__swiftuiweb", hook: "onpatch"))
+    },
+    baselines: [plainEcho])
+await browser.quit()
+try bench.finish()

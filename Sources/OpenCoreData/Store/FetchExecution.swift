@@ -116,6 +116,7 @@ extension NSPersistentStore {
         // Rows of one possible entity need not have their Z_ENT read.
         let numbers = entityNumbers(spec, mapping: mapping)
         let onlyNumber = numbers.count == 1 ? numbers[0] : nil
+        SQLDebug.log(sql, arguments)
         try run { db in
             let statement = try db.cachedStatement(sql: sql)
             statement.setUncheckedArguments(StatementArguments(arguments))
@@ -140,6 +141,7 @@ extension NSPersistentStore {
         let (tail, arguments) = try fetchTail(spec)
         return try run { db in
             var keys = FetchedKeys(entity: spec.entity)
+            SQLDebug.log("SELECT t0.Z_PK, t0.Z_ENT \(tail)", arguments)
             let statement = try db.cachedStatement(sql: "SELECT t0.Z_PK, t0.Z_ENT \(tail)")
             statement.setUncheckedArguments(StatementArguments(arguments))
             var lastNumber = -1
@@ -163,6 +165,7 @@ extension NSPersistentStore {
         unlimited.fetchLimit = 0
         unlimited.fetchOffset = 0
         let (tail, arguments) = try fetchTail(unlimited, order: false)
+        SQLDebug.log("SELECT COUNT(*) \(tail)", arguments)
         var total = try run { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) \(tail)", arguments: StatementArguments(arguments)) ?? 0 }
         total = max(0, total - spec.fetchOffset)
         if spec.fetchLimit > 0 { total = min(total, spec.fetchLimit) }
@@ -225,6 +228,7 @@ extension NSPersistentStore {
         let arguments = translator.arguments + tailArguments
         return try run { db in
             var result: [NSDictionary] = []
+            SQLDebug.log(sql, arguments)
             let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(arguments))
             while let row = try rows.next() {
                 let dictionary = NSMutableDictionary()
@@ -260,6 +264,7 @@ extension NSPersistentStore {
                 let chunk = primaryKeys[start..<min(start + 500, primaryKeys.count)]
                 start += 500
                 let sql = "SELECT \(selectColumns(table)) FROM \(table.name) t0 WHERE t0.Z_PK IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
+                SQLDebug.log(sql, chunk.map(\.databaseValue))
                 let statement = try db.cachedStatement(sql: sql)
                 statement.setUncheckedArguments(StatementArguments(chunk.map(\.databaseValue)))
                 try forEachRow(statement, db: db) { row in
@@ -292,6 +297,7 @@ extension NSPersistentStore {
         }
         return try run { db in
             var result: [(Int64, RowReference)] = []
+            SQLDebug.log(sql, ownerKeys.map(\.databaseValue))
             let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(ownerKeys.map(\.databaseValue)))
             while let row = try rows.next() {
                 guard let owner = row[0] as Int64?, let m = schema.mapping(forNumber: Int(row[2] as Int64)) else { continue }

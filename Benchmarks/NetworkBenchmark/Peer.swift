@@ -1,0 +1,164 @@
+import Foundation
+import NIOCore
+import NIOPosix
+import NIOSSL
+
+// The peer process: every server the workloads talk to, in a process of its own, so the sending side's CPU
+// time is its own and the two sides of a connection don't share a core's run queue by construction.
+//
+//   NetworkBenchmark peer CERT.pem KEY.pem
+// prints "ports SINK SINK_TLS LENGTH_ECHO TLV_ECHO TLV_ECHO_TLS", then reads commands on standard input:
+// "expect N" arms the sinks for the next connection (answers "armed"); when that connection has brought
+// N bytes it prints "done".
+
+/// Counts a connection's bytes; tells the parent when the armed count arrived.
+final class CountingSink: ChannelInboundHandler, @unchecked Sendable {
+    typealias InboundIn = ByteBuffer
+    let expected: Int
+    var count = 0
+
+    init(expected: Int) { self.expected = expected }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let before = count
+        count += unwrapInboundIn(data).readableBytes
+        if before < expected, count >= expected { PeerControl.reply("done") }
+    }
+}
+
+/// Echoes frames unchanged: `headerSize` bytes of header whose last 4 are the big-endian payload length.
+final class FrameEcho: ChannelInboundHandler, @unchecked Sendable {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+    let headerSize: Int
+    var buffer = ByteBuffer()
+
+    init(headerSize: Int) { self.headerSize = headerSize }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        var incoming = unwrapInboundIn(data)
+        buffer.writeBuffer(&incoming)
+        var wrote = false
+        while let length = buffer.getInteger(at: buffer.readerIndex + headerSize - 4, as: UInt32.self),
+              buffer.readableBytes >= headerSize + Int(length) {
+            let frame = buffer.readSlice(length: headerSize + Int(length))!
+            context.write(wrapOutboundOut(frame), promise: nil)
+            wrote = true
+        }
+        if wrote { context.flush() }
+        buffer.discardReadBytes()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) { context.close(promise: nil) }
+}
+
+/// The parent's commands and the peer's answers.
+enum PeerControl {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var armed: Int?
+
+    static func reply(_ line: String) {
+        lock.withLock { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+    }
+
+    /// The armed byte count, taken by the next sink connection.
+    static func take() -> Int? { lock.withLock { defer { armed = nil }; return armed } }
+
+    static func arm(_ bytes: Int) {
+        lock.withLock { armed = bytes }
+        reply("armed")
+    }
+}
+
+/// Runs the peer until its standard input closes.
+func runPeer(certificate: String, key: String) throws -> Never {
+    let group = MultiThreadedEventLoopGroup.singleton
+    let chain = try NIOSSLCertificate.fromPEMFile(certificate).map { NIOSSLCertificateSource.certificate($0) }
+    let tls = try NIOSSLContext(configuration: .makeServerConfiguration(certificateChain: chain, privateKey: .file(key)))
+    func server(tls useTLS: Bool, _ handler: @escaping @Sendable () -> (any ChannelHandler)?) throws -> Int {
+        let channel = try ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 1024)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelInitializer { ch in
+                ch.eventLoop.makeCompletedFuture {
+                    if useTLS { try ch.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls)) }
+                    if let handler = handler() { try ch.pipeline.syncOperations.addHandler(handler) }
+                }
+            }
+            .bind(host: "127.0.0.1", port: 0).wait()
+        return channel.localAddress!.port!
+    }
+    let sinkHandler: @Sendable () -> (any ChannelHandler)? = { PeerControl.take().map { CountingSink(expected: $0) } }
+    let ports = [
+        try server(tls: false, sinkHandler),
+        try server(tls: true, sinkHandler),
+        try server(tls: false) { FrameEcho(headerSize: 4) },
+        try server(tls: false) { FrameEcho(headerSize: 8) },
+        try server(tls: true) { FrameEcho(headerSize: 8) },
+    ]
+    PeerControl.reply("ports " + ports.map(String.init).joined(separator: " "))
+    while let line = readLine() {
+        let words = line.split(separator: " ")
+        if words.count == 2, words[0] == "expect", let bytes = Int(words[1]) {
+            PeerControl.arm(bytes)
+        } else {
+            FileHandle.standardError.write(Data("peer: unknown command '\(line)'\n".utf8))
+            exit(2)
+        }
+    }
+    exit(0)
+}
+
+/// The parent's handle on the peer process.
+final class Peer {
+    let process = Process()
+    private let input = Pipe(), output = Pipe()
+    private var pending = Data()
+    let sink: Int, sinkTLS: Int, lengthEcho: Int, tlvEcho: Int, tlvEchoTLS: Int
+
+    init(certificate: String, key: String) throws {
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+        process.arguments = ["peer", certificate, key]
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        let words = try Peer.readLine(output, &pending).split(separator: " ")
+        guard words.count == 6, words[0] == "ports" else { throw PeerError(description: "peer said '\(words.joined(separator: " "))', not its ports") }
+        let ports = words.dropFirst().compactMap { Int($0) }
+        (sink, sinkTLS, lengthEcho, tlvEcho, tlvEchoTLS) = (ports[0], ports[1], ports[2], ports[3], ports[4])
+    }
+
+    /// Arms the sinks for the next connection bringing `bytes`.
+    func expect(_ bytes: Int) throws {
+        input.fileHandleForWriting.write(Data("expect \(bytes)\n".utf8))
+        let answer = try Peer.readLine(output, &pending)
+        guard answer == "armed" else { throw PeerError(description: "peer said '\(answer)' to expect") }
+    }
+
+    /// Blocks until the sink reports the armed bytes arrived.
+    func waitDone() throws {
+        let answer = try Peer.readLine(output, &pending)
+        guard answer == "done" else { throw PeerError(description: "peer said '\(answer)', not done") }
+    }
+
+    func stop() {
+        try? input.fileHandleForWriting.close()  // the peer exits when its input closes; a close error changes nothing
+        process.waitUntilExit()
+    }
+
+    private static func readLine(_ pipe: Pipe, _ pending: inout Data) throws -> String {
+        while true {
+            if let newline = pending.firstIndex(of: 0x0A) {
+                let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
+                pending.removeSubrange(pending.startIndex...newline)
+                return line
+            }
+            let more = pipe.fileHandleForReading.availableData
+            guard !more.isEmpty else { throw PeerError(description: "the peer process ended") }
+            pending.append(more)
+        }
+    }
+}
+
+struct PeerError: Error, CustomStringConvertible { var description: String }

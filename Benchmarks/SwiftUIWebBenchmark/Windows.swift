@@ -1,0 +1,85 @@
+import Foundation
+import SwiftUIWeb
+
+/// The app-owned rows of the List workload.
+final class Rows: ObservableObject {
+    @Published var titles = (0..<1000).map { "Row \($0)" }
+}
+
+/// A small window: a counter, a text field echoed in a text, a toggle.
+struct CounterWindow: View {
+    @State private var count = 0
+    @State private var name = ""
+    var body: some View {
+        NavigationStack {
+            Form {
+                Section("Counter") {
+                    Text("Count \(count)")
+                    Button("Increment") { count += 1 }
+                    TextField("Name", text: $name)
+                    Text("Hello \(name)")
+                    Toggle("Enabled", isOn: .constant(true))
+                }
+            }
+            .navigationTitle("Counter \(count)")
+        }
+    }
+}
+
+/// A window with a 1,000-row List owned by the app.
+struct ListWindow: View {
+    @EnvironmentObject var rows: Rows
+    @State private var count = 0
+    var body: some View {
+        VStack {
+            Button("Increment") { count += 1 }
+            Text("Count \(count)")
+            List(rows.titles.indices, id: \.self) { i in Text(rows.titles[i]) }
+        }
+    }
+}
+
+/// A typical idle window: a split view with a 20-row sidebar and a small form.
+struct TypicalWindow: View {
+    @State private var selection: Int?
+    @State private var note = ""
+    @State private var flag = false
+    @SceneStorage("selected") private var stored: Int?
+    var body: some View {
+        NavigationSplitView {
+            List(0..<20, id: \.self, selection: $selection) { i in Label("Item \(i)", systemImage: "doc") }
+                .navigationTitle("Library")
+        } detail: {
+            Form {
+                TextField("Note", text: $note)
+                Toggle("Flag", isOn: $flag)
+                Text(selection.map { "Item \($0)" } ?? "Nothing selected")
+            }
+        }
+    }
+}
+
+struct BenchApp: App {
+    @StateObject private var rows = Rows()
+    var body: some Scene {
+        WindowGroup { CounterWindow() }
+        WindowGroup(id: "list") { ListWindow().environmentObject(rows) }
+        WindowGroup(id: "typical") { TypicalWindow() }
+    }
+}
+
+/// The id of the first `<tag>` element whose text is `text` (or of the first `<tag>` when `text` is nil).
+func elementID(in html: String, tag: String, text: String? = nil) -> String? {
+    var rest = html[...]
+    while let open = rest.range(of: "<\(tag) ") {
+        guard let close = rest[open.upperBound...].firstIndex(of: ">") else { return nil }
+        let attributes = rest[open.upperBound..<close]
+        let after = rest[rest.index(after: close)...]
+        if text == nil || after.hasPrefix(text! + "</\(tag)>") {
+            guard let idStart = attributes.range(of: "id=\"") else { return nil }
+            return String(attributes[idStart.upperBound...].prefix { $0 != "\"" })
+        }
+        rest = after
+    }
+    return nil
+}
