@@ -67,9 +67,10 @@ let package = Package(
         // The benchmarks' shared harness: statistics, alternating runs, result files, SQLite's C API.
         .target(
             name: "BenchmarkKit",
-            dependencies: [.product(name: "GRDBSQLite", package: "GRDB.swift")],
+            dependencies: ["BenchmarkKitC", .product(name: "GRDBSQLite", package: "GRDB.swift")],
             path: "Benchmarks/BenchmarkKit"
         ),
+        .target(name: "BenchmarkKitC", path: "Benchmarks/BenchmarkKitC"),
         .executableTarget(
             name: "MigrationBenchmark",
             dependencies: ["BenchmarkKit", "OpenCoreData"],
@@ -105,6 +106,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOTLS", package: "swift-nio"),
             ],
             path: "Benchmarks/NetworkBenchmark"
         ),

@@ -92,7 +92,7 @@ public final class Bench {
         let summaries = values.map { Summary($0) }
         let results = sides.indices.map { i in
             SideResult(name: sides[i].name, figure: summaries[i], cpu: cpu[i].isEmpty ? nil : Summary(cpu[i]),
-                       ratio: i == 0 ? nil : summaries[0].median / summaries[i].median)
+                       ratio: i == 0 || summaries[i].median == 0 ? nil : summaries[0].median / summaries[i].median)
         }
         let result = WorkloadResult(workload: workload, unit: unit, runs: rounds, sides: results, target: target, note: note)
         add(result)

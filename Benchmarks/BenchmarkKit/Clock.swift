@@ -1,3 +1,4 @@
+import BenchmarkKitC
 import Foundation
 
 /// Wall-clock and CPU time of one piece of work.
@@ -35,6 +36,11 @@ public func timedAsync<T>(isolation: isolated (any Actor)? = #isolation, _ body:
     let value = try await body()
     return (value, Timing(wall: wallSeconds() - wall, cpu: cpuSeconds() - cpu))
 }
+
+/// Bytes the process's heap has handed out and not taken back (glibc's `mallinfo2`: small blocks in use
+/// plus large mapped ones). Unlike the resident size it does not hide new objects in pages that freed ones
+/// left behind, so deltas of it count what a workload holds.
+public func heapInUseBytes() -> Int { Int(benchmark_heap_in_use()) }
 
 /// The process's peak resident set size so far (VmHWM), in bytes.
 public func peakResidentBytes() -> Int { statusField("VmHWM:") }

@@ -10,6 +10,14 @@ public struct SideResult: Codable, Sendable {
     public var cpu: Summary?
     /// Ours ÷ this side, of the medians (absent for ours itself).
     public var ratio: Double?
+
+    /// A side's result as given.
+    public init(name: String, figure: Summary, cpu: Summary?, ratio: Double?) {
+        self.name = name
+        self.figure = figure
+        self.cpu = cpu
+        self.ratio = ratio
+    }
 }
 
 /// A finished workload: ours and every baseline, with the target the issues name.
@@ -26,6 +34,16 @@ public struct WorkloadResult: Codable, Sendable {
     public var target: String?
     /// Anything a reader needs to read the figures right.
     public var note: String?
+
+    /// A workload's result as given (for figures measured outside `Bench.compare`).
+    public init(workload: String, unit: Unit, runs: Int, sides: [SideResult], target: String?, note: String?) {
+        self.workload = workload
+        self.unit = unit
+        self.runs = runs
+        self.sides = sides
+        self.target = target
+        self.note = note
+    }
 }
 
 /// Everything one benchmark executable measured, and where.

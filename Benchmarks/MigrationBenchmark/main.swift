@@ -49,7 +49,7 @@ let automatic: [AnyHashable: Any] = [NSMigratePersistentStoresAutomaticallyOptio
 /// A copy of the store, flushed to disk before anything is timed: otherwise the first fsync of a timed
 /// run (a commit or checkpoint) also writes back the copy's dirty pages, charging the copy to that run.
 var copies = 0
-func copy(_ from: URL) throws -> URL {
+@MainActor func copy(_ from: URL) throws -> URL {
     copies += 1
     let to = folder.appendingPathComponent("copy-\(copies).sqlite")
     try FileManager.default.copyItem(at: from, to: to)
@@ -152,7 +152,7 @@ do {
 
 /// Runs `body` on a fresh copy under a disk sampler; keeps its peaks in `peaks`.
 /// `after` runs once the timer stopped, before the result is checked.
-func measured(_ peaks: inout [(Int, Int)], check: String, after: (URL) throws -> Void = { _ in }, _ body: (URL) throws -> Void) throws -> Measured {
+@MainActor func measured(_ peaks: inout [(Int, Int)], check: String, after: (URL) throws -> Void = { _ in }, _ body: (URL) throws -> Void) throws -> Measured {
     let url = try copy(original)
     let sampler = DiskSampler(url)
     let (_, t) = try timed { try body(url) }
@@ -163,8 +163,9 @@ func measured(_ peaks: inout [(Int, Int)], check: String, after: (URL) throws ->
     return .time(t, check: result)
 }
 
-/// Records the peaks of both sides as two more rows (bytes: lower is better).
-func addPeaks(_ workload: String, ours: [(Int, Int)], sql: [(Int, Int)]) {
+/// Records the peaks of both sides as two more rows (bytes: lower is better), without the warm-up runs'.
+@MainActor func addPeaks(_ workload: String, ours allOurs: [(Int, Int)], sql allSQL: [(Int, Int)]) {
+    let ours = Array(allOurs.dropFirst()), sql = Array(allSQL.dropFirst())
     for (label, pick) in [("peak disk (database + WAL + shm)", { (p: (Int, Int)) in p.0 }), ("peak WAL", { (p: (Int, Int)) in p.1 })] {
         let o = Summary(ours.map { Double(pick($0)) }), s = Summary(sql.map { Double(pick($0)) })
         bench.add(WorkloadResult(workload: "\(workload): \(label)", unit: .bytes, runs: ours.count, sides: [

@@ -74,7 +74,7 @@ enum PeerControl {
 func runPeer(certificate: String, key: String) throws -> Never {
     let group = MultiThreadedEventLoopGroup.singleton
     let chain = try NIOSSLCertificate.fromPEMFile(certificate).map { NIOSSLCertificateSource.certificate($0) }
-    let tls = try NIOSSLContext(configuration: .makeServerConfiguration(certificateChain: chain, privateKey: .file(key)))
+    let tls = try NIOSSLContext(configuration: .makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem))))
     func server(tls useTLS: Bool, _ handler: @escaping @Sendable () -> (any ChannelHandler)?) throws -> Int {
         let channel = try ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 1024)

@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOPosix
 import NIOSSL
+import NIOTLS
 
 // The plain SwiftNIO baselines: channel handlers on the event loop, as a SwiftNIO developer writes them.
 

@@ -177,7 +177,9 @@ try await bench.compare(
                     return c
                 }
             }
-            return try await connect.reduce(into: []) { $0.append($1) }
+            var all: [NetworkConnection<TLV>] = []
+            while let c = try await connect.next() { all.append(c) }
+            return all
         }
         let cpu = cpuSeconds()
         let samples = try await withThrowingTaskGroup(of: [Double].self) { tasks in
@@ -194,7 +196,9 @@ try await bench.compare(
                     return samples
                 }
             }
-            return try await tasks.reduce(into: []) { $0 += $1 }
+            var all: [Double] = []
+            while let some = try await tasks.next() { all += some }
+            return all
         }
         let used = cpuSeconds() - cpu
         for c in connections { await c.cancel() }
@@ -278,9 +282,9 @@ for useTLS in [false, true] {
 
 try await bench.compare(
     "memory per idle client connection (\(idleConnections) open, one exchange each)", unit: .bytes,
-    note: "resident growth of this process while the connections are open, divided by their number (client ends only; the servers are in the peer process); a long-lived process reuses freed memory, so treat it as approximate",
+    note: "heap bytes this process holds while the connections are open (glibc mallinfo2), divided by their number: client ends only (the servers are in the peer process), kernel socket buffers not included",
     ours: Contender("OpenNetwork") {
-        let before = residentBytes()
+        let before = heapInUseBytes()
         var connections: [NetworkConnection<TLV>] = []
         for i in 0..<idleConnections {
             let c = NetworkConnection(to: endpoint(peer.tlvEcho)) { TLV { TCP() } }
@@ -288,13 +292,14 @@ try await bench.compare(
             _ = try await c.receive()
             connections.append(c)
         }
-        let grown = residentBytes() - before
+        let grown = heapInUseBytes() - before
         for c in connections { await c.cancel() }
+        try await Task.sleep(for: .milliseconds(300))  // closes settle before the next run measures
         return Measured(values: [Double(grown) / Double(idleConnections)])
     },
     baselines: [
         Contender("SwiftNIO handler") {
-            let before = residentBytes()
+            let before = heapInUseBytes()
             var channels: [Channel] = []
             for _ in 0..<idleConnections {
                 let handler = PingPong(headerSize: 8, count: 1, done: group.next().makePromise(), encode: tlvRequest, matches: tlvMatches)
@@ -303,8 +308,9 @@ try await bench.compare(
                 _ = try await handler.done.futureResult.get()
                 channels.append(channel)
             }
-            let grown = residentBytes() - before
+            let grown = heapInUseBytes() - before
             for channel in channels { try await channel.close() }
+            try await Task.sleep(for: .milliseconds(300))  // closes settle before the next run measures
             return Measured(values: [Double(grown) / Double(idleConnections)])
         }
     ])

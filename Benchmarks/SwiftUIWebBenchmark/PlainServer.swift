@@ -7,11 +7,12 @@ import Logging
 /// Its page opens a socket to `/echo` and exposes `window.__echo` (`open`, `ping()`, `onpong`), as
 /// SwiftUIWeb's client exposes `window.__swiftuiweb`.
 enum PlainServer {
-    /// The page: `padding` bytes of markup (to match a SwiftUIWeb window's size), then the socket script.
+    /// The page: `padding` bytes of text (as many bytes as a SwiftUIWeb window's page, in one element: the
+    /// transfer without the DOM work), then the socket script.
     static func page(padding: Int) -> String {
         """
         <!doctype html><html><head><meta charset="utf-8"><title>echo</title></head><body>\
-        <main>\(String(repeating: "<p>x</p>", count: max(0, padding / 8)))</main>\
+        <main><p>\(String(repeating: "x", count: padding))</p></main>\
         <script>var e=window.__echo={open:false};var ws=new WebSocket('ws://'+location.host+'/echo');\
         ws.onopen=function(){e.open=true};ws.onmessage=function(){if(e.onpong)e.onpong()};\
         e.ping=function(){ws.send('{"t":"ping","id":""}')};</script></body></html>

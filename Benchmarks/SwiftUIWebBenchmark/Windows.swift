@@ -68,14 +68,16 @@ struct BenchApp: App {
     }
 }
 
-/// The id of the first `<tag>` element whose text is `text` (or of the first `<tag>` when `text` is nil).
+/// The id of the first `<tag>` element whose content shows `text` (or of the first `<tag>` when `text` is
+/// nil), found in a window's HTML.
 func elementID(in html: String, tag: String, text: String? = nil) -> String? {
     var rest = html[...]
     while let open = rest.range(of: "<\(tag) ") {
         guard let close = rest[open.upperBound...].firstIndex(of: ">") else { return nil }
         let attributes = rest[open.upperBound..<close]
         let after = rest[rest.index(after: close)...]
-        if text == nil || after.hasPrefix(text! + "</\(tag)>") {
+        let content = after.range(of: "</\(tag)>").map { after[..<$0.lowerBound] } ?? after
+        if text == nil || content.hasPrefix(text!) || content.contains(">\(text!)<") {
             guard let idStart = attributes.range(of: "id=\"") else { return nil }
             return String(attributes[idStart.upperBound...].prefix { $0 != "\"" })
         }

@@ -37,7 +37,9 @@ actor PortBox {
 var quiet = Logger(label: "bench")
 quiet.logLevel = .warning
 let ours = PortBox(), plain = PortBox()
-let pagePadding = host.newScene().document().utf8.count
+let sizing = host.newScene()
+let pagePadding = sizing.document().utf8.count
+host.remove(sizing)
 let oursServer = Task { try await AppServer(host: host, logger: quiet).run(host: "127.0.0.1", port: 0) { await ours.set($0) } }
 let plainServer = Task { try await PlainServer.run(padding: pagePadding) { await plain.set($0) } }
 bench.onFinish {
@@ -108,23 +110,27 @@ final class Counter: @unchecked Sendable {
 
 try await bench.compare(
     "memory per connected window (\(windows) WebSocket clients)", unit: .bytes, target: "< 200 KB per idle scene (issue 4)",
-    note: "resident growth of the process (server and clients both in it, on both sides) with every socket open, divided by their number; SwiftUIWeb windows are the split view with a 20-row list and a form; a long-lived process reuses freed memory, so treat it as approximate",
+    note: "heap bytes the process holds (glibc mallinfo2) with every socket open, divided by their number; server and clients share the process on both sides; SwiftUIWeb windows are the split view with a 20-row list and a form",
     ours: Contender("SwiftUIWeb window") {
-        let before = residentBytes()
+        let before = heapInUseBytes()
         let scenes = (0..<windows).map { _ in host.newScene(group: "typical") }
         for scene in scenes { _ = scene.document() }
         let tasks = try await openClients(windows, url: { "ws://127.0.0.1:\(oursPort)/_swiftuiweb/ws?w=\(scenes[$0].id)" }, greet: true)
-        let grown = residentBytes() - before
+        let grown = heapInUseBytes() - before
         for task in tasks { task.cancel() }
+        for task in tasks { _ = await task.result }  // closed (a cancelled client's error is expected)
         for scene in scenes { host.remove(scene) }
+        try await Task.sleep(for: .milliseconds(300))  // the server's side of the closes settles too
         return Measured(values: [Double(grown) / Double(windows)])
     },
     baselines: [
         Contender("plain Hummingbird socket") {
-            let before = residentBytes()
+            let before = heapInUseBytes()
             let tasks = try await openClients(windows, url: { _ in "ws://127.0.0.1:\(plainPort)/echo" }, greet: true)
-            let grown = residentBytes() - before
+            let grown = heapInUseBytes() - before
             for task in tasks { task.cancel() }
+            for task in tasks { _ = await task.result }  // closed (a cancelled client's error is expected)
+            try await Task.sleep(for: .milliseconds(300))  // the server's side of the closes settles too
             return Measured(values: [Double(grown) / Double(windows)])
         }
     ])
@@ -180,7 +186,12 @@ try await bench.compare(
     note: "a latency sample per click, from sending the event until the patch arrives; each client has its own window (counter); the baseline echoes the same message",
     ours: Contender("SwiftUIWeb") {
         let scenes = (0..<clickers).map { _ in host.newScene() }
-        let buttons = scenes.map { elementID(in: $0.document(), tag: "button", text: "Increment") ?? "" }
+        let buttons = try scenes.map { scene in
+            guard let id = elementID(in: scene.document(), tag: "button", text: "Increment") else {
+                throw BrowserError(description: "no Increment button in the counter window's HTML")
+            }
+            return id
+        }
         defer { for scene in scenes { host.remove(scene) } }
         return try await clickStorm(url: { "ws://127.0.0.1:\(oursPort)/_swiftuiweb/ws?w=\(scenes[$0].id)" },
                                     message: { "{\"t\":\"click\",\"id\":\"\(buttons[$0])\"}" })
@@ -231,7 +242,7 @@ let clickSetup = "var btn=Array.from(document.querySelectorAll('button')).find(f
 
 try await bench.compare(
     "first page load: navigation until the socket is open", unit: .time,
-    note: "WebDriver navigates, then a script waits for the socket; SwiftUIWeb's \"/\" redirects to a new window's page, which loads its script and opens the event socket; the plain page is the same size with an inline script",
+    note: "WebDriver navigates, then a script waits for the socket; SwiftUIWeb's \"/\" redirects to a new window's page, which loads its script and opens the event socket; the plain page has as many bytes (one text element) and an inline script",
     ours: Contender("SwiftUIWeb") {
         var samples: [Double] = []
         for _ in 0..<loads {
