@@ -14,6 +14,11 @@ import OpenNetwork
 if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "peer" {
     try runPeer(certificate: CommandLine.arguments[2], key: CommandLine.arguments[3])
 }
+if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "idle",
+   let port = Int(CommandLine.arguments[3]), let count = Int(CommandLine.arguments[4]) {
+    print(try await idleHeapPerConnection(ours: CommandLine.arguments[2] == "ours", port: port, count: count))
+    exit(0)
+}
 
 let bench = Bench(module: "network", title: "OpenNetwork benchmark")
 let oneWayCount = bench.quick ? 10_000 : 100_000
@@ -225,6 +230,32 @@ try await bench.compare(
 
 // MARK: 5. Connection set-up rate
 
+/// OpenSSL's own client as a TLS floor: `openssl s_time` makes full handshakes one after another for two
+/// seconds (no message exchanged); the rate is its count over the wall time we measure around it.
+@MainActor func opensslSetups(port: Int) -> Contender {
+    Contender("openssl s_time (C; one at a time, handshake only)") {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        process.arguments = ["s_time", "-connect", "127.0.0.1:\(port)", "-new", "-time", "2"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        let (text, t) = try timed {
+            try process.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return String(decoding: data, as: UTF8.self)
+        }
+        // No CPU figure: what this process used while openssl ran says nothing of openssl.
+        guard process.terminationStatus == 0,
+              let line = text.split(separator: "\n").first(where: { $0.contains(" connections in ") }),
+              let count = line.split(separator: " ").first.flatMap({ Int($0) }) else {
+            throw PeerError(description: "openssl s_time failed (status \(process.terminationStatus)): \(text.suffix(300))")
+        }
+        return Measured(values: [Double(count) / t.wall])
+    }
+}
+
 for useTLS in [false, true] {
     let port = useTLS ? peer.tlvEchoTLS : peer.tlvEcho
     try await bench.compare(
@@ -275,44 +306,58 @@ for useTLS in [false, true] {
                 }
                 return .rate(setups, t)
             }
-        ])
+        ] + (useTLS ? [opensslSetups(port: port)] : []))
 }
 
 // MARK: 6. Memory per idle connection
 
-try await bench.compare(
-    "memory per idle client connection (\(idleConnections) open, one exchange each)", unit: .bytes,
-    note: "heap bytes this process holds while the connections are open (glibc mallinfo2), divided by their number: client ends only (the servers are in the peer process), kernel socket buffers not included",
-    ours: Contender("OpenNetwork") {
-        let before = heapInUseBytes()
-        var connections: [NetworkConnection<TLV>] = []
-        for i in 0..<idleConnections {
-            let c = NetworkConnection(to: endpoint(peer.tlvEcho)) { TLV { TCP() } }
+/// Heap bytes per connection while `count` client connections to `port` are open after one exchange each,
+/// measured in a fresh child process (`NetworkBenchmark idle ours|nio PORT COUNT`), so no earlier workload's
+/// memory is freed or reused meanwhile.
+func idleHeapPerConnection(ours: Bool, port: Int, count: Int) async throws -> Double {
+    let before = heapInUseBytes()
+    var held: [Any] = []
+    for i in 0..<count {
+        if ours {
+            let c = NetworkConnection(to: endpoint(port)) { TLV { TCP() } }
             try await c.send(request(i), type: 1)
             _ = try await c.receive()
-            connections.append(c)
+            held.append(c)
+        } else {
+            let handler = PingPong(headerSize: 8, count: 1, done: group.next().makePromise(), encode: tlvRequest, matches: tlvMatches)
+            let channel = try await connectNIO(port: port, tls: nil) { [handler] }
+            channel.eventLoop.execute { handler.start() }
+            _ = try await handler.done.futureResult.get()
+            held.append(channel)
         }
-        let grown = heapInUseBytes() - before
-        for c in connections { await c.cancel() }
-        try await Task.sleep(for: .milliseconds(300))  // closes settle before the next run measures
-        return Measured(values: [Double(grown) / Double(idleConnections)])
-    },
-    baselines: [
-        Contender("SwiftNIO handler") {
-            let before = heapInUseBytes()
-            var channels: [Channel] = []
-            for _ in 0..<idleConnections {
-                let handler = PingPong(headerSize: 8, count: 1, done: group.next().makePromise(), encode: tlvRequest, matches: tlvMatches)
-                let channel = try await connectNIO(port: peer.tlvEcho, tls: nil) { [handler] }
-                channel.eventLoop.execute { handler.start() }
-                _ = try await handler.done.futureResult.get()
-                channels.append(channel)
-            }
-            let grown = heapInUseBytes() - before
-            for channel in channels { try await channel.close() }
-            try await Task.sleep(for: .milliseconds(300))  // closes settle before the next run measures
-            return Measured(values: [Double(grown) / Double(idleConnections)])
-        }
-    ])
+    }
+    try await Task.sleep(for: .milliseconds(200))  // writes and reads settle
+    let grown = heapInUseBytes() - before
+    withExtendedLifetime(held) {}
+    return Double(grown) / Double(count)
+}
+
+/// Runs `idleHeapPerConnection` in a child process.
+@MainActor func idleChild(_ side: String) throws -> Measured {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+    process.arguments = ["idle", side, String(peer.tlvEcho), String(idleConnections)]
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    guard process.terminationStatus == 0, let bytes = Double(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+        throw PeerError(description: "idle child (\(side)) failed with status \(process.terminationStatus): \(text)")
+    }
+    return Measured(values: [bytes])
+}
+
+try await bench.compare(
+    "memory per idle client connection (\(idleConnections) open, one exchange each)", unit: .bytes,
+    note: "heap bytes a fresh client process holds while the connections are open (glibc mallinfo2), divided by their number: client ends only (the servers are in the peer process), kernel socket buffers not included",
+    warmups: 0,
+    ours: Contender("OpenNetwork") { try idleChild("ours") },
+    baselines: [Contender("SwiftNIO handler") { try idleChild("nio") }])
 
 try bench.finish()
