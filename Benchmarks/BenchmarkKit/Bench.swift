@@ -22,12 +22,23 @@ public final class Bench {
     private var notes: [String] = []
     private var cleanups: [() -> Void] = []
 
+    /// Whether this is a debug build (SwiftPM defines DEBUG for `-c debug`), whose figures would mislead.
+    public static let isDebugBuild: Bool = {
+        #if DEBUG
+            return true
+        #else
+            return false
+        #endif
+    }()
+
     /// Starts a run of `module`'s benchmark; exits with status 2 from a debug build or on a bad option.
     public init(module: String, title: String) {
-        #if DEBUG
-        FileHandle.standardError.write(Data("\(title): refusing to run from a debug build; use `swift run -c release` or scripts/bench\n".utf8))
-        exit(2)
-        #endif
+        if Bench.isDebugBuild {
+            FileHandle.standardError.write(
+                Data("\(title): refusing to run from a debug build; use `swift run -c release` or scripts/bench\n".utf8)
+            )
+            exit(2)
+        }
         self.module = module
         var rest: [String] = []
         var quick = false
@@ -49,7 +60,9 @@ public final class Bench {
         self.runs = runs ?? (quick ? 2 : 5)
         self.arguments = rest
         let machine = Report.Machine.current()
-        say("\(title) — release build, \(machine.cores) cores, \(machine.cpu)\(quick ? ", --quick sizes" : ""), \(self.runs) runs per side")
+        say(
+            "\(title) — release build, \(machine.cores) cores, \(machine.cpu)\(quick ? ", --quick sizes" : ""), \(self.runs) runs per side"
+        )
     }
 
     /// Prints a line at once (unbuffered), so partial results survive a crash.
@@ -71,7 +84,9 @@ public final class Bench {
         func record(_ measured: Measured, _ side: Int) {
             if let check = measured.check {
                 if let first = firstCheck, first.check != check {
-                    fatalError("\(workload): \(sides[side].name)'s result (\(check)) differs from \(first.side)'s (\(first.check))")
+                    fatalError(
+                        "\(workload): \(sides[side].name)'s result (\(check)) differs from \(first.side)'s (\(first.check))"
+                    )
                 }
                 if firstCheck == nil { firstCheck = (sides[side].name, check) }
             }
@@ -91,10 +106,12 @@ public final class Bench {
         }
         let summaries = values.map { Summary($0) }
         let results = sides.indices.map { i in
-            SideResult(name: sides[i].name, figure: summaries[i], cpu: cpu[i].isEmpty ? nil : Summary(cpu[i]),
-                       ratio: i == 0 || summaries[i].median == 0 ? nil : summaries[0].median / summaries[i].median)
+            SideResult(
+                name: sides[i].name, figure: summaries[i], cpu: cpu[i].isEmpty ? nil : Summary(cpu[i]),
+                ratio: i == 0 || summaries[i].median == 0 ? nil : summaries[0].median / summaries[i].median)
         }
-        let result = WorkloadResult(workload: workload, unit: unit, runs: rounds, sides: results, target: target, note: note)
+        let result = WorkloadResult(
+            workload: workload, unit: unit, runs: rounds, sides: results, target: target, note: note)
         add(result)
         return result
     }
@@ -104,7 +121,8 @@ public final class Bench {
         results.append(result)
         var line = "\(result.workload): \(result.sides[0].name) \(Report.describe(result.sides[0], result.unit))"
         for side in result.sides.dropFirst() {
-            line += "\n    vs \(side.name) \(Report.describe(side, result.unit)): \(Report.ratioText(side.ratio, result.unit))"
+            line +=
+                "\n    vs \(side.name) \(Report.describe(side, result.unit)): \(Report.ratioText(side.ratio, result.unit))"
         }
         if let target = result.target { line += "\n    target: \(target)" }
         if let note = result.note { line += "\n    note: \(note)" }
@@ -136,8 +154,9 @@ public final class Bench {
         let folder = URL(fileURLWithPath: ProcessInfo.processInfo.environment["BENCH_RESULTS"] ?? "bench-results")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let formatter = ISO8601DateFormatter()
-        let report = Report(module: module, date: formatter.string(from: Date()), quick: quick, machine: .current(),
-                            workloads: results, notes: notes)
+        let report = Report(
+            module: module, date: formatter.string(from: Date()), quick: quick, machine: .current(),
+            workloads: results, notes: notes)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         try encoder.encode(report).write(to: folder.appendingPathComponent("\(module).json"))

@@ -25,14 +25,18 @@ public func cpuSeconds() -> Double {
 
 /// Times `body`: wall clock and the process's CPU time.
 public func timed<T>(_ body: () throws -> T) rethrows -> (T, Timing) {
-    let wall = wallSeconds(), cpu = cpuSeconds()
+    let wall = wallSeconds()
+    let cpu = cpuSeconds()
     let value = try body()
     return (value, Timing(wall: wallSeconds() - wall, cpu: cpuSeconds() - cpu))
 }
 
 /// Times an asynchronous `body`: wall clock and the process's CPU time. It runs in the caller's isolation.
-public func timedAsync<T>(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T) async rethrows -> (T, Timing) {
-    let wall = wallSeconds(), cpu = cpuSeconds()
+public func timedAsync<T>(
+    isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T
+) async rethrows -> (T, Timing) {
+    let wall = wallSeconds()
+    let cpu = cpuSeconds()
     let value = try await body()
     return (value, Timing(wall: wallSeconds() - wall, cpu: cpuSeconds() - cpu))
 }

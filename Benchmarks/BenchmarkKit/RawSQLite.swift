@@ -57,7 +57,9 @@ public final class RawSQLite {
         let status = sqlite3_exec(db, sql, nil, nil, &message)
         if status != SQLITE_OK {
             let busy = statements.values.filter { $0.isBusy }.map(\.sql)
-            let text = (message.map { String(cString: $0) } ?? "status \(status)") + " (extended code \(sqlite3_extended_errcode(db)), autocommit \(sqlite3_get_autocommit(db)), busy statements: \(busy))"
+            let text =
+                (message.map { String(cString: $0) } ?? "status \(status)")
+                + " (extended code \(sqlite3_extended_errcode(db)), autocommit \(sqlite3_get_autocommit(db)), busy statements: \(busy))"
             sqlite3_free(message)
             throw RawSQLiteError(description: "\(sql): \(text)")
         }
@@ -71,7 +73,8 @@ public final class RawSQLite {
         }
         var handle: OpaquePointer?
         // Safe because: `db` is open; the statement is finalized by close() before the connection.
-        guard sqlite3_prepare_v3(db, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &handle, nil) == SQLITE_OK, let handle else {
+        guard sqlite3_prepare_v3(db, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &handle, nil) == SQLITE_OK, let handle
+        else {
             throw RawSQLiteError(description: "\(sql): \(String(cString: sqlite3_errmsg(db)))")
         }
         let statement = RawStatement(handle, sql: sql, db: db)
@@ -150,7 +153,9 @@ public final class RawStatement {
         }
         value.withUTF8 { bytes in
             // Safe because: SQLITE_TRANSIENT (-1) makes SQLite copy the bytes before this call returns.
-            _ = sqlite3_bind_text(handle, index, bytes.baseAddress, Int32(bytes.count), unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+            _ = sqlite3_bind_text(
+                handle, index, bytes.baseAddress, Int32(bytes.count),
+                unsafeBitCast(-1, to: sqlite3_destructor_type.self))
         }
     }
 

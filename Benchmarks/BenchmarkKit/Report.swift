@@ -76,12 +76,15 @@ public struct Report: Codable, Sendable {
         public static func current() -> Machine {
             let info = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""  // absent: "unknown"
             let model = info.split(separator: "\n").first { $0.hasPrefix("model name") }
-                .map { $0.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "" }
+                .map {
+                    $0.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+                }
             var name = utsname()
             uname(&name)
             let release = withUnsafeBytes(of: name.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            return Machine(cores: ProcessInfo.processInfo.activeProcessorCount, cpu: model ?? "unknown",
-                           memory: ProcessInfo.processInfo.physicalMemory, kernel: release)
+            return Machine(
+                cores: ProcessInfo.processInfo.activeProcessorCount, cpu: model ?? "unknown",
+                memory: ProcessInfo.processInfo.physicalMemory, kernel: release)
         }
     }
 
@@ -99,7 +102,9 @@ public struct Report: Codable, Sendable {
             }
             for (i, side) in others.enumerated() {
                 let lead = i == 0 ? first : " | "
-                lines.append("| \(lead) | \(side.name) | \(Report.describe(side, w.unit)) | \(Report.ratioText(side.ratio, w.unit)) | \(i == 0 ? w.target ?? "" : "") |")
+                lines.append(
+                    "| \(lead) | \(side.name) | \(Report.describe(side, w.unit)) | \(Report.ratioText(side.ratio, w.unit)) | \(i == 0 ? w.target ?? "" : "") |"
+                )
             }
         }
         let remarks = workloads.compactMap { w in w.note.map { "- \(w.workload): \($0)" } } + notes.map { "- \($0)" }
@@ -125,6 +130,7 @@ public struct Report: Codable, Sendable {
     /// The ratio as the table shows it; for rates also as a percentage.
     public static func ratioText(_ ratio: Double?, _ unit: Unit) -> String {
         guard let ratio else { return "—" }
-        return unit.higherIsBetter ? String(format: "%.2fx (%.0f%%)", ratio, ratio * 100) : String(format: "%.2fx", ratio)
+        return unit.higherIsBetter
+            ? String(format: "%.2fx (%.0f%%)", ratio, ratio * 100) : String(format: "%.2fx", ratio)
     }
 }

@@ -16,15 +16,18 @@ struct RawAircraft {
 
 /// Reads row `s` of an `aircraftColumns` SELECT.
 func rawAircraft(_ s: RawStatement) -> RawAircraft {
-    RawAircraft(primaryKey: s.int64(0), entity: s.int64(1), version: s.int64(2), tailNumber: s.text(3), aircraftType: s.text(4),
-                aircraftClass: s.text(5), aircraftCategory: s.text(6), seats: s.int64(7), hours: s.double(8),
-                primary: s.text(9), secondary: s.text(10), tertiary: s.text(11))
+    RawAircraft(
+        primaryKey: s.int64(0), entity: s.int64(1), version: s.int64(2), tailNumber: s.text(3), aircraftType: s.text(4),
+        aircraftClass: s.text(5), aircraftCategory: s.text(6), seats: s.int64(7), hours: s.double(8),
+        primary: s.text(9), secondary: s.text(10), tertiary: s.text(11))
 }
 
 /// The same checksum `readPlain` + `readComposite` make of an object.
 func rawChecksum(_ a: RawAircraft) -> Double {
     a.hours + Double(a.seats)
-        + Double((a.tailNumber?.count ?? 0) + (a.aircraftType?.count ?? 0) + (a.aircraftClass?.count ?? 0) + (a.aircraftCategory?.count ?? 0))
+        + Double(
+            (a.tailNumber?.count ?? 0) + (a.aircraftType?.count ?? 0) + (a.aircraftClass?.count ?? 0)
+                + (a.aircraftCategory?.count ?? 0))
         + Double((a.primary?.count ?? 0) + (a.secondary?.count ?? 0) + (a.tertiary?.count ?? 0))
 }
 
@@ -84,11 +87,15 @@ func runChildIfAsked() throws -> Bool {
         let db = try RawSQLite(path: path)
         var checksum = 0.0
         var count = 0
-        let s = try db.statement("SELECT \(aircraftColumns) FROM ZAIRCRAFT t0\(sorted ? " ORDER BY t0.ZTAILNUMBER" : "")")
+        let s = try db.statement(
+            "SELECT \(aircraftColumns) FROM ZAIRCRAFT t0\(sorted ? " ORDER BY t0.ZTAILNUMBER" : "")")
         while try s.step() {
             let a = rawAircraft(s)
-            checksum += a.hours + Double(a.seats)
-                + Double((a.tailNumber?.count ?? 0) + (a.aircraftType?.count ?? 0) + (a.aircraftClass?.count ?? 0) + (a.aircraftCategory?.count ?? 0))
+            checksum +=
+                a.hours + Double(a.seats)
+                + Double(
+                    (a.tailNumber?.count ?? 0) + (a.aircraftType?.count ?? 0) + (a.aircraftClass?.count ?? 0)
+                        + (a.aircraftCategory?.count ?? 0))
             count += 1
         }
         print(count, peakResidentBytes(), checksum)
@@ -129,7 +136,8 @@ func child(_ arguments: [String], extra: [String] = []) throws -> (numbers: [Dou
     let process = Process()
     process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
     process.arguments = arguments + extra
-    let out = Pipe(), err = Pipe()
+    let out = Pipe()
+    let err = Pipe()
     process.standardOutput = out
     process.standardError = err
     try process.run()
@@ -139,6 +147,7 @@ func child(_ arguments: [String], extra: [String] = []) throws -> (numbers: [Dou
     guard process.terminationStatus == 0 else {
         throw RawSQLiteError(description: "child \(arguments) exited with \(process.terminationStatus): \(errors)")
     }
-    let numbers = String(decoding: output, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Double($0) }
+    let numbers = String(decoding: output, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap
+    { Double($0) }
     return (numbers, errors)
 }

@@ -36,21 +36,25 @@ func benchmarkModel() -> NSManagedObjectModel {
         NSAttributeDescription(name: "aircraftCategory", type: .stringAttributeType),
         NSAttributeDescription(name: "seats", type: .integer32AttributeType, optional: false, defaultValue: Int32(0)),
         NSAttributeDescription(name: "hours", type: .doubleAttributeType, optional: false, defaultValue: 0.0),
-        NSCompositeAttributeDescription(name: "colorScheme", elements: [
-            NSAttributeDescription(name: "primary", type: .stringAttributeType),
-            NSAttributeDescription(name: "secondary", type: .stringAttributeType),
-            NSAttributeDescription(name: "tertiary", type: .stringAttributeType),
-        ]),
+        NSCompositeAttributeDescription(
+            name: "colorScheme",
+            elements: [
+                NSAttributeDescription(name: "primary", type: .stringAttributeType),
+                NSAttributeDescription(name: "secondary", type: .stringAttributeType),
+                NSAttributeDescription(name: "tertiary", type: .stringAttributeType),
+            ]),
     ]
     aircraft.indexes = [
-        NSFetchIndexDescription(name: "byPrimary", elements: [NSFetchIndexElementDescription(keyPath: "colorScheme.primary")]),
+        NSFetchIndexDescription(
+            name: "byPrimary", elements: [NSFetchIndexElementDescription(keyPath: "colorScheme.primary")]),
         NSFetchIndexDescription(name: "byHours", elements: [NSFetchIndexElementDescription(keyPath: "hours")]),
     ]
     let owner = NSEntityDescription(name: "Owner")
     owner.managedObjectClassName = NSStringFromClass(Owner.self)
     let part = NSEntityDescription(name: "Part")
     part.managedObjectClassName = NSStringFromClass(Part.self)
-    let parts = NSRelationshipDescription(name: "parts", destination: part, toMany: true, deleteRule: .cascadeDeleteRule)
+    let parts = NSRelationshipDescription(
+        name: "parts", destination: part, toMany: true, deleteRule: .cascadeDeleteRule)
     let partOwner = NSRelationshipDescription(name: "owner", destination: owner)
     parts.inverseRelationship = partOwner
     partOwner.inverseRelationship = parts
@@ -110,15 +114,19 @@ func insertAircraft(_ context: NSManagedObjectContext, range: Range<Int>) throws
 /// The plain attributes (4 strings, 2 numbers) of an object, folded into a checksum.
 func readPlain(_ a: Aircraft) -> Double {
     a.hours + Double(a.seats)
-        + Double((a.tailNumber?.count ?? 0) + (a.aircraftType?.count ?? 0) + (a.aircraftClass?.count ?? 0) + (a.aircraftCategory?.count ?? 0))
+        + Double(
+            (a.tailNumber?.count ?? 0) + (a.aircraftType?.count ?? 0) + (a.aircraftClass?.count ?? 0)
+                + (a.aircraftCategory?.count ?? 0))
 }
 
 /// The composite's three elements, folded into a checksum.
 func readComposite(_ a: Aircraft) -> Double {
     guard let scheme = a.colorScheme else { return 0 }
-    return Double(((scheme["primary"] as? String)?.count ?? 0) + ((scheme["secondary"] as? String)?.count ?? 0)
-        + ((scheme["tertiary"] as? String)?.count ?? 0))
+    return Double(
+        ((scheme["primary"] as? String)?.count ?? 0) + ((scheme["secondary"] as? String)?.count ?? 0)
+            + ((scheme["tertiary"] as? String)?.count ?? 0))
 }
 
 /// Every column OpenCoreData's fetch reads, in its order, for the raw sides.
-let aircraftColumns = "Z_PK, Z_ENT, Z_OPT, ZTAILNUMBER, ZAIRCRAFTTYPE, ZAIRCRAFTCLASS, ZAIRCRAFTCATEGORY, ZSEATS, ZHOURS, ZCOLORSCHEME_PRIMARY, ZCOLORSCHEME_SECONDARY, ZCOLORSCHEME_TERTIARY"
+let aircraftColumns =
+    "Z_PK, Z_ENT, Z_OPT, ZTAILNUMBER, ZAIRCRAFTTYPE, ZAIRCRAFTCLASS, ZAIRCRAFTCATEGORY, ZSEATS, ZHOURS, ZCOLORSCHEME_PRIMARY, ZCOLORSCHEME_SECONDARY, ZCOLORSCHEME_TERTIARY"

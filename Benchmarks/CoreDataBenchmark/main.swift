@@ -50,7 +50,11 @@ let insertSQL = "INSERT INTO ZAIRCRAFT (\(aircraftColumns)) VALUES (?,?,?,?,?,?,
 /// Inserts aircraft `range` through the C API in the open transaction: keys allocated as our save does
 /// (Z_PRIMARYKEY read and advanced in the same transaction).
 func rawInsert(_ db: RawSQLite, range: Range<Int>) throws {
-    guard let (number, last) = try db.statement("SELECT Z_ENT, Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Aircraft'").first({ ($0.int64(0), $0.int64(1)) }) else {
+    guard
+        let (number, last) = try db.statement("SELECT Z_ENT, Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Aircraft'").first({
+            ($0.int64(0), $0.int64(1))
+        })
+    else {
         throw RawSQLiteError(description: "no Aircraft row in Z_PRIMARYKEY")
     }
     var key = last
@@ -79,7 +83,8 @@ func rawInsert(_ db: RawSQLite, range: Range<Int>) throws {
     try advance.run()
 }
 
-let insertCheck = "SELECT COUNT(*), SUM(ZHOURS), MAX(Z_PK), (SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Aircraft'), SUM(LENGTH(ZCOLORSCHEME_TERTIARY)) FROM ZAIRCRAFT"
+let insertCheck =
+    "SELECT COUNT(*), SUM(ZHOURS), MAX(Z_PK), (SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Aircraft'), SUM(LENGTH(ZCOLORSCHEME_TERTIARY)) FROM ZAIRCRAFT"
 
 // MARK: Same settings on both sides
 
@@ -88,16 +93,23 @@ do {
     let container = openContainer(url)
     let pool = try DatabasePool(path: url.path)
     let ours = try pool.writeWithoutTransaction { db in
-        (try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "?", try Int64.fetchOne(db, sql: "PRAGMA synchronous") ?? -1)
+        (
+            try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "?",
+            try Int64.fetchOne(db, sql: "PRAGMA synchronous") ?? -1
+        )
     }
     try pool.close()
     let raw = try RawSQLite(path: url.path)
     let floor = try raw.settings()
     raw.close()
     guard ours.0 == floor.journalMode, ours.1 == floor.synchronous else {
-        fatalError("the C API baseline runs with journal_mode \(floor.journalMode), synchronous \(floor.synchronous); the store with \(ours.0), \(ours.1)")
+        fatalError(
+            "the C API baseline runs with journal_mode \(floor.journalMode), synchronous \(floor.synchronous); the store with \(ours.0), \(ours.1)"
+        )
     }
-    bench.note("Durability on every side: journal_mode \(ours.0), synchronous \(ours.1) (the store's writer connection and the C API connection, checked equal; the GRDB side is opened in WAL mode, which sets the same).")
+    bench.note(
+        "Durability on every side: journal_mode \(ours.0), synchronous \(ours.1) (the store's writer connection and the C API connection, checked equal; the GRDB side is opened in WAL mode, which sets the same)."
+    )
     withExtendedLifetime(container) {}
 }
 
@@ -131,7 +143,10 @@ try await bench.compare(
             let queue = try DatabaseQueue(path: url.path, configuration: configuration)
             let (_, t) = try timed {
                 try queue.write { db in
-                    guard let row = try Row.fetchOne(db, sql: "SELECT Z_ENT, Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Aircraft'") else {
+                    guard
+                        let row = try Row.fetchOne(
+                            db, sql: "SELECT Z_ENT, Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Aircraft'")
+                    else {
                         throw RawSQLiteError(description: "no Aircraft row in Z_PRIMARYKEY")
                     }
                     let number: Int64 = row[0]
@@ -140,8 +155,10 @@ try await bench.compare(
                     for i in 0..<n {
                         let v = AircraftValues(i)
                         key += 1
-                        try statement.execute(arguments: [key, number, 1, v.tailNumber, v.aircraftType, v.aircraftClass, v.aircraftCategory,
-                                                          Int64(v.seats), v.hours, v.primary, v.secondary, v.tertiary])
+                        try statement.execute(arguments: [
+                            key, number, 1, v.tailNumber, v.aircraftType, v.aircraftClass, v.aircraftCategory,
+                            Int64(v.seats), v.hours, v.primary, v.secondary, v.tertiary,
+                        ])
                     }
                     try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", arguments: [key, number])
                 }
@@ -172,7 +189,9 @@ try await bench.compare(
         var checksum = 0.0
         let (_, t) = try timed {
             try fetchContext.performAndWait {
-                for a in try fetchContext.fetch(NSFetchRequest<Aircraft>(entityName: "Aircraft")) { checksum += readPlain(a) + readComposite(a) }
+                for a in try fetchContext.fetch(NSFetchRequest<Aircraft>(entityName: "Aircraft")) {
+                    checksum += readPlain(a) + readComposite(a)
+                }
             }
             fetchContext.reset()
         }
@@ -193,9 +212,11 @@ try await bench.compare(
                 try mainQueue.read { db in
                     let rows = try Row.fetchCursor(db, sql: "SELECT \(aircraftColumns) FROM ZAIRCRAFT")
                     while let row = try rows.next() {
-                        let a = RawAircraft(primaryKey: row[0], entity: row[1], version: row[2], tailNumber: row[3], aircraftType: row[4],
-                                            aircraftClass: row[5], aircraftCategory: row[6], seats: row[7], hours: row[8],
-                                            primary: row[9], secondary: row[10], tertiary: row[11])
+                        let a = RawAircraft(
+                            primaryKey: row[0], entity: row[1], version: row[2], tailNumber: row[3],
+                            aircraftType: row[4],
+                            aircraftClass: row[5], aircraftCategory: row[6], seats: row[7], hours: row[8],
+                            primary: row[9], secondary: row[10], tertiary: row[11])
                         checksum += rawChecksum(a)
                     }
                 }
@@ -208,16 +229,19 @@ try await bench.compare(
 
 try await bench.compare(
     "memory per fetched object (\(n) held, every attribute read)", unit: .bytes,
-    note: "resident growth of a fresh process over the fetch, divided by the rows; the C API side holds each row as a Swift struct of its columns",
+    note:
+        "resident growth of a fresh process over the fetch, divided by the rows; the C API side holds each row as a Swift struct of its columns",
     warmups: 0,
     ours: Contender("OpenCoreData") {
         let (numbers, _) = try child(["child-objects-ours", mainURL.path])
-        return Measured(values: [numbers[1] / numbers[0]], check: "\(Int(numbers[0])) \(String(format: "%.1f", numbers[2]))")
+        return Measured(
+            values: [numbers[1] / numbers[0]], check: "\(Int(numbers[0])) \(String(format: "%.1f", numbers[2]))")
     },
     baselines: [
         Contender("SQLite C API") {
             let (numbers, _) = try child(["child-objects-c", mainURL.path])
-            return Measured(values: [numbers[1] / numbers[0]], check: "\(Int(numbers[0])) \(String(format: "%.1f", numbers[2]))")
+            return Measured(
+                values: [numbers[1] / numbers[0]], check: "\(Int(numbers[0])) \(String(format: "%.1f", numbers[2]))")
         }
     ])
 
@@ -226,7 +250,8 @@ try await bench.compare(
 let updateSQL = "UPDATE ZAIRCRAFT SET ZHOURS = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?"
 try await bench.compare(
     "save \(changeCount) updates (one attribute each)", unit: .time,
-    note: "the objects (or the C side's keys, versions and values) are fetched before the timer; the C side checks each row's version in its UPDATE, as Core Data's optimistic locking does",
+    note:
+        "the objects (or the C side's keys, versions and values) are fetched before the timer; the C side checks each row's version in its UPDATE, as Core Data's optimistic locking does",
     ours: Contender("OpenCoreData") {
         let context = mainContainer.newBackgroundContext()
         let objects = try context.performAndWait {
@@ -248,7 +273,8 @@ try await bench.compare(
     },
     baselines: [
         Contender("SQLite C API") {
-            let select = try mainRaw.statement("SELECT Z_PK, Z_OPT, ZHOURS FROM ZAIRCRAFT ORDER BY ZHOURS LIMIT \(changeCount)")
+            let select = try mainRaw.statement(
+                "SELECT Z_PK, Z_OPT, ZHOURS FROM ZAIRCRAFT ORDER BY ZHOURS LIMIT \(changeCount)")
             var rows: [(Int64, Int64, Double)] = []
             while try select.step() { rows.append((select.int64(0), select.int64(1), select.double(2))) }
             select.reset()
@@ -263,7 +289,9 @@ try await bench.compare(
                         update.bind(3, key)
                         update.bind(4, version)
                         try update.run()
-                        guard mainRaw.changes == 1 else { throw RawSQLiteError(description: "row \(key) changed underneath") }
+                        guard mainRaw.changes == 1 else {
+                            throw RawSQLiteError(description: "row \(key) changed underneath")
+                        }
                         changed += 1
                     }
                 }
@@ -274,7 +302,8 @@ try await bench.compare(
 
 try await bench.compare(
     "save \(changeCount) deletes", unit: .time,
-    note: "each run first inserts the rows it deletes (outside the timer); the C side checks each row's version in its DELETE",
+    note:
+        "each run first inserts the rows it deletes (outside the timer); the C side checks each row's version in its DELETE",
     ours: Contender("OpenCoreData") {
         let context = mainContainer.newBackgroundContext()
         let objects = try context.performAndWait {
@@ -297,14 +326,20 @@ try await bench.compare(
             }
         }
         context.reset()
-        return .time(t, check: "\(deleted) deleted, \(try fingerprint(mainURL, "SELECT COUNT(*) FROM ZAIRCRAFT WHERE ZHOURS < 0"))")
+        return .time(
+            t,
+            check: "\(deleted) deleted, \(try fingerprint(mainURL, "SELECT COUNT(*) FROM ZAIRCRAFT WHERE ZHOURS < 0"))")
     },
     baselines: [
         Contender("SQLite C API") {
             var keys: [Int64] = []
             try mainRaw.transaction {
                 try rawInsert(mainRaw, range: 0..<changeCount)
-                guard let max = try mainRaw.statement("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Aircraft'").first({ $0.int64(0) }) else {
+                guard
+                    let max = try mainRaw.statement("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Aircraft'").first({
+                        $0.int64(0)
+                    })
+                else {
                     throw RawSQLiteError(description: "no Aircraft row in Z_PRIMARYKEY")
                 }
                 keys = Array((max - Int64(changeCount) + 1)...max)
@@ -321,12 +356,18 @@ try await bench.compare(
                         delete.bind(1, key)
                         delete.bind(2, Int64(1))
                         try delete.run()
-                        guard mainRaw.changes == 1 else { throw RawSQLiteError(description: "row \(key) changed underneath") }
+                        guard mainRaw.changes == 1 else {
+                            throw RawSQLiteError(description: "row \(key) changed underneath")
+                        }
                         deleted += 1
                     }
                 }
             }
-            return .time(t, check: "\(deleted) deleted, \(try fingerprint(mainURL, "SELECT COUNT(*) FROM ZAIRCRAFT WHERE ZHOURS < 0"))")
+            return .time(
+                t,
+                check:
+                    "\(deleted) deleted, \(try fingerprint(mainURL, "SELECT COUNT(*) FROM ZAIRCRAFT WHERE ZHOURS < 0"))"
+            )
         }
     ])
 
@@ -346,7 +387,9 @@ try await bench.compare(
     baselines: [
         Contender("SQLite C API") {
             let (_, t) = try timed {
-                for i in 0..<smallSaves { try mainRaw.transaction { try rawInsert(mainRaw, range: (n + i)..<(n + i + 1)) } }
+                for i in 0..<smallSaves {
+                    try mainRaw.transaction { try rawInsert(mainRaw, range: (n + i)..<(n + i + 1)) }
+                }
             }
             return .time(t, check: "\(smallSaves) saves")
         }
@@ -379,7 +422,8 @@ let relationRaw = try RawSQLite(path: relationURL.path)
 /// Fetches every owner and sums the weights of its parts, prefetching the parts or not.
 @MainActor func oursRelations(prefetch: Bool) throws -> Measured {
     let context = relationContainer.newBackgroundContext()
-    var total = 0.0, count = 0
+    var total = 0.0
+    var count = 0
     let (_, t) = try timed {
         try context.performAndWait {
             let request = NSFetchRequest<Owner>(entityName: "Owner")
@@ -399,11 +443,13 @@ let relationRaw = try RawSQLite(path: relationURL.path)
 let partColumns = "Z_PK, Z_ENT, Z_OPT, ZLABEL, ZWEIGHT, ZOWNER"
 try await bench.compare(
     "\(owners) owners × 10 parts: to-many faults fired", unit: .time,
-    note: "each owner's parts are read as a to-many fault fires; the C API side runs one cached query per owner for its parts' rows",
+    note:
+        "each owner's parts are read as a to-many fault fires; the C API side runs one cached query per owner for its parts' rows",
     ours: Contender("OpenCoreData") { try oursRelations(prefetch: false) },
     baselines: [
         Contender("SQLite C API") {
-            var total = 0.0, count = 0
+            var total = 0.0
+            var count = 0
             let (_, t) = try timed {
                 let ownersQuery = try relationRaw.statement("SELECT Z_PK, Z_ENT, Z_OPT, ZNAME FROM ZOWNER")
                 var keys: [(Int64, String?)] = []
@@ -423,11 +469,13 @@ try await bench.compare(
     ])
 try await bench.compare(
     "\(owners) owners × 10 parts: parts prefetched", unit: .time,
-    note: "relationshipKeyPathsForPrefetching = [\"parts\"]; the C API side reads the owners, then every part in one query, grouped by owner",
+    note:
+        "relationshipKeyPathsForPrefetching = [\"parts\"]; the C API side reads the owners, then every part in one query, grouped by owner",
     ours: Contender("OpenCoreData") { try oursRelations(prefetch: true) },
     baselines: [
         Contender("SQLite C API") {
-            var total = 0.0, count = 0
+            var total = 0.0
+            var count = 0
             let (_, t) = try timed {
                 let ownersQuery = try relationRaw.statement("SELECT Z_PK, Z_ENT, Z_OPT, ZNAME FROM ZOWNER")
                 var names: [Int64: String?] = [:]
@@ -463,19 +511,22 @@ do {
         // Ten rows carry a unique primary colour.
         try loader.performAndWait {
             let request = NSFetchRequest<Aircraft>(entityName: "Aircraft")
-            request.predicate = NSPredicate(format: "tailNumber IN %@", argumentArray: [(0..<10).map { "N\($0 * (millionRows / 10) + 7)" }])
+            request.predicate = NSPredicate(
+                format: "tailNumber IN %@", argumentArray: [(0..<10).map { "N\($0 * (millionRows / 10) + 7)" }])
             for a in try loader.fetch(request) { a.setValue("chartreuse", forKeyPath: "colorScheme.primary") }
             try loader.save()
             loader.reset()
         }
     }
-    bench.note(String(format: "Filled %d rows through OpenCoreData in %.1f s (set-up, not compared).", millionRows, t.wall))
+    bench.note(
+        String(format: "Filled %d rows through OpenCoreData in %.1f s (set-up, not compared).", millionRows, t.wall))
 }
 try checkpoint(millionURL)
 let millionRaw = try RawSQLite(path: millionURL.path)
 let queryContext = million.newBackgroundContext()
 let queriesPerRun = bench.quick ? 50 : 200
-let listSQL = "SELECT \(aircraftColumns) FROM ZAIRCRAFT t0 WHERE (t0.ZAIRCRAFTTYPE = ? AND t0.ZHOURS < ?) ORDER BY t0.ZHOURS DESC LIMIT 50"
+let listSQL =
+    "SELECT \(aircraftColumns) FROM ZAIRCRAFT t0 WHERE (t0.ZAIRCRAFTTYPE = ? AND t0.ZHOURS < ?) ORDER BY t0.ZHOURS DESC LIMIT 50"
 let compositeSQL = "SELECT \(aircraftColumns) FROM ZAIRCRAFT t0 WHERE t0.ZCOLORSCHEME_PRIMARY = ?"
 func threshold(_ k: Int) -> Double { Double((k * 7919) % millionRows) * 0.5 + 100 }
 
@@ -513,7 +564,8 @@ func threshold(_ k: Int) -> Double { Double((k * 7919) % millionRows) * 0.5 + 10
 
 try await bench.compare(
     "list screen: predicate, sort, fetchLimit 50 over \(millionRows) rows", unit: .time,
-    note: "aircraftType == \"C172\" AND hours < x, sorted by hours descending (indexed), 50 rows read in full; a latency sample per query",
+    note:
+        "aircraftType == \"C172\" AND hours < x, sorted by hours descending (indexed), 50 rows read in full; a latency sample per query",
     ours: Contender("OpenCoreData") { try oursQueries { listScreenRequest(threshold: threshold($0)) } },
     baselines: [
         Contender("SQLite C API") {
@@ -540,14 +592,22 @@ do {
     func plan(_ sql: String, _ arguments: [Any]) throws -> String {
         let s = try millionRaw.statement("EXPLAIN QUERY PLAN " + sql)
         for (i, argument) in arguments.enumerated() {
-            if let text = argument as? String { s.bind(Int32(i + 1), text) } else if let number = argument as? Double { s.bind(Int32(i + 1), number) }
+            if let text = argument as? String {
+                s.bind(Int32(i + 1), text)
+            } else if let number = argument as? Double {
+                s.bind(Int32(i + 1), number)
+            }
         }
         var steps: [String] = []
         while try s.step() { steps.append(s.text(3) ?? "") }
         return steps.joined(separator: "; ")
     }
-    for (sql, theirs, arguments) in [(statements[0], listSQL, ["C172", 1000.0] as [Any]), (statements[1], compositeSQL, ["chartreuse"])] {
-        bench.note("OpenCoreData's SQL: `\(sql)` — plan: \(try plan(sql, arguments)); the C API side's plan: \(try plan(theirs, arguments))")
+    for (sql, theirs, arguments) in [
+        (statements[0], listSQL, ["C172", 1000.0] as [Any]), (statements[1], compositeSQL, ["chartreuse"]),
+    ] {
+        bench.note(
+            "OpenCoreData's SQL: `\(sql)` — plan: \(try plan(sql, arguments)); the C API side's plan: \(try plan(theirs, arguments))"
+        )
     }
 }
 

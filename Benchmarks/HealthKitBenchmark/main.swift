@@ -37,7 +37,10 @@ let (_, loadTime) = try timed {
         let when = now.addingTimeInterval(-Double(slots - slot) * spacing)
         for concept in concepts {
             let status: HKMedicationDoseEvent.LogStatus = slot % 12 == 0 ? .skipped : .taken
-            batch.append(.init(medication: concept.identifier, status: status, date: when, scheduledDate: when, scheduledQuantity: 1))
+            batch.append(
+                .init(
+                    medication: concept.identifier, status: status, date: when, scheduledDate: when,
+                    scheduledQuantity: 1))
         }
         if batch.count >= 10_000 {
             try editor.logDoses(batch)
@@ -46,17 +49,23 @@ let (_, loadTime) = try timed {
     }
     if !batch.isEmpty { try editor.logDoses(batch) }
 }
-bench.note(String(format: "Loaded %d dose events over %d medications and five years in %.1f s (set-up, not compared).", slots * concepts.count, concepts.count, loadTime.wall))
+bench.note(
+    String(
+        format: "Loaded %d dose events over %d medications and five years in %.1f s (set-up, not compared).",
+        slots * concepts.count, concepts.count, loadTime.wall))
 
 let raw = try RawSQLite(path: url.path)
 try raw.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-let doseColumns = "ZUUID, ZSEQ, ZSTARTDATE, ZENDDATE, ZSOURCENAME, ZSOURCEBUNDLE, ZMETADATA, ZMEDICATIONCONCEPTIDENTIFIER, ZLOGSTATUS, ZSCHEDULETYPE, ZSCHEDULEDDATE, ZSCHEDULEDDOSEQUANTITY, ZDOSEQUANTITY, ZUNIT"
-let hidden = "ZMEDICATIONCONCEPTIDENTIFIER NOT IN (\(withheld.map { "'\($0.identifier)'" }.sorted().joined(separator: ", ")))"
+let doseColumns =
+    "ZUUID, ZSEQ, ZSTARTDATE, ZENDDATE, ZSOURCENAME, ZSOURCEBUNDLE, ZMETADATA, ZMEDICATIONCONCEPTIDENTIFIER, ZLOGSTATUS, ZSCHEDULETYPE, ZSCHEDULEDDATE, ZSCHEDULEDDOSEQUANTITY, ZDOSEQUANTITY, ZUNIT"
+let hidden =
+    "ZMEDICATIONCONCEPTIDENTIFIER NOT IN (\(withheld.map { "'\($0.identifier)'" }.sorted().joined(separator: ", ")))"
 
 /// A dose as the C API side reads it: every column a dose event is made of, as values.
 struct RawDose {
     var uuid: UUID?, seq: Int64, start: Date, end: Date, sourceName: String?, sourceBundle: String?, metadata: Data?
-    var concept: String?, status: Int64, scheduleType: Int64, scheduled: Date?, scheduledQuantity: Double?, quantity: Double?, unit: String?
+    var concept: String?, status: Int64, scheduleType: Int64, scheduled: Date?, scheduledQuantity: Double?,
+        quantity: Double?, unit: String?
 
     init(_ s: RawStatement) {
         uuid = s.text(0).flatMap(UUID.init(uuidString:))
@@ -82,11 +91,14 @@ let queries = bench.quick ? 50 : 200
 
 let startOfDay = Calendar.current.startOfDay(for: now)
 let lastDose = HKSampleQueryDescriptor(
-    predicates: [.medicationDoseEvent(NSCompoundPredicate(andPredicateWithSubpredicates: [
-        HKQuery.predicateForSamples(withStart: startOfDay, end: nil, options: .strictStartDate),
-        HKQuery.predicateForMedicationDoseEvent(medicationConceptIdentifier: target.identifier),
-        HKQuery.predicateForMedicationDoseEvent(status: .taken),
-    ]))],
+    predicates: [
+        .medicationDoseEvent(
+            NSCompoundPredicate(andPredicateWithSubpredicates: [
+                HKQuery.predicateForSamples(withStart: startOfDay, end: nil, options: .strictStartDate),
+                HKQuery.predicateForMedicationDoseEvent(medicationConceptIdentifier: target.identifier),
+                HKQuery.predicateForMedicationDoseEvent(status: .taken),
+            ]))
+    ],
     sortDescriptors: [SortDescriptor(\.startDate, order: .reverse)], limit: 1)
 try await bench.compare(
     "today's last taken dose of one medication", unit: .time, target: "< 2 ms median (issue 5)",
@@ -107,7 +119,9 @@ try await bench.compare(
             var found: Date?
             for _ in 0..<queries {
                 let (result, t) = try timed {
-                    let s = try raw.statement("SELECT \(doseColumns) FROM ZHKDOSEEVENTRECORD WHERE ZSTARTDATE >= ? AND ZMEDICATIONCONCEPTIDENTIFIER = ? AND ZLOGSTATUS = 4 AND \(hidden) ORDER BY ZSTARTDATE DESC LIMIT 1")
+                    let s = try raw.statement(
+                        "SELECT \(doseColumns) FROM ZHKDOSEEVENTRECORD WHERE ZSTARTDATE >= ? AND ZMEDICATIONCONCEPTIDENTIFIER = ? AND ZLOGSTATUS = 4 AND \(hidden) ORDER BY ZSTARTDATE DESC LIMIT 1"
+                    )
                     s.bind(1, startOfDay.timeIntervalSinceReferenceDate)
                     s.bind(2, target.identifier.identifier)
                     return try s.first { RawDose($0).start }
@@ -125,21 +139,29 @@ try await bench.compare(
 @inline(__always) func day(_ seconds: Double) -> Int { Int((seconds / 86_400).rounded(.down)) }
 let chartStart = now.addingTimeInterval(-fiveYears - 86_400)
 let chart = HKSampleQueryDescriptor(
-    predicates: [.medicationDoseEvent(NSCompoundPredicate(andPredicateWithSubpredicates: [
-        HKQuery.predicateForSamples(withStart: chartStart, end: now.addingTimeInterval(1), options: .strictStartDate),
-        HKQuery.predicateForMedicationDoseEvent(medicationConceptIdentifier: target.identifier),
-        HKQuery.predicateForMedicationDoseEvent(status: .taken),
-    ]))],
+    predicates: [
+        .medicationDoseEvent(
+            NSCompoundPredicate(andPredicateWithSubpredicates: [
+                HKQuery.predicateForSamples(
+                    withStart: chartStart, end: now.addingTimeInterval(1), options: .strictStartDate),
+                HKQuery.predicateForMedicationDoseEvent(medicationConceptIdentifier: target.identifier),
+                HKQuery.predicateForMedicationDoseEvent(status: .taken),
+            ]))
+    ],
     sortDescriptors: [SortDescriptor(\.startDate)])
-let chartSQL = "SELECT \(doseColumns) FROM ZHKDOSEEVENTRECORD WHERE ZSTARTDATE >= ? AND ZSTARTDATE < ? AND ZMEDICATIONCONCEPTIDENTIFIER = ? AND ZLOGSTATUS = 4 AND \(hidden) ORDER BY ZSTARTDATE"
+let chartSQL =
+    "SELECT \(doseColumns) FROM ZHKDOSEEVENTRECORD WHERE ZSTARTDATE >= ? AND ZSTARTDATE < ? AND ZMEDICATIONCONCEPTIDENTIFIER = ? AND ZLOGSTATUS = 4 AND \(hidden) ORDER BY ZSTARTDATE"
 func chartCheck(_ days: [Int: Int]) -> String { "\(days.count) days, \(days.values.reduce(0, +)) doses" }
 try await bench.compare(
     "per-day chart of one medication over five years", unit: .time,
-    note: "taken doses counted per day; OpenHealthKit has no statistics query, so an app fetches the samples and counts (so does the C API rows side); the GROUP BY side is what an aggregate query could reach",
+    note:
+        "taken doses counted per day; OpenHealthKit has no statistics query, so an app fetches the samples and counts (so does the C API rows side); the GROUP BY side is what an aggregate query could reach",
     ours: Contender("OpenHealthKit") {
         var days: [Int: Int] = [:]
         let (_, t) = try await timedAsync {
-            for dose in try await chart.result(for: app) { days[day(dose.startDate.timeIntervalSinceReferenceDate), default: 0] += 1 }
+            for dose in try await chart.result(for: app) {
+                days[day(dose.startDate.timeIntervalSinceReferenceDate), default: 0] += 1
+            }
         }
         return .time(t, check: chartCheck(days))
     },
@@ -158,7 +180,9 @@ try await bench.compare(
         Contender("SQLite C API, GROUP BY day") {
             var days: [Int: Int] = [:]
             let (_, t) = try timed {
-                let s = try raw.statement("SELECT CAST(floor(ZSTARTDATE / 86400.0) AS INTEGER), COUNT(*) FROM ZHKDOSEEVENTRECORD WHERE ZSTARTDATE >= ? AND ZSTARTDATE < ? AND ZMEDICATIONCONCEPTIDENTIFIER = ? AND ZLOGSTATUS = 4 AND \(hidden) GROUP BY 1")
+                let s = try raw.statement(
+                    "SELECT CAST(floor(ZSTARTDATE / 86400.0) AS INTEGER), COUNT(*) FROM ZHKDOSEEVENTRECORD WHERE ZSTARTDATE >= ? AND ZSTARTDATE < ? AND ZMEDICATIONCONCEPTIDENTIFIER = ? AND ZLOGSTATUS = 4 AND \(hidden) GROUP BY 1"
+                )
                 s.bind(1, chartStart.timeIntervalSinceReferenceDate)
                 s.bind(2, now.addingTimeInterval(1).timeIntervalSinceReferenceDate)
                 s.bind(3, target.identifier.identifier)
@@ -172,13 +196,16 @@ try await bench.compare(
 
 try await bench.compare(
     "whole history by anchor, batches of 100", unit: .rate("samples/s"), target: "≥ 100,000 samples/s (issue 5)",
-    note: "every visible dose event, page after page; the C API side pages by ZSEQ with the same filter and reads every column",
+    note:
+        "every visible dose event, page after page; the C API side pages by ZSEQ with the same filter and reads every column",
     ours: Contender("OpenHealthKit") {
         var anchor: HKQueryAnchor? = nil
         var total = 0
         let (_, t) = try await timedAsync {
             while true {
-                let page = try await HKAnchoredObjectQueryDescriptor(predicates: [.medicationDoseEvent()], anchor: anchor, limit: 100).result(for: app)
+                let page = try await HKAnchoredObjectQueryDescriptor(
+                    predicates: [.medicationDoseEvent()], anchor: anchor, limit: 100
+                ).result(for: app)
                 if page.addedSamples.isEmpty { break }
                 total += page.addedSamples.count
                 anchor = page.newAnchor
@@ -192,7 +219,9 @@ try await bench.compare(
             let (_, t) = try timed {
                 var last: Int64 = 0
                 while true {
-                    let s = try raw.statement("SELECT \(doseColumns) FROM ZHKDOSEEVENTRECORD WHERE ZSEQ > ? AND \(hidden) ORDER BY ZSEQ LIMIT 100")
+                    let s = try raw.statement(
+                        "SELECT \(doseColumns) FROM ZHKDOSEEVENTRECORD WHERE ZSEQ > ? AND \(hidden) ORDER BY ZSEQ LIMIT 100"
+                    )
                     s.bind(1, last)
                     var page: [RawDose] = []
                     while try s.step() { page.append(RawDose(s)) }
@@ -211,17 +240,29 @@ try await bench.compare(
 /// change counter and primary-key counter advanced, the row inserted, in one transaction.
 @MainActor func rawLogDose(at date: Date) throws {
     try raw.transaction {
-        let medication = try raw.statement("SELECT Z_PK FROM ZHKMEDICATIONRECORD WHERE ZMEDICATIONCONCEPTIDENTIFIER = ?")
+        let medication = try raw.statement(
+            "SELECT Z_PK FROM ZHKMEDICATIONRECORD WHERE ZMEDICATIONCONCEPTIDENTIFIER = ?")
         medication.bind(1, target.identifier.identifier)
-        guard try medication.first({ $0.int64(0) }) != nil else { throw RawSQLiteError(description: "no medication \(target.identifier.identifier)") }
-        guard let last = try raw.statement("SELECT ZVALUE FROM ZHKCHANGECOUNTERRECORD WHERE ZNAME = 'seq'").first({ $0.int64(0) }) else {
+        guard try medication.first({ $0.int64(0) }) != nil else {
+            throw RawSQLiteError(description: "no medication \(target.identifier.identifier)")
+        }
+        guard
+            let last = try raw.statement("SELECT ZVALUE FROM ZHKCHANGECOUNTERRECORD WHERE ZNAME = 'seq'").first({
+                $0.int64(0)
+            })
+        else {
             throw RawSQLiteError(description: "no 'seq' counter row")
         }
         let seq = last + 1
-        let advance = try raw.statement("UPDATE ZHKCHANGECOUNTERRECORD SET ZVALUE = ?, Z_OPT = Z_OPT + 1 WHERE ZNAME = 'seq'")
+        let advance = try raw.statement(
+            "UPDATE ZHKCHANGECOUNTERRECORD SET ZVALUE = ?, Z_OPT = Z_OPT + 1 WHERE ZNAME = 'seq'")
         advance.bind(1, seq)
         try advance.run()
-        guard let (entity, max) = try raw.statement("SELECT Z_ENT, Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'HKDoseEventRecord'").first({ ($0.int64(0), $0.int64(1)) }) else {
+        guard
+            let (entity, max) = try raw.statement(
+                "SELECT Z_ENT, Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'HKDoseEventRecord'"
+            ).first({ ($0.int64(0), $0.int64(1)) })
+        else {
             throw RawSQLiteError(description: "no HKDoseEventRecord row in Z_PRIMARYKEY")
         }
         let key = max + 1
@@ -229,7 +270,9 @@ try await bench.compare(
         setKey.bind(1, key)
         setKey.bind(2, entity)
         try setKey.run()
-        let insert = try raw.statement("INSERT INTO ZHKDOSEEVENTRECORD (Z_PK, Z_ENT, Z_OPT, \(doseColumns)) VALUES (?,?,1,?,?,?,?,?,?,NULL,?,4,1,?,1.0,1.0,?)")
+        let insert = try raw.statement(
+            "INSERT INTO ZHKDOSEEVENTRECORD (Z_PK, Z_ENT, Z_OPT, \(doseColumns)) VALUES (?,?,1,?,?,?,?,?,?,NULL,?,4,1,?,1.0,1.0,?)"
+        )
         insert.bind(1, key)
         insert.bind(2, entity)
         insert.bind(3, UUID().uuidString)
@@ -247,13 +290,19 @@ try await bench.compare(
 var logged = 0
 try await bench.compare(
     "log one dose (its own transaction)", unit: .time,
-    note: "a latency sample per dose; the C API side looks up the medication, advances the change and key counters and inserts the row in one transaction, as the editor's write does",
+    note:
+        "a latency sample per dose; the C API side looks up the medication, advances the change and key counters and inserts the row in one transaction, as the editor's write does",
     ours: Contender("OpenHealthKit") {
         var samples: [Double] = []
         for _ in 0..<queries {
             logged += 1
             let date = now.addingTimeInterval(Double(logged))
-            let (_, t) = try timed { try editor.logDose(.init(medication: target.identifier, status: .taken, date: date, scheduledDate: date, scheduledQuantity: 1)) }
+            let (_, t) = try timed {
+                try editor.logDose(
+                    .init(
+                        medication: target.identifier, status: .taken, date: date, scheduledDate: date,
+                        scheduledQuantity: 1))
+            }
             samples.append(t.wall)
         }
         return .latencies(samples)
@@ -270,30 +319,40 @@ try await bench.compare(
             return .latencies(samples)
         }
     ])
-bench.note("Every logged dose is read back by anchor afterwards: \(try await HKAnchoredObjectQueryDescriptor(predicates: [.medicationDoseEvent()], anchor: nil).result(for: app).addedSamples.count) visible events (the C API's rows included).")
+bench.note(
+    "Every logged dose is read back by anchor afterwards: \(try await HKAnchoredObjectQueryDescriptor(predicates: [.medicationDoseEvent()], anchor: nil).result(for: app).addedSamples.count) visible events (the C API's rows included)."
+)
 
 // MARK: 5. Anchored update latency
 
 let rawUpdates = bench.quick ? 20 : 100
 try await bench.compare(
-    "anchored update: a dose logged until a long-running query yields it", unit: .time, target: "< 10 ms median (issue 5)",
+    "anchored update: a dose logged until a long-running query yields it", unit: .time,
+    target: "< 10 ms median (issue 5)",
     note: "the C API side inserts the row as above and then reads the rows after the reader's last sequence number",
     ours: Contender("OpenHealthKit") {
         // A long-running query from the current anchor (made before the timer; the C side's rows are behind it).
         let current = try await HKAnchoredObjectQueryDescriptor(
             predicates: [.medicationDoseEvent(HKQuery.predicateForObjects(with: []))], anchor: nil
         ).result(for: app).newAnchor
-        var updates = HKAnchoredObjectQueryDescriptor(predicates: [.medicationDoseEvent()], anchor: current).results(for: app).makeAsyncIterator()
+        var updates = HKAnchoredObjectQueryDescriptor(predicates: [.medicationDoseEvent()], anchor: current).results(
+            for: app
+        ).makeAsyncIterator()
         _ = try await updates.next()  // the initial (empty) result
         var samples: [Double] = []
         for _ in 0..<rawUpdates {
             logged += 1
             let date = now.addingTimeInterval(Double(logged))
             let start = wallSeconds()
-            let event = try editor.logDose(.init(medication: target.identifier, status: .taken, date: date, scheduledDate: date, scheduledQuantity: 1))
+            let event = try editor.logDose(
+                .init(
+                    medication: target.identifier, status: .taken, date: date, scheduledDate: date, scheduledQuantity: 1
+                ))
             let update = try await updates.next()
             samples.append(wallSeconds() - start)
-            guard update?.addedSamples.map(\.uuid) == [event.uuid] else { fatalError("the update did not carry the new dose") }
+            guard update?.addedSamples.map(\.uuid) == [event.uuid] else {
+                fatalError("the update did not carry the new dose")
+            }
         }
         return .latencies(samples)
     },
@@ -308,7 +367,8 @@ try await bench.compare(
                 let date = now.addingTimeInterval(Double(logged))
                 let (found, t) = try timed {
                     try rawLogDose(at: date)
-                    let s = try raw.statement("SELECT \(doseColumns) FROM ZHKDOSEEVENTRECORD WHERE ZSEQ > ? AND \(hidden) ORDER BY ZSEQ")
+                    let s = try raw.statement(
+                        "SELECT \(doseColumns) FROM ZHKDOSEEVENTRECORD WHERE ZSEQ > ? AND \(hidden) ORDER BY ZSEQ")
                     s.bind(1, seen)
                     var rows: [RawDose] = []
                     while try s.step() { rows.append(RawDose(s)) }
@@ -325,11 +385,16 @@ try await bench.compare(
 // MARK: 6. Catalog search per keystroke
 
 let catalog = MedicationCatalog.bundled
-let typed = ["a", "ac", "ace", "acet", "aceta", "acetam", "acetami", "acetamin", "acetamino", "acetaminop", "acetaminoph", "acetaminophe",
-             "acetaminophen", "acetaminophen ", "acetaminophen 3", "acetaminophen 32", "acetaminophen 325", "1", "16", "166", "1665229"]
+let typed = [
+    "a", "ac", "ace", "acet", "aceta", "acetam", "acetami", "acetamin", "acetamino", "acetaminop", "acetaminoph",
+    "acetaminophe",
+    "acetaminophen", "acetaminophen ", "acetaminophen 3", "acetaminophen 32", "acetaminophen 325", "1", "16", "166",
+    "1665229",
+]
 try await bench.compare(
     "catalog search per keystroke (\(catalog.entries.count) concepts)", unit: .time, target: "< 16 ms (a frame)",
-    note: "a latency sample per keystroke, 25 results at most; the baseline is what an app without an index would write: a scan of every name (its results may differ, so no check)",
+    note:
+        "a latency sample per keystroke, 25 results at most; the baseline is what an app without an index would write: a scan of every name (its results may differ, so no check)",
     ours: Contender("MedicationCatalog.search") {
         var samples: [Double] = []
         for _ in 0..<10 {
@@ -342,13 +407,14 @@ try await bench.compare(
             var samples: [Double] = []
             for _ in 0..<10 {
                 for prefix in typed {
-                    samples.append(timed {
-                        let words = prefix.lowercased().split(separator: " ")
-                        return catalog.entries.filter { entry in
-                            let name = entry.displayName.lowercased() + " " + entry.rxcui
-                            return words.allSatisfy { name.contains($0) }
-                        }.prefix(25).count
-                    }.1.wall)
+                    samples.append(
+                        timed {
+                            let words = prefix.lowercased().split(separator: " ")
+                            return catalog.entries.filter { entry in
+                                let name = entry.displayName.lowercased() + " " + entry.rxcui
+                                return words.allSatisfy { name.contains($0) }
+                            }.prefix(25).count
+                        }.1.wall)
                 }
             }
             return .latencies(samples)

@@ -27,24 +27,40 @@ func item(_ attributes: [NSAttributeDescription]) -> NSManagedObjectModel {
     return model
 }
 
-func attribute(_ name: String, _ type: NSAttributeType, rid: String? = nil, indexed: Bool = false) -> NSAttributeDescription {
+func attribute(
+    _ name: String, _ type: NSAttributeType, rid: String? = nil, indexed: Bool = false
+) -> NSAttributeDescription {
     let a = NSAttributeDescription(name: name, type: type)
     a.renamingIdentifier = rid
     a.isIndexed = indexed
     return a
 }
 
-let v1 = item([attribute("name", .stringAttributeType), attribute("value", .integer64AttributeType), attribute("note", .stringAttributeType)])
-let addRename = item([attribute("name", .stringAttributeType), attribute("value", .integer64AttributeType),
-                      attribute("comment", .stringAttributeType, rid: "note"), attribute("rating", .integer64AttributeType)])
-let addRenameIndex = item([attribute("name", .stringAttributeType), attribute("value", .integer64AttributeType, indexed: true),
-                           attribute("comment", .stringAttributeType, rid: "note"), attribute("rating", .integer64AttributeType)])
-let withText = item([attribute("name", .stringAttributeType), attribute("value", .integer64AttributeType), attribute("note", .stringAttributeType),
-                     attribute("valueText", .stringAttributeType)])
-let textValue = item([attribute("name", .stringAttributeType), attribute("note", .stringAttributeType),
-                      attribute("value", .stringAttributeType, rid: "valueText")])
+let v1 = item([
+    attribute("name", .stringAttributeType), attribute("value", .integer64AttributeType),
+    attribute("note", .stringAttributeType),
+])
+let addRename = item([
+    attribute("name", .stringAttributeType), attribute("value", .integer64AttributeType),
+    attribute("comment", .stringAttributeType, rid: "note"), attribute("rating", .integer64AttributeType),
+])
+let addRenameIndex = item([
+    attribute("name", .stringAttributeType), attribute("value", .integer64AttributeType, indexed: true),
+    attribute("comment", .stringAttributeType, rid: "note"), attribute("rating", .integer64AttributeType),
+])
+let withText = item([
+    attribute("name", .stringAttributeType), attribute("value", .integer64AttributeType),
+    attribute("note", .stringAttributeType),
+    attribute("valueText", .stringAttributeType),
+])
+let textValue = item([
+    attribute("name", .stringAttributeType), attribute("note", .stringAttributeType),
+    attribute("value", .stringAttributeType, rid: "valueText"),
+])
 let dropped = item([attribute("name", .stringAttributeType), attribute("value", .integer64AttributeType)])
-let automatic: [AnyHashable: Any] = [NSMigratePersistentStoresAutomaticallyOption: true, NSInferMappingModelAutomaticallyOption: true]
+let automatic: [AnyHashable: Any] = [
+    NSMigratePersistentStoresAutomaticallyOption: true, NSInferMappingModelAutomaticallyOption: true,
+]
 
 /// A copy of the store, flushed to disk before anything is timed: otherwise the first fsync of a timed
 /// run (a commit or checkpoint) also writes back the copy's dirty pages, charging the copy to that run.
@@ -68,7 +84,8 @@ func remove(_ url: URL) throws {
 
 func migrate(_ url: URL, to model: NSManagedObjectModel, options: [AnyHashable: Any]) throws {
     let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
-    let store = try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url, options: options)
+    let store = try coordinator.addPersistentStore(
+        ofType: NSSQLiteStoreType, configurationName: nil, at: url, options: options)
     try coordinator.remove(store)
 }
 
@@ -132,7 +149,8 @@ do {
     let db = try RawSQLite(path: original.path)
     let (_, t) = try timed {
         try db.transaction {
-            let insert = try db.statement("INSERT INTO ZITEM (Z_PK, Z_ENT, Z_OPT, ZNAME, ZVALUE, ZNOTE) VALUES (?, 1, 1, ?, ?, ?)")
+            let insert = try db.statement(
+                "INSERT INTO ZITEM (Z_PK, Z_ENT, Z_OPT, ZNAME, ZVALUE, ZNOTE) VALUES (?, 1, 1, ?, ?, ?)")
             for i in 1...rows {
                 insert.reset()
                 insert.bind(1, Int64(i))
@@ -147,12 +165,15 @@ do {
     }
     db.close()
     let size = (try FileManager.default.attributesOfItem(atPath: original.path)[.size] as? Int) ?? 0
-    bench.note(String(format: "Store: %d rows, %.1f MiB (filled in %.2f s, set-up).", rows, Double(size) / 1_048_576, t.wall))
+    bench.note(
+        String(format: "Store: %d rows, %.1f MiB (filled in %.2f s, set-up).", rows, Double(size) / 1_048_576, t.wall))
 }
 
 /// Runs `body` on a fresh copy under a disk sampler; keeps its peaks in `peaks`.
 /// `after` runs once the timer stopped, before the result is checked.
-@MainActor func measured(_ peaks: inout [(Int, Int)], check: String, after: (URL) throws -> Void = { _ in }, _ body: (URL) throws -> Void) throws -> Measured {
+@MainActor func measured(
+    _ peaks: inout [(Int, Int)], check: String, after: (URL) throws -> Void = { _ in }, _ body: (URL) throws -> Void
+) throws -> Measured {
     let url = try copy(original)
     let sampler = DiskSampler(url)
     let (_, t) = try timed { try body(url) }
@@ -165,29 +186,46 @@ do {
 
 /// Records the peaks of both sides as two more rows (bytes: lower is better), without the warm-up runs'.
 @MainActor func addPeaks(_ workload: String, ours allOurs: [(Int, Int)], sql allSQL: [(Int, Int)]) {
-    let ours = Array(allOurs.dropFirst()), sql = Array(allSQL.dropFirst())
-    for (label, pick) in [("peak disk (database + WAL + shm)", { (p: (Int, Int)) in p.0 }), ("peak WAL", { (p: (Int, Int)) in p.1 })] {
-        let o = Summary(ours.map { Double(pick($0)) }), s = Summary(sql.map { Double(pick($0)) })
-        bench.add(WorkloadResult(workload: "\(workload): \(label)", unit: .bytes, runs: ours.count, sides: [
-            SideResult(name: "OpenCoreData", figure: o, cpu: nil, ratio: nil),
-            SideResult(name: "hand-written SQL", figure: s, cpu: nil, ratio: o.median / max(s.median, 1)),
-        ], target: nil, note: nil))
+    let ours = Array(allOurs.dropFirst())
+    let sql = Array(allSQL.dropFirst())
+    for (label, pick) in [
+        ("peak disk (database + WAL + shm)", { (p: (Int, Int)) in p.0 }), ("peak WAL", { (p: (Int, Int)) in p.1 }),
+    ] {
+        let o = Summary(ours.map { Double(pick($0)) })
+        let s = Summary(sql.map { Double(pick($0)) })
+        bench.add(
+            WorkloadResult(
+                workload: "\(workload): \(label)", unit: .bytes, runs: ours.count,
+                sides: [
+                    SideResult(name: "OpenCoreData", figure: o, cpu: nil, ratio: nil),
+                    SideResult(name: "hand-written SQL", figure: s, cpu: nil, ratio: o.median / max(s.median, 1)),
+                ], target: nil, note: nil))
     }
 }
 
 // MARK: 1. Lightweight, in place
 
 for (model, label, sql) in [
-    (addRename, "add + rename", "ALTER TABLE ZITEM ADD COLUMN ZRATING INTEGER; ALTER TABLE ZITEM RENAME COLUMN ZNOTE TO ZCOMMENT;"),
-    (addRenameIndex, "add + rename + index",
-     "ALTER TABLE ZITEM ADD COLUMN ZRATING INTEGER; ALTER TABLE ZITEM RENAME COLUMN ZNOTE TO ZCOMMENT; CREATE INDEX ZITEM_ZVALUE_INDEX ON ZITEM (ZVALUE);"),
+    (
+        addRename, "add + rename",
+        "ALTER TABLE ZITEM ADD COLUMN ZRATING INTEGER; ALTER TABLE ZITEM RENAME COLUMN ZNOTE TO ZCOMMENT;"
+    ),
+    (
+        addRenameIndex, "add + rename + index",
+        "ALTER TABLE ZITEM ADD COLUMN ZRATING INTEGER; ALTER TABLE ZITEM RENAME COLUMN ZNOTE TO ZCOMMENT; CREATE INDEX ZITEM_ZVALUE_INDEX ON ZITEM (ZVALUE);"
+    ),
 ] {
-    var ourPeaks: [(Int, Int)] = [], sqlPeaks: [(Int, Int)] = []
-    let check = "SELECT COUNT(*), SUM(LENGTH(ZCOMMENT)), SUM(ZRATING IS NULL), (SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND sql LIKE '%ZVALUE%') FROM ZITEM"
+    var ourPeaks: [(Int, Int)] = []
+    var sqlPeaks: [(Int, Int)] = []
+    let check =
+        "SELECT COUNT(*), SUM(LENGTH(ZCOMMENT)), SUM(ZRATING IS NULL), (SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND sql LIKE '%ZVALUE%') FROM ZITEM"
     try await bench.compare(
         "lightweight migration, \(label), \(rows) rows", unit: .time, target: "≤ 1.5x hand-written SQL (issue 3)",
-        note: "addPersistentStore with automatic migration (metadata and model checks included) vs the ALTER statements in one transaction",
-        ours: Contender("OpenCoreData") { try measured(&ourPeaks, check: check) { try migrate($0, to: model, options: automatic) } },
+        note:
+            "addPersistentStore with automatic migration (metadata and model checks included) vs the ALTER statements in one transaction",
+        ours: Contender("OpenCoreData") {
+            try measured(&ourPeaks, check: check) { try migrate($0, to: model, options: automatic) }
+        },
         baselines: [
             Contender("hand-written SQL") {
                 try measured(&sqlPeaks, check: check) { url in
@@ -211,7 +249,9 @@ func typeChangeStages() -> [NSMigrationStage] {
         to: NSManagedObjectModelReference(model: textValue, versionChecksum: textValue.versionChecksum))
     second.label = "copy value into valueText, then drop value and rename valueText"
     second.willMigrateHandler = { manager, _ in
-        guard let container = manager.container else { throw NSError(domain: "bench", code: 1, userInfo: [NSLocalizedDescriptionKey: "no container"]) }
+        guard let container = manager.container else {
+            throw NSError(domain: "bench", code: 1, userInfo: [NSLocalizedDescriptionKey: "no container"])
+        }
         let context = container.newBackgroundContext()
         try context.performAndWait {
             let request = NSFetchRequest<NSManagedObject>(entityName: "Item")
@@ -230,21 +270,27 @@ func typeChangeStages() -> [NSMigrationStage] {
     }
     return [first, second]
 }
-var ourPeaks: [(Int, Int)] = [], sqlPeaks: [(Int, Int)] = []
-let typeCheck = "SELECT COUNT(*), SUM(LENGTH(ZVALUE)), SUM(typeof(ZVALUE) = 'text'), MAX(ZNAME), SUM(LENGTH(ZNOTE)) FROM ZITEM"
+var ourPeaks: [(Int, Int)] = []
+var sqlPeaks: [(Int, Int)] = []
+let typeCheck =
+    "SELECT COUNT(*), SUM(LENGTH(ZVALUE)), SUM(typeof(ZVALUE) = 'text'), MAX(ZNAME), SUM(LENGTH(ZNOTE)) FROM ZITEM"
 try await bench.compare(
     "attribute type change (Integer 64 → String), staged, \(rows) rows", unit: .time,
-    note: "OpenCoreData: NSStagedMigrationManager with a lightweight and a custom stage (values copied through a context, saved every 10,000); hand-written SQL: SQLite's table rebuild with CAST in one transaction",
+    note:
+        "OpenCoreData: NSStagedMigrationManager with a lightweight and a custom stage (values copied through a context, saved every 10,000); hand-written SQL: SQLite's table rebuild with CAST in one transaction",
     ours: Contender("OpenCoreData") {
         try measured(&ourPeaks, check: typeCheck) { url in
             let container = NSPersistentContainer(name: "Items", managedObjectModel: textValue)
             let description = NSPersistentStoreDescription(url: url)
-            description.setOption(NSStagedMigrationManager(typeChangeStages()), forKey: NSPersistentStoreStagedMigrationManagerOptionKey)
+            description.setOption(
+                NSStagedMigrationManager(typeChangeStages()), forKey: NSPersistentStoreStagedMigrationManagerOptionKey)
             container.persistentStoreDescriptions = [description]
             var failure: (any Error)?
             container.loadPersistentStores { _, error in failure = error }
             if let failure { throw failure }
-            for store in container.persistentStoreCoordinator.persistentStores { try container.persistentStoreCoordinator.remove(store) }
+            for store in container.persistentStoreCoordinator.persistentStores {
+                try container.persistentStoreCoordinator.remove(store)
+            }
         }
     },
     baselines: [
@@ -252,7 +298,8 @@ try await bench.compare(
             try measured(&sqlPeaks, check: typeCheck) { url in
                 let db = try RawSQLite(path: url.path, synchronous: "FULL")  // as the migrator's DatabaseQueue
                 try db.transaction {
-                    try db.execute("""
+                    try db.execute(
+                        """
                         CREATE TABLE ZITEM_NEW (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR, ZNOTE VARCHAR, ZVALUE VARCHAR);
                         INSERT INTO ZITEM_NEW (Z_PK, Z_ENT, Z_OPT, ZNAME, ZNOTE, ZVALUE) SELECT Z_PK, Z_ENT, Z_OPT, ZNAME, ZNOTE, CAST(ZVALUE AS TEXT) FROM ZITEM;
                         DROP TABLE ZITEM;
@@ -273,23 +320,34 @@ var laterWork: [Double] = []
 var unusedPeaks: [(Int, Int)] = []
 let dropCheck = "SELECT COUNT(*), SUM(LENGTH(ZNAME)) FROM ZITEM"
 try await bench.compare(
-    "drop an attribute: foreground part with deferred migration", unit: .time, target: "≤ 10% of the whole migration (issue 3)",
-    note: "the baseline here is OpenCoreData's own migration without deferral; the deferred work done later is listed in the notes",
+    "drop an attribute: foreground part with deferred migration", unit: .time,
+    target: "≤ 10% of the whole migration (issue 3)",
+    note:
+        "the baseline here is OpenCoreData's own migration without deferral; the deferred work done later is listed in the notes",
     ours: Contender("deferred (foreground)") {
-        try measured(&unusedPeaks, check: dropCheck, after: { url in
-            let (_, later) = try timed {
-                let coordinator = NSPersistentStoreCoordinator(managedObjectModel: dropped)
-                let store = try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url, options: nil)
-                try coordinator.finishDeferredLightweightMigration()
-                try coordinator.remove(store)
+        try measured(
+            &unusedPeaks, check: dropCheck,
+            after: { url in
+                let (_, later) = try timed {
+                    let coordinator = NSPersistentStoreCoordinator(managedObjectModel: dropped)
+                    let store = try coordinator.addPersistentStore(
+                        ofType: NSSQLiteStoreType, configurationName: nil, at: url, options: nil)
+                    try coordinator.finishDeferredLightweightMigration()
+                    try coordinator.remove(store)
+                }
+                laterWork.append(later.wall)
             }
-            laterWork.append(later.wall)
-        }) { try migrate($0, to: dropped, options: deferredOptions) }
+        ) { try migrate($0, to: dropped, options: deferredOptions) }
     },
     baselines: [
-        Contender("whole migration") { try measured(&unusedPeaks, check: dropCheck) { try migrate($0, to: dropped, options: automatic) } }
+        Contender("whole migration") {
+            try measured(&unusedPeaks, check: dropCheck) { try migrate($0, to: dropped, options: automatic) }
+        }
     ])
-bench.note(String(format: "Deferred work finished later (finishDeferredLightweightMigration): median %.3f s over %d runs (not in the foreground figure).",
-                  Summary(laterWork).median, laterWork.count))
+bench.note(
+    String(
+        format:
+            "Deferred work finished later (finishDeferredLightweightMigration): median %.3f s over %d runs (not in the foreground figure).",
+        Summary(laterWork).median, laterWork.count))
 
 try bench.finish()

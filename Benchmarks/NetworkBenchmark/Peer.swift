@@ -40,7 +40,8 @@ final class FrameEcho: ChannelInboundHandler, @unchecked Sendable {
         buffer.writeBuffer(&incoming)
         var wrote = false
         while let length = buffer.getInteger(at: buffer.readerIndex + headerSize - 4, as: UInt32.self),
-              buffer.readableBytes >= headerSize + Int(length) {
+            buffer.readableBytes >= headerSize + Int(length)
+        {
             let frame = buffer.readSlice(length: headerSize + Int(length))!
             context.write(wrapOutboundOut(frame), promise: nil)
             wrote = true
@@ -62,7 +63,12 @@ enum PeerControl {
     }
 
     /// The armed byte count, taken by the next sink connection.
-    static func take() -> Int? { lock.withLock { defer { armed = nil }; return armed } }
+    static func take() -> Int? {
+        lock.withLock {
+            defer { armed = nil }
+            return armed
+        }
+    }
 
     static func arm(_ bytes: Int) {
         lock.withLock { armed = bytes }
@@ -74,7 +80,9 @@ enum PeerControl {
 func runPeer(certificate: String, key: String) throws -> Never {
     let group = MultiThreadedEventLoopGroup.singleton
     let chain = try NIOSSLCertificate.fromPEMFile(certificate).map { NIOSSLCertificateSource.certificate($0) }
-    let tls = try NIOSSLContext(configuration: .makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem))))
+    let tls = try NIOSSLContext(
+        configuration: .makeServerConfiguration(
+            certificateChain: chain, privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem))))
     func server(tls useTLS: Bool, _ handler: @escaping @Sendable () -> (any ChannelHandler)?) throws -> Int {
         let channel = try ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 1024)
@@ -124,7 +132,9 @@ final class Peer {
         process.standardOutput = output
         try process.run()
         let words = try Peer.readLine(output, &pending).split(separator: " ")
-        guard words.count == 6, words[0] == "ports" else { throw PeerError(description: "peer said '\(words.joined(separator: " "))', not its ports") }
+        guard words.count == 6, words[0] == "ports" else {
+            throw PeerError(description: "peer said '\(words.joined(separator: " "))', not its ports")
+        }
         let ports = words.dropFirst().compactMap { Int($0) }
         (sink, sinkTLS, lengthEcho, tlvEcho, tlvEchoTLS) = (ports[0], ports[1], ports[2], ports[3], ports[4])
     }

@@ -96,8 +96,10 @@ final class PingPong: ChannelInboundHandler, @unchecked Sendable {
     var sentAt = 0.0
     var context: ChannelHandlerContext?
 
-    init(headerSize: Int, count: Int, done: EventLoopPromise<[Double]>,
-         encode: @escaping (Int, inout ByteBuffer) -> Void, matches: @escaping (Int, ByteBuffer) -> Bool) {
+    init(
+        headerSize: Int, count: Int, done: EventLoopPromise<[Double]>,
+        encode: @escaping (Int, inout ByteBuffer) -> Void, matches: @escaping (Int, ByteBuffer) -> Bool
+    ) {
         self.headerSize = headerSize
         self.count = count
         self.done = done
@@ -128,7 +130,8 @@ final class PingPong: ChannelInboundHandler, @unchecked Sendable {
         var incoming = unwrapInboundIn(data)
         buffer.writeBuffer(&incoming)
         while let length = buffer.getInteger(at: buffer.readerIndex + headerSize - 4, as: UInt32.self),
-              buffer.readableBytes >= headerSize + Int(length) {
+            buffer.readableBytes >= headerSize + Int(length)
+        {
             buffer.moveReaderIndex(forwardBy: headerSize)
             let body = buffer.readSlice(length: Int(length))!
             guard matches(index, body) else {
@@ -154,13 +157,18 @@ final class PingPong: ChannelInboundHandler, @unchecked Sendable {
 
 /// Connects a plain NIO client with `handlers` (after TLS if given); returns once connected and, with TLS,
 /// once the handshake is done.
-func connectNIO(port: Int, tls: NIOSSLContext?, _ handlers: @escaping @Sendable () -> [any ChannelHandler]) async throws -> Channel {
+func connectNIO(
+    port: Int, tls: NIOSSLContext?, _ handlers: @escaping @Sendable () -> [any ChannelHandler]
+) async throws -> Channel {
     let ready = group.next().makePromise(of: Void.self)
     let channel = try await ClientBootstrap(group: group)
         .channelOption(.socketOption(.tcp_nodelay), value: 1)
         .channelInitializer { ch in
             ch.eventLoop.makeCompletedFuture {
-                if let tls { try ch.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: tls, serverHostname: "localhost")) }
+                if let tls {
+                    try ch.pipeline.syncOperations.addHandler(
+                        NIOSSLClientHandler(context: tls, serverHostname: "localhost"))
+                }
                 try ch.pipeline.syncOperations.addHandler(Ready(promise: ready, waitsForTLS: tls != nil))
                 for handler in handlers() { try ch.pipeline.syncOperations.addHandler(handler) }
             }

@@ -15,7 +15,8 @@ if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "peer" {
     try runPeer(certificate: CommandLine.arguments[2], key: CommandLine.arguments[3])
 }
 if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "idle",
-   let port = Int(CommandLine.arguments[3]), let count = Int(CommandLine.arguments[4]) {
+    let port = Int(CommandLine.arguments[3]), let count = Int(CommandLine.arguments[4])
+{
     print(try await idleHeapPerConnection(ours: CommandLine.arguments[2] == "ours", port: port, count: count))
     exit(0)
 }
@@ -33,7 +34,8 @@ let frameSize = 8 + payload.count
 // TLS: one self-signed identity; the peer serves it, both clients trust it.
 let identity = try TLSIdentity.selfSigned()
 let folder = try bench.temporaryDirectory("network-bench")
-let certificateFile = folder.appendingPathComponent("cert.pem").path, keyFile = folder.appendingPathComponent("key.pem").path
+let certificateFile = folder.appendingPathComponent("cert.pem").path
+let keyFile = folder.appendingPathComponent("key.pem").path
 try Data(identity.certificatePEM.utf8).write(to: URL(fileURLWithPath: certificateFile))
 try Data(identity.privateKeyPEM.utf8).write(to: URL(fileURLWithPath: keyFile))
 var clientConfiguration = TLSConfiguration.makeClientConfiguration()
@@ -51,14 +53,18 @@ for useTLS in [false, true] {
     try await bench.compare(
         "1 KiB TLV messages one way over \(useTLS ? "TLS" : "TCP") (\(oneWayCount) a run)", unit: .rate("msg/s"),
         target: useTLS ? "≥ 80% of plain SwiftNIO (issue 25)" : "≥ 80% of plain SwiftNIO (issue 25)",
-        note: "from the first timed send until the peer process counted every byte; connection and handshake before the timer; CPU is the sending process's",
+        note:
+            "from the first timed send until the peer process counted every byte; connection and handshake before the timer; CPU is the sending process's",
         ours: Contender("OpenNetwork") {
             try peer.expect(oneWayCount * frameSize)
-            let c = if useTLS {
-                NetworkConnection(to: endpoint(port)) { TLV { TLS().serverName("localhost").trustRoots([identity.trustRoot]) } }
-            } else {
-                NetworkConnection(to: endpoint(port)) { TLV { TCP() } }
-            }
+            let c =
+                if useTLS {
+                    NetworkConnection(to: endpoint(port)) {
+                        TLV { TLS().serverName("localhost").trustRoots([identity.trustRoot]) }
+                    }
+                } else {
+                    NetworkConnection(to: endpoint(port)) { TLV { TCP() } }
+                }
             try await c.send(payload, type: 1)  // connects (and shakes hands) before the timer
             let (_, t) = try await timedAsync {
                 for _ in 1..<oneWayCount { try await c.send(payload, type: 1) }
@@ -86,7 +92,10 @@ for useTLS in [false, true] {
                     .channelOption(.socketOption(.tcp_nodelay), value: 1)
                     .connect(host: "127.0.0.1", port: port) { ch in
                         ch.eventLoop.makeCompletedFuture {
-                            if useTLS { try ch.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: clientTLS, serverHostname: "localhost")) }
+                            if useTLS {
+                                try ch.pipeline.syncOperations.addHandler(
+                                    NIOSSLClientHandler(context: clientTLS, serverHostname: "localhost"))
+                            }
                             return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: ch)
                         }
                     }
@@ -112,11 +121,16 @@ for useTLS in [false, true] {
 
 // MARK: 3. Coder request/response, one connection
 
-struct Ping: Codable, Sendable, Equatable { var text: String; var number: Int; var flag: Bool }
+struct Ping: Codable, Sendable, Equatable {
+    var text: String
+    var number: Int
+    var flag: Bool
+}
 try await bench.compare(
     "Coder (JSON) request/response, one connection (\(roundTrips) a run)", unit: .time,
     target: "p50 ≤ 1.1x plain SwiftNIO (issue 25)",
-    note: "a latency sample per round trip, JSON encoded and decoded on both sides, 4-byte length framing; the peer echoes",
+    note:
+        "a latency sample per round trip, JSON encoded and decoded on both sides, 4-byte length framing; the peer echoes",
     ours: Contender("OpenNetwork") {
         let c = NetworkConnection(to: endpoint(peer.lengthEcho)) { Coder(Ping.self, using: .json) { TCP() } }
         try await c.send(Ping(text: "warm", number: -1, flag: true))
@@ -138,15 +152,19 @@ try await bench.compare(
     baselines: [
         Contender("SwiftNIO handler") {
             let done = group.next().makePromise(of: [Double].self)
-            let encoder = JSONEncoder(), decoder = JSONDecoder()
-            let handler = PingPong(headerSize: 4, count: roundTrips, done: done, encode: { i, out in
-                // Encoding a fixed-shape value cannot fail; a failure would show as a mismatched reply.
-                let body = (try? encoder.encode(Ping(text: "tic-tac-toe", number: i, flag: true))) ?? Data()
-                out.writeInteger(UInt32(body.count))
-                out.writeBytes(body)
-            }, matches: { i, body in
-                (try? decoder.decode(Ping.self, from: Data(body.readableBytesView)))?.number == i  // nil: not a reply
-            })
+            let encoder = JSONEncoder()
+            let decoder = JSONDecoder()
+            let handler = PingPong(
+                headerSize: 4, count: roundTrips, done: done,
+                encode: { i, out in
+                    // Encoding a fixed-shape value cannot fail; a failure would show as a mismatched reply.
+                    let body = (try? encoder.encode(Ping(text: "tic-tac-toe", number: i, flag: true))) ?? Data()
+                    out.writeInteger(UInt32(body.count))
+                    out.writeBytes(body)
+                },
+                matches: { i, body in
+                    (try? decoder.decode(Ping.self, from: Data(body.readableBytesView)))?.number == i  // nil: not a reply
+                })
             let channel = try await connectNIO(port: peer.lengthEcho, tls: nil) { [handler] }
             let cpu = cpuSeconds()
             channel.eventLoop.execute { handler.start() }
@@ -170,9 +188,11 @@ func replyNumber(_ data: Data) -> UInt64 { data.prefix(8).reduce(0) { $0 << 8 | 
 try await bench.compare(
     "64-byte request/response over 100 concurrent connections (\(perConnection) each a run)", unit: .time,
     target: "p99 ≤ 1.2x plain SwiftNIO (issue 25)",
-    note: "a latency sample per round trip; every connection runs its round trips one after another, all connections at once",
+    note:
+        "a latency sample per round trip; every connection runs its round trips one after another, all connections at once",
     ours: Contender("OpenNetwork") {
-        let port = peer.tlvEcho, each = perConnection
+        let port = peer.tlvEcho
+        let each = perConnection
         let connections = try await withThrowingTaskGroup(of: NetworkConnection<TLV>.self) { connect in
             for _ in 0..<100 {
                 connect.addTask {
@@ -196,7 +216,9 @@ try await bench.compare(
                         try await c.send(request(i), type: 1)
                         let reply = try await c.receive()
                         samples.append(wallSeconds() - start)
-                        guard replyNumber(reply.content) == UInt64(i) else { throw PeerError(description: "reply to \(i) mismatched") }
+                        guard replyNumber(reply.content) == UInt64(i) else {
+                            throw PeerError(description: "reply to \(i) mismatched")
+                        }
                     }
                     return samples
                 }
@@ -214,7 +236,9 @@ try await bench.compare(
             var handlers: [PingPong] = []
             var channels: [Channel] = []
             for _ in 0..<100 {
-                let handler = PingPong(headerSize: 8, count: perConnection, done: group.next().makePromise(), encode: tlvRequest, matches: tlvMatches)
+                let handler = PingPong(
+                    headerSize: 8, count: perConnection, done: group.next().makePromise(), encode: tlvRequest,
+                    matches: tlvMatches)
                 channels.append(try await connectNIO(port: peer.tlvEcho, tls: nil) { [handler] })
                 handlers.append(handler)
             }
@@ -248,9 +272,11 @@ try await bench.compare(
         }
         // No CPU figure: what this process used while openssl ran says nothing of openssl.
         guard process.terminationStatus == 0,
-              let line = text.split(separator: "\n").first(where: { $0.contains(" connections in ") }),
-              let count = line.split(separator: " ").first.flatMap({ Int($0) }) else {
-            throw PeerError(description: "openssl s_time failed (status \(process.terminationStatus)): \(text.suffix(300))")
+            let line = text.split(separator: "\n").first(where: { $0.contains(" connections in ") }),
+            let count = line.split(separator: " ").first.flatMap({ Int($0) })
+        else {
+            throw PeerError(
+                description: "openssl s_time failed (status \(process.terminationStatus)): \(text.suffix(300))")
         }
         return Measured(values: [Double(count) / t.wall])
     }
@@ -262,20 +288,26 @@ for useTLS in [false, true] {
         "connections set up over \(useTLS ? "TLS" : "TCP"): connect, one 64-byte exchange, close (\(setups), 10 at a time)",
         unit: .rate("conn/s"), target: "≥ 80% of plain SwiftNIO (issue 25)",
         ours: Contender("OpenNetwork") {
-            let each = setups / 10, trust = identity.trustRoot
+            let each = setups / 10
+            let trust = identity.trustRoot
             let (_, t) = try await timedAsync {
                 try await withThrowingTaskGroup(of: Void.self) { workers in
                     for _ in 0..<10 {
                         workers.addTask {
                             for i in 0..<each {
-                                let c = if useTLS {
-                                    NetworkConnection(to: endpoint(port)) { TLV { TLS().serverName("localhost").trustRoots([trust]) } }
-                                } else {
-                                    NetworkConnection(to: endpoint(port)) { TLV { TCP() } }
-                                }
+                                let c =
+                                    if useTLS {
+                                        NetworkConnection(to: endpoint(port)) {
+                                            TLV { TLS().serverName("localhost").trustRoots([trust]) }
+                                        }
+                                    } else {
+                                        NetworkConnection(to: endpoint(port)) { TLV { TCP() } }
+                                    }
                                 try await c.send(request(i), type: 1)
                                 let reply = try await c.receive()
-                                guard replyNumber(reply.content) == UInt64(i) else { throw PeerError(description: "reply to \(i) mismatched") }
+                                guard replyNumber(reply.content) == UInt64(i) else {
+                                    throw PeerError(description: "reply to \(i) mismatched")
+                                }
                                 await c.cancel()
                             }
                         }
@@ -287,13 +319,16 @@ for useTLS in [false, true] {
         },
         baselines: [
             Contender("SwiftNIO handler") {
-                let each = setups / 10, tls = useTLS ? clientTLS : nil
+                let each = setups / 10
+                let tls = useTLS ? clientTLS : nil
                 let (_, t) = try await timedAsync {
                     try await withThrowingTaskGroup(of: Void.self) { workers in
                         for _ in 0..<10 {
                             workers.addTask {
                                 for _ in 0..<each {
-                                    let handler = PingPong(headerSize: 8, count: 1, done: group.next().makePromise(), encode: tlvRequest, matches: tlvMatches)
+                                    let handler = PingPong(
+                                        headerSize: 8, count: 1, done: group.next().makePromise(), encode: tlvRequest,
+                                        matches: tlvMatches)
                                     let channel = try await connectNIO(port: port, tls: tls) { [handler] }
                                     channel.eventLoop.execute { handler.start() }
                                     _ = try await handler.done.futureResult.get()
@@ -324,7 +359,8 @@ func idleHeapPerConnection(ours: Bool, port: Int, count: Int) async throws -> Do
             _ = try await c.receive()
             held.append(c)
         } else {
-            let handler = PingPong(headerSize: 8, count: 1, done: group.next().makePromise(), encode: tlvRequest, matches: tlvMatches)
+            let handler = PingPong(
+                headerSize: 8, count: 1, done: group.next().makePromise(), encode: tlvRequest, matches: tlvMatches)
             let channel = try await connectNIO(port: port, tls: nil) { [handler] }
             channel.eventLoop.execute { handler.start() }
             _ = try await handler.done.futureResult.get()
@@ -347,7 +383,8 @@ func idleHeapPerConnection(ours: Bool, port: Int, count: Int) async throws -> Do
     try process.run()
     let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
-    guard process.terminationStatus == 0, let bytes = Double(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+    guard process.terminationStatus == 0, let bytes = Double(text.trimmingCharacters(in: .whitespacesAndNewlines))
+    else {
         throw PeerError(description: "idle child (\(side)) failed with status \(process.terminationStatus): \(text)")
     }
     return Measured(values: [bytes])
@@ -355,7 +392,8 @@ func idleHeapPerConnection(ours: Bool, port: Int, count: Int) async throws -> Do
 
 try await bench.compare(
     "memory per idle client connection (\(idleConnections) open, one exchange each)", unit: .bytes,
-    note: "heap bytes a fresh client process holds while the connections are open (glibc mallinfo2), divided by their number: client ends only (the servers are in the peer process), kernel socket buffers not included",
+    note:
+        "heap bytes a fresh client process holds while the connections are open (glibc mallinfo2), divided by their number: client ends only (the servers are in the peer process), kernel socket buffers not included",
     warmups: 0,
     ours: Contender("OpenNetwork") { try idleChild("ours") },
     baselines: [Contender("SwiftNIO handler") { try idleChild("nio") }])

@@ -24,7 +24,9 @@ enum PlainServer {
         let html = page(padding: padding)
         let router = Router(context: BasicWebSocketRequestContext.self)
         router.get("/") { _, _ in
-            Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: html)))
+            Response(
+                status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(string: html)))
         }
         router.ws("/echo") { inbound, outbound, _ in
             for try await message in inbound.messages(maxSize: 1 << 16) {

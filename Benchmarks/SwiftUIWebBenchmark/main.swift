@@ -36,18 +36,23 @@ actor PortBox {
 
 var quiet = Logger(label: "bench")
 quiet.logLevel = .warning
-let ours = PortBox(), plain = PortBox()
+let ours = PortBox()
+let plain = PortBox()
 let sizing = host.newScene()
 let pagePadding = sizing.document().utf8.count
 host.remove(sizing)
-let oursServer = Task { try await AppServer(host: host, logger: quiet).run(host: "127.0.0.1", port: 0) { await ours.set($0) } }
+let oursServer = Task {
+    try await AppServer(host: host, logger: quiet).run(host: "127.0.0.1", port: 0) { await ours.set($0) }
+}
 let plainServer = Task { try await PlainServer.run(padding: pagePadding) { await plain.set($0) } }
 bench.onFinish {
     oursServer.cancel()
     plainServer.cancel()
 }
-let oursPort = try await ours.wait(), plainPort = try await plain.wait()
-let oursBase = "http://127.0.0.1:\(oursPort)", plainBase = "http://127.0.0.1:\(plainPort)"
+let oursPort = try await ours.wait()
+let plainPort = try await plain.wait()
+let oursBase = "http://127.0.0.1:\(oursPort)"
+let plainBase = "http://127.0.0.1:\(plainPort)"
 
 // MARK: 1. The patch for one changed row of a 1,000-row List (no browser)
 
@@ -68,7 +73,9 @@ do {
         baselines: [
             Contender("whole window") {
                 let page = scene.document()
-                let main = page.range(of: "<main").flatMap { a in page.range(of: "</main>").map { page[a.lowerBound..<$0.upperBound] } }
+                let main = page.range(of: "<main").flatMap { a in
+                    page.range(of: "</main>").map { page[a.lowerBound..<$0.upperBound] }
+                }
                 return Measured(values: [Double((main.map(String.init) ?? page).utf8.count)])
             }
         ])
@@ -84,18 +91,20 @@ do {
     var tasks: [Task<Void, Error>] = []
     for i in 0..<count {
         let address = url(i)
-        tasks.append(Task {
-            var configuration = WebSocketClientConfiguration()
-            configuration.maxFrameSize = 1 << 20
-            _ = try await WebSocketClient.connect(url: address, configuration: configuration, logger: quiet) { inbound, outbound, _ in
-                if greet { try await outbound.write(.text("{\"t\":\"ping\",\"id\":\"\"}")) }
-                var first = true
-                for try await _ in inbound.messages(maxSize: 1 << 22) where first {
-                    first = false
-                    opened.add()
+        tasks.append(
+            Task {
+                var configuration = WebSocketClientConfiguration()
+                configuration.maxFrameSize = 1 << 20
+                _ = try await WebSocketClient.connect(url: address, configuration: configuration, logger: quiet) {
+                    inbound, outbound, _ in
+                    if greet { try await outbound.write(.text("{\"t\":\"ping\",\"id\":\"\"}")) }
+                    var first = true
+                    for try await _ in inbound.messages(maxSize: 1 << 22) where first {
+                        first = false
+                        opened.add()
+                    }
                 }
-            }
-        })
+            })
     }
     try await waitUntil("\(count) sockets open", timeout: 60) { opened.value >= count }
     return tasks
@@ -109,13 +118,16 @@ final class Counter: @unchecked Sendable {
 }
 
 try await bench.compare(
-    "memory per connected window (\(windows) WebSocket clients)", unit: .bytes, target: "< 200 KB per idle scene (issue 4)",
-    note: "heap bytes the process holds (glibc mallinfo2) with every socket open, divided by their number; server and clients share the process on both sides; SwiftUIWeb windows are the split view with a 20-row list and a form",
+    "memory per connected window (\(windows) WebSocket clients)", unit: .bytes,
+    target: "< 200 KB per idle scene (issue 4)",
+    note:
+        "heap bytes the process holds (glibc mallinfo2) with every socket open, divided by their number; server and clients share the process on both sides; SwiftUIWeb windows are the split view with a 20-row list and a form",
     ours: Contender("SwiftUIWeb window") {
         let before = heapInUseBytes()
         let scenes = (0..<windows).map { _ in host.newScene(group: "typical") }
         for scene in scenes { _ = scene.document() }
-        let tasks = try await openClients(windows, url: { "ws://127.0.0.1:\(oursPort)/_swiftuiweb/ws?w=\(scenes[$0].id)" }, greet: true)
+        let tasks = try await openClients(
+            windows, url: { "ws://127.0.0.1:\(oursPort)/_swiftuiweb/ws?w=\(scenes[$0].id)" }, greet: true)
         let grown = heapInUseBytes() - before
         for task in tasks { task.cancel() }
         for task in tasks { _ = await task.result }  // closed (a cancelled client's error is expected)
@@ -139,26 +151,34 @@ try await bench.compare(
 
 /// `clickers` sockets, each sending `clicksEach` messages one after another and waiting for the answer.
 @MainActor func clickStorm(url: (Int) -> String, message: (Int) -> String) async throws -> Measured {
-    let urls = (0..<clickers).map(url), messages = (0..<clickers).map(message)
+    let urls = (0..<clickers).map(url)
+    let messages = (0..<clickers).map(message)
     let samples = SampleBox()
-    let logger = quiet, each = clicksEach
+    let logger = quiet
+    let each = clicksEach
     let (_, t) = try await timedAsync {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for i in 0..<clickers {
-                let address = urls[i], text = messages[i]
+                let address = urls[i]
+                let text = messages[i]
                 group.addTask {
                     var configuration = WebSocketClientConfiguration()
                     configuration.maxFrameSize = 1 << 20
-                    _ = try await WebSocketClient.connect(url: address, configuration: configuration, logger: logger) { inbound, outbound, _ in
+                    _ = try await WebSocketClient.connect(url: address, configuration: configuration, logger: logger) {
+                        inbound, outbound, _ in
                         var iterator = inbound.messages(maxSize: 1 << 22).makeAsyncIterator()
                         // SwiftUIWeb's first message (if any) comes after a ping's answer: drain until the pong.
                         try await outbound.write(.text("{\"t\":\"ping\",\"id\":\"\"}"))
-                        while let m = try await iterator.next() { if case .text(let s) = m, s.contains("ping") || s.contains("pong") { break } }
+                        while let m = try await iterator.next() {
+                            if case .text(let s) = m, s.contains("ping") || s.contains("pong") { break }
+                        }
                         var mine: [Double] = []
                         for _ in 0..<each {
                             let start = wallSeconds()
                             try await outbound.write(.text(text))
-                            guard try await iterator.next() != nil else { throw BrowserError(description: "socket closed") }
+                            guard try await iterator.next() != nil else {
+                                throw BrowserError(description: "socket closed")
+                            }
                             mine.append(wallSeconds() - start)
                         }
                         samples.add(mine)
@@ -170,7 +190,9 @@ try await bench.compare(
         }
     }
     let all = samples.values
-    guard all.count == clickers * clicksEach else { throw BrowserError(description: "\(all.count) answers, expected \(clickers * clicksEach)") }
+    guard all.count == clickers * clicksEach else {
+        throw BrowserError(description: "\(all.count) answers, expected \(clickers * clicksEach)")
+    }
     return .latencies(all, cpu: t.cpu, check: "\(all.count)")
 }
 
@@ -183,7 +205,8 @@ final class SampleBox: @unchecked Sendable {
 
 try await bench.compare(
     "\(clickers) clients clicking at once (\(clicksEach) clicks each): click to patch", unit: .time,
-    note: "a latency sample per click, from sending the event until the patch arrives; each client has its own window (counter); the baseline echoes the same message",
+    note:
+        "a latency sample per click, from sending the event until the patch arrives; each client has its own window (counter); the baseline echoes the same message",
     ours: Contender("SwiftUIWeb") {
         let scenes = (0..<clickers).map { _ in host.newScene() }
         let buttons = try scenes.map { scene in
@@ -193,19 +216,24 @@ try await bench.compare(
             return id
         }
         defer { for scene in scenes { host.remove(scene) } }
-        return try await clickStorm(url: { "ws://127.0.0.1:\(oursPort)/_swiftuiweb/ws?w=\(scenes[$0].id)" },
-                                    message: { "{\"t\":\"click\",\"id\":\"\(buttons[$0])\"}" })
+        return try await clickStorm(
+            url: { "ws://127.0.0.1:\(oursPort)/_swiftuiweb/ws?w=\(scenes[$0].id)" },
+            message: { "{\"t\":\"click\",\"id\":\"\(buttons[$0])\"}" })
     },
     baselines: [
         Contender("plain Hummingbird echo") {
-            try await clickStorm(url: { _ in "ws://127.0.0.1:\(plainPort)/echo" }, message: { _ in "{\"t\":\"click\",\"id\":\"0.1.2\"}" })
+            try await clickStorm(
+                url: { _ in "ws://127.0.0.1:\(plainPort)/echo" }, message: { _ in "{\"t\":\"click\",\"id\":\"0.1.2\"}" }
+            )
         }
     ])
 
 // MARK: 4–6. In the browser
 
 guard BrowserEnvironment.available else {
-    bench.note("Browser workloads skipped: chromium and chromium-driver are not installed (scripts/install-test-deps installs them).")
+    bench.note(
+        "Browser workloads skipped: chromium and chromium-driver are not installed (scripts/install-test-deps installs them)."
+    )
     try bench.finish()
     exit(0)
 }
@@ -214,7 +242,9 @@ bench.onFinish { driver.stop() }
 let browser = try await driver.session()
 
 /// Runs `n` round trips in the page: `act()` starts one, `hook` is the callback property that ends it.
-@MainActor func pageRoundTrips(_ n: Int, setup: String, act: String, object: String, hook: String) async throws -> [Double] {
+@MainActor func pageRoundTrips(
+    _ n: Int, setup: String, act: String, object: String, hook: String
+) async throws -> [Double] {
     let script = """
         var n=arguments[0],done=arguments[arguments.length-1],o=window.\(object),times=[];\(setup)
         function one(i){if(i===n){o.\(hook)=null;done(times);return;}
@@ -224,25 +254,31 @@ let browser = try await driver.session()
         """
     let value = try await browser.runAsync(script, [n])
     let samples = (value as? [Any])?.compactMap { ($0 as? NSNumber)?.doubleValue } ?? []
-    guard samples.count == n else { throw BrowserError(description: "the page returned \(samples.count) of \(n) samples") }
+    guard samples.count == n else {
+        throw BrowserError(description: "the page returned \(samples.count) of \(n) samples")
+    }
     return samples
 }
 
 /// Opens `url` and waits (in the page, polling every millisecond) until `window.<flag>` is true.
 @MainActor func openPage(_ url: String, until flag: String) async throws {
     try await browser.open(url)
-    _ = try await browser.runAsync("""
+    _ = try await browser.runAsync(
+        """
         var done=arguments[arguments.length-1];(function w(){if(\(flag))done(true);else setTimeout(w,1);})();
         """)
 }
 
-let oursOpen = "window.__swiftuiweb&&window.__swiftuiweb.open", plainOpen = "window.__echo&&window.__echo.open"
+let oursOpen = "window.__swiftuiweb&&window.__swiftuiweb.open"
+let plainOpen = "window.__echo&&window.__echo.open"
 let clickAct = "btn.click()"
-let clickSetup = "var btn=Array.from(document.querySelectorAll('button')).find(function(b){return b.textContent==='Increment';});"
+let clickSetup =
+    "var btn=Array.from(document.querySelectorAll('button')).find(function(b){return b.textContent==='Increment';});"
 
 try await bench.compare(
     "first page load: navigation until the socket is open", unit: .time,
-    note: "WebDriver navigates, then a script waits for the socket; SwiftUIWeb's \"/\" redirects to a new window's page, which loads its script and opens the event socket; the plain page has as many bytes (one text element) and an inline script",
+    note:
+        "WebDriver navigates, then a script waits for the socket; SwiftUIWeb's \"/\" redirects to a new window's page, which loads its script and opens the event socket; the plain page has as many bytes (one text element) and an inline script",
     ours: Contender("SwiftUIWeb") {
         var samples: [Double] = []
         for _ in 0..<loads {
@@ -264,7 +300,8 @@ try await bench.compare(
 
 let oursPing = Contender("SwiftUIWeb socket ping (no rendering)") {
     try await openPage(oursBase + "/", until: oursOpen)
-    return .latencies(try await pageRoundTrips(clicks, setup: "", act: "o.ping()", object: "__swiftuiweb", hook: "onpong"))
+    return .latencies(
+        try await pageRoundTrips(clicks, setup: "", act: "o.ping()", object: "__swiftuiweb", hook: "onpong"))
 }
 let plainEcho = Contender("plain Hummingbird echo") {
     try await openPage(plainBase + "/", until: plainOpen)
@@ -275,18 +312,22 @@ try await bench.compare(
     note: "a latency sample per click: the event goes out, the server re-renders and diffs, the patch is applied",
     ours: Contender("SwiftUIWeb") {
         try await openPage(oursBase + "/", until: oursOpen)
-        return .latencies(try await pageRoundTrips(clicks, setup: clickSetup, act: clickAct, object: "__swiftuiweb", hook: "onpatch"))
+        return .latencies(
+            try await pageRoundTrips(clicks, setup: clickSetup, act: clickAct, object: "__swiftuiweb", hook: "onpatch"))
     },
     baselines: [oursPing, plainEcho])
 try await bench.compare(
     "keystroke to DOM patched, in Chromium (\(clicks) a run)", unit: .time,
-    note: "a latency sample per keystroke: the text field's value grows by one letter (an input event), the text echoing it is patched",
+    note:
+        "a latency sample per keystroke: the text field's value grows by one letter (an input event), the text echoing it is patched",
     ours: Contender("SwiftUIWeb") {
         try await openPage(oursBase + "/", until: oursOpen)
         let setup = "var f=document.querySelector('input[type=text],input:not([type])');"
-        return .latencies(try await pageRoundTrips(
-            clicks, setup: setup, act: "f.value=f.value.length>40?'a':f.value+'a';f.dispatchEvent(new Event('input',{bubbles:true}))",
-            object: "__swiftuiweb", hook: "onpatch"))
+        return .latencies(
+            try await pageRoundTrips(
+                clicks, setup: setup,
+                act: "f.value=f.value.length>40?'a':f.value+'a';f.dispatchEvent(new Event('input',{bubbles:true}))",
+                object: "__swiftuiweb", hook: "onpatch"))
     },
     baselines: [plainEcho])
 await browser.quit()

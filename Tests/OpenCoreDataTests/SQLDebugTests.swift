@@ -3,12 +3,15 @@ import OpenCoreData
 import Testing
 
 /// Runs CoreDataProbe with `environment` added to this process's; returns its standard output and error.
-private func probe(_ command: String, _ store: URL, environment: [String: String]) throws -> (output: String, errors: String) {
+private func probe(
+    _ command: String, _ store: URL, environment: [String: String]
+) throws -> (output: String, errors: String) {
     let process = Process()
     process.executableURL = builtExecutable("CoreDataProbe")
     process.arguments = [command, store.path]
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-    let output = Pipe(), errors = Pipe()
+    let output = Pipe()
+    let errors = Pipe()
     process.standardOutput = output
     process.standardError = errors
     try process.run()
@@ -37,7 +40,9 @@ struct SQLDebugTests {
         #expect(one.output == quiet.output)  // logging changes nothing the program sees
 
         let three = try probe("dump", url, environment: ["com.apple.CoreData.SQLDebug": "3"])
-        #expect(three.errors.split(separator: "\n").filter { $0.hasPrefix("CoreData: sql: SELECT ") }.count == statements.count)
+        #expect(
+            three.errors.split(separator: "\n").filter { $0.hasPrefix("CoreData: sql: SELECT ") }.count
+                == statements.count)
     }
 
     @Test func aLevelThatIsNotANumberIsReportedAndLoggingStaysOff() throws {

@@ -14,14 +14,20 @@ enum SQLDebug {
         let arguments = ProcessInfo.processInfo.arguments
         if let index = arguments.firstIndex(of: "-com.apple.CoreData.SQLDebug"), index + 1 < arguments.count {
             guard let level = Int(arguments[index + 1]) else {
-                FileHandle.standardError.write(Data("CoreData: -com.apple.CoreData.SQLDebug needs a number, not '\(arguments[index + 1])'; SQL logging stays off\n".utf8))
+                FileHandle.standardError.write(
+                    Data(
+                        "CoreData: -com.apple.CoreData.SQLDebug needs a number, not '\(arguments[index + 1])'; SQL logging stays off\n"
+                            .utf8))
                 return 0
             }
             return level
         }
         if let value = ProcessInfo.processInfo.environment["com.apple.CoreData.SQLDebug"] {
             guard let level = Int(value) else {
-                FileHandle.standardError.write(Data("CoreData: com.apple.CoreData.SQLDebug needs a number, not '\(value)'; SQL logging stays off\n".utf8))
+                FileHandle.standardError.write(
+                    Data(
+                        "CoreData: com.apple.CoreData.SQLDebug needs a number, not '\(value)'; SQL logging stays off\n"
+                            .utf8))
                 return 0
             }
             return level
