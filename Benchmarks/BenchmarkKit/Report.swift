@@ -90,7 +90,10 @@ public struct Report: Codable, Sendable {
 
     /// The report as a Markdown section: a table with a row per baseline, then the notes.
     public func markdown() -> String {
-        var lines = ["## \(module)\(quick ? " (--quick: smoke-test sizes, not figures to quote)" : "")", ""]
+        var lines = [
+            "## \(module)\(quick ? " (--quick: smoke-test sizes, not figures to quote)" : "")", "",
+            "Run \(date), \(machine.cores) cores (\(machine.cpu)), kernel \(machine.kernel).", "",
+        ]
         lines.append("| workload | ours | baseline | baseline's figure | ratio (ours ÷ baseline) | target |")
         lines.append("|---|---|---|---|---|---|")
         for w in workloads {

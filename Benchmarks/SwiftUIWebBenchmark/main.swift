@@ -150,7 +150,8 @@ try await bench.compare(
 // MARK: 3. Many clients clicking at once (no browser)
 
 /// `clickers` sockets, each sending `clicksEach` messages one after another and waiting for the answer.
-@MainActor func clickStorm(url: (Int) -> String, message: (Int) -> String) async throws -> Measured {
+/// Throughput (clicks per second from the first click sent to the last answer) is kept in `stormRates`.
+@MainActor func clickStorm(side: String, url: (Int) -> String, message: (Int) -> String) async throws -> Measured {
     let urls = (0..<clickers).map(url)
     let messages = (0..<clickers).map(message)
     let samples = SampleBox()
@@ -173,6 +174,7 @@ try await bench.compare(
                             if case .text(let s) = m, s.contains("ping") || s.contains("pong") { break }
                         }
                         var mine: [Double] = []
+                        let first = wallSeconds()
                         for _ in 0..<each {
                             let start = wallSeconds()
                             try await outbound.write(.text(text))
@@ -181,7 +183,7 @@ try await bench.compare(
                             }
                             mine.append(wallSeconds() - start)
                         }
-                        samples.add(mine)
+                        samples.add(mine, from: first, to: wallSeconds())
                         try await outbound.close(.normalClosure, reason: nil)
                     }
                 }
@@ -193,14 +195,27 @@ try await bench.compare(
     guard all.count == clickers * clicksEach else {
         throw BrowserError(description: "\(all.count) answers, expected \(clickers * clicksEach)")
     }
+    stormRates[side, default: []].append(Double(all.count) / samples.span)
     return .latencies(all, cpu: t.cpu, check: "\(all.count)")
 }
 
+/// Each side's click throughput per run (the first run of each side is its warm-up).
+var stormRates: [String: [Double]] = [:]
+
+/// Latency samples from many clients, and the span from the first client's first send to the last answer.
 final class SampleBox: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: [Double] = []
-    func add(_ more: [Double]) { lock.withLock { stored += more } }
+    private var start = Double.infinity, end = -Double.infinity
+    func add(_ more: [Double], from first: Double, to last: Double) {
+        lock.withLock {
+            stored += more
+            start = min(start, first)
+            end = max(end, last)
+        }
+    }
     var values: [Double] { lock.withLock { stored } }
+    var span: Double { lock.withLock { end - start } }
 }
 
 try await bench.compare(
@@ -217,16 +232,34 @@ try await bench.compare(
         }
         defer { for scene in scenes { host.remove(scene) } }
         return try await clickStorm(
+            side: "SwiftUIWeb",
             url: { "ws://127.0.0.1:\(oursPort)/_swiftuiweb/ws?w=\(scenes[$0].id)" },
             message: { "{\"t\":\"click\",\"id\":\"\(buttons[$0])\"}" })
     },
     baselines: [
         Contender("plain Hummingbird echo") {
             try await clickStorm(
+                side: "plain Hummingbird echo",
                 url: { _ in "ws://127.0.0.1:\(plainPort)/echo" }, message: { _ in "{\"t\":\"click\",\"id\":\"0.1.2\"}" }
             )
         }
     ])
+
+do {
+    let ours = Summary(Array(stormRates["SwiftUIWeb", default: []].dropFirst()))
+    let plain = Summary(Array(stormRates["plain Hummingbird echo", default: []].dropFirst()))
+    bench.add(
+        WorkloadResult(
+            workload: "\(clickers) clients clicking at once: throughput", unit: .rate("clicks/s"), runs: ours.count,
+            sides: [
+                SideResult(name: "SwiftUIWeb", figure: ours, cpu: nil, ratio: nil),
+                SideResult(name: "plain Hummingbird echo", figure: plain, cpu: nil, ratio: ours.median / plain.median),
+            ],
+            target: nil,
+            note:
+                "every click of every client over the time from the first click sent to the last answer, same runs as above"
+        ))
+}
 
 // MARK: 4–6. In the browser
 
