@@ -31,8 +31,9 @@ public final class Bench {
         #endif
     }()
 
-    /// Starts a run of `module`'s benchmark; exits with status 2 from a debug build or on a bad option.
-    public init(module: String, title: String) {
+    /// Starts a run of `module`'s benchmark; exits with status 2 from a debug build, on an unknown option,
+    /// or on more positional arguments than `positional` names (e.g. `["count"]`; none by default).
+    public init(module: String, title: String, positional: [String] = []) {
         if Bench.isDebugBuild {
             FileHandle.standardError.write(
                 Data("\(title): refusing to run from a debug build; use `swift run -c release` or scripts/bench\n".utf8)
@@ -53,7 +54,14 @@ public final class Bench {
                     exit(2)
                 }
                 runs = value
-            default: rest.append(argument)
+            default:
+                guard !argument.hasPrefix("-"), rest.count < positional.count else {
+                    let usage = (["--quick", "--runs N"] + positional.map { "[\($0)]" }).joined(separator: " ")
+                    FileHandle.standardError.write(
+                        Data("\(title): unexpected argument '\(argument)' (usage: \(usage))\n".utf8))
+                    exit(2)
+                }
+                rest.append(argument)
             }
         }
         self.quick = quick
@@ -63,6 +71,17 @@ public final class Bench {
         say(
             "\(title) — release build, \(machine.cores) cores, \(machine.cpu)\(quick ? ", --quick sizes" : ""), \(self.runs) runs per side"
         )
+    }
+
+    /// Positional argument `index` as a positive integer, `defaultValue` when absent; exits with status 2
+    /// when it is not one.
+    public func count(at index: Int, default defaultValue: Int) -> Int {
+        guard index < arguments.count else { return defaultValue }
+        guard let value = Int(arguments[index]), value > 0 else {
+            FileHandle.standardError.write(Data("\(module): '\(arguments[index])' is not a positive count\n".utf8))
+            exit(2)
+        }
+        return value
     }
 
     /// Prints a line at once (unbuffered), so partial results survive a crash.

@@ -11,8 +11,8 @@ import BenchmarkKit
 import Foundation
 import OpenHealthKit
 
-let bench = Bench(module: "healthkit", title: "OpenHealthKit benchmark")
-let count = bench.arguments.first.flatMap(Int.init) ?? (bench.quick ? 20_000 : 1_000_000)
+let bench = Bench(module: "healthkit", title: "OpenHealthKit benchmark", positional: ["count"])
+let count = bench.count(at: 0, default: bench.quick ? 20_000 : 1_000_000)
 let directory = try bench.temporaryDirectory("HealthKitBenchmark")
 let url = directory.appendingPathComponent("Health.sqlite")
 let concepts = Array(MedicationCatalog.bundled.entries.prefix(50).map(\.concept))
@@ -29,6 +29,11 @@ let target = concepts[17]
 // Events: one per medication per slot, slots evenly over five years up to now, every 12th skipped.
 let now = Date()
 let fiveYears = 5 * 365.25 * 86_400.0
+guard count >= 100 * concepts.count else {
+    FileHandle.standardError.write(
+        Data("healthkit: the history needs at least \(100 * concepts.count) dose events (got \(count))\n".utf8))
+    exit(2)
+}
 let slots = count / concepts.count
 let spacing = fiveYears / Double(slots)
 let (_, loadTime) = try timed {

@@ -15,8 +15,8 @@ import BenchmarkKit
 import Foundation
 import OpenCoreData
 
-let bench = Bench(module: "migration", title: "OpenCoreData migration benchmark")
-let rows = bench.arguments.first.flatMap(Int.init) ?? (bench.quick ? 20_000 : 1_000_000)
+let bench = Bench(module: "migration", title: "OpenCoreData migration benchmark", positional: ["rows"])
+let rows = bench.count(at: 0, default: bench.quick ? 20_000 : 1_000_000)
 let folder = try bench.temporaryDirectory("orchard-migration-bench")
 
 func item(_ attributes: [NSAttributeDescription]) -> NSManagedObjectModel {
