@@ -10,7 +10,9 @@
 //    adds the new attribute, a custom stage copies the values through a context, and the last step drops the
 //    old attribute and renames the new one. The SQL side is SQLite's table rebuild (CREATE, INSERT … SELECT
 //    with CAST, DROP, RENAME) in one transaction.
-// 3. Dropping an attribute with deferred migration: the foreground part, next to the whole migration.
+// 3. Entity hierarchy and relationship changes: Item moves under a new abstract parent (its table renamed),
+//    and a to-many relationship becomes ordered (the destination table rebuilt).
+// 4. Dropping an attribute with deferred migration: the foreground part, next to the whole migration.
 import BenchmarkKit
 import Foundation
 import OpenCoreData
@@ -58,6 +60,19 @@ let textValue = item([
     attribute("value", .stringAttributeType, rid: "valueText"),
 ])
 let dropped = item([attribute("name", .stringAttributeType), attribute("value", .integer64AttributeType)])
+/// V1's Item under a new abstract parent, Record, that takes its `name`: Core Data keeps a hierarchy in its
+/// root's table, so ZITEM becomes ZRECORD (its rows stay where they are: the table is renamed).
+let underParent: NSManagedObjectModel = {
+    let record = NSEntityDescription(name: "Record")
+    record.isAbstract = true
+    record.properties = [attribute("name", .stringAttributeType)]
+    let entity = NSEntityDescription(name: "Item")
+    entity.properties = [attribute("value", .integer64AttributeType), attribute("note", .stringAttributeType)]
+    record.subentities = [entity]
+    let model = NSManagedObjectModel()
+    model.entities = [entity, record]
+    return model
+}()
 let automatic: [AnyHashable: Any] = [
     NSMigratePersistentStoresAutomaticallyOption: true, NSInferMappingModelAutomaticallyOption: true,
 ]
@@ -172,9 +187,10 @@ do {
 /// Runs `body` on a fresh copy under a disk sampler; keeps its peaks in `peaks`.
 /// `after` runs once the timer stopped, before the result is checked.
 @MainActor func measured(
-    _ peaks: inout [(Int, Int)], check: String, after: (URL) throws -> Void = { _ in }, _ body: (URL) throws -> Void
+    _ peaks: inout [(Int, Int)], from source: URL = original, check: String, after: (URL) throws -> Void = { _ in },
+    _ body: (URL) throws -> Void
 ) throws -> Measured {
-    let url = try copy(original)
+    let url = try copy(source)
     let sampler = DiskSampler(url)
     let (_, t) = try timed { try body(url) }
     peaks.append(sampler.stop())
@@ -312,7 +328,127 @@ try await bench.compare(
     ])
 addPeaks("attribute type change", ours: ourPeaks, sql: sqlPeaks)
 
-// MARK: 3. Dropping an attribute: deferred foreground part vs the whole migration
+// MARK: 3. An entity moves under a new parent; a to-many relationship becomes ordered (a table rebuild)
+
+var rebuildPeaks: [(Int, Int)] = []
+var rebuildSQLPeaks: [(Int, Int)] = []
+let rebuildCheck =
+    "SELECT COUNT(*), SUM(ZVALUE), SUM(LENGTH(ZNOTE)), SUM(LENGTH(ZNAME)), (SELECT COUNT(*) FROM sqlite_master WHERE name = 'ZITEM') FROM ZRECORD"
+try await bench.compare(
+    "lightweight migration, entity moved under a new parent, \(rows) rows", unit: .time,
+    note:
+        "Item gains an abstract parent Record, so ZITEM becomes ZRECORD with its rows in place; the SQL side renames the table and adds the Z_PRIMARYKEY row in one transaction",
+    ours: Contender("OpenCoreData") {
+        try measured(&rebuildPeaks, check: rebuildCheck) { try migrate($0, to: underParent, options: automatic) }
+    },
+    baselines: [
+        Contender("hand-written SQL") {
+            try measured(&rebuildSQLPeaks, check: rebuildCheck) { url in
+                let db = try RawSQLite(path: url.path, synchronous: "FULL")  // as the migrator's DatabaseQueue
+                try db.transaction {
+                    try db.execute(
+                        """
+                        ALTER TABLE ZITEM RENAME TO ZRECORD;
+                        UPDATE Z_PRIMARYKEY SET Z_SUPER = 2 WHERE Z_ENT = 1;
+                        INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (2, 'Record', 0, 0);
+                        """)
+                }
+                db.close()
+            }
+        }
+    ])
+addPeaks("entity moved under a new parent", ours: rebuildPeaks, sql: rebuildSQLPeaks)
+
+/// Owners with ten parts each (`ordered` makes `parts` an ordered relationship).
+func ownersAndParts(ordered: Bool) -> NSManagedObjectModel {
+    let owner = NSEntityDescription(name: "Owner")
+    let part = NSEntityDescription(name: "Part")
+    let parts = NSRelationshipDescription(name: "parts", destination: part, toMany: true, ordered: ordered)
+    let partOwner = NSRelationshipDescription(name: "owner", destination: owner)
+    parts.inverseRelationship = partOwner
+    partOwner.inverseRelationship = parts
+    owner.properties = [attribute("name", .stringAttributeType), parts]
+    part.properties = [attribute("label", .stringAttributeType), attribute("weight", .doubleAttributeType), partOwner]
+    let model = NSManagedObjectModel()
+    model.entities = [owner, part]
+    return model
+}
+let unordered = ownersAndParts(ordered: false)
+let ordered = ownersAndParts(ordered: true)
+let partsStore = folder.appendingPathComponent("parts.sqlite")
+try migrate(partsStore, to: unordered, options: [:])
+do {
+    let db = try RawSQLite(path: partsStore.path)
+    try db.transaction {
+        let owner = try db.statement("INSERT INTO ZOWNER (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (?, 1, 1, ?)")
+        let part = try db.statement(
+            "INSERT INTO ZPART (Z_PK, Z_ENT, Z_OPT, ZLABEL, ZWEIGHT, ZOWNER) VALUES (?, 2, 1, ?, ?, ?)")
+        for o in 1...(rows / 10) {
+            owner.reset()
+            owner.bind(1, Int64(o))
+            owner.bind(2, "owner \(o)")
+            try owner.run()
+            for p in 0..<10 {
+                part.reset()
+                part.bind(1, Int64((o - 1) * 10 + p + 1))
+                part.bind(2, "part \(o).\(p)")
+                part.bind(3, Double(p))
+                part.bind(4, Int64(o))
+                try part.run()
+            }
+        }
+        try db.execute(
+            "UPDATE Z_PRIMARYKEY SET Z_MAX = \(rows / 10) WHERE Z_ENT = 1; UPDATE Z_PRIMARYKEY SET Z_MAX = \(rows) WHERE Z_ENT = 2"
+        )
+    }
+    try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    db.close()
+}
+var orderedPeaks: [(Int, Int)] = []
+var orderedSQLPeaks: [(Int, Int)] = []
+var orderedRebuildPeaks: [(Int, Int)] = []
+let orderedCheck =
+    "SELECT COUNT(*), SUM(ZWEIGHT), SUM(LENGTH(ZLABEL)), COUNT(DISTINCT ZOWNER), SUM(Z_FOK_OWNER = Z_PK) FROM ZPART"
+try await bench.compare(
+    "lightweight migration, a to-many relationship becomes ordered (table rebuild), \(rows) parts", unit: .time,
+    note:
+        "Owner.parts becomes ordered, so ZPART gains Z_FOK_OWNER (each part's place, here its primary key's order); OpenCoreData rebuilds ZPART; the SQL sides add the column in place, or rebuild the table as SQLite documents (CREATE, INSERT … SELECT, DROP, RENAME)",
+    ours: Contender("OpenCoreData") {
+        try measured(&orderedPeaks, from: partsStore, check: orderedCheck) {
+            try migrate($0, to: ordered, options: automatic)
+        }
+    },
+    baselines: [
+        Contender("hand-written SQL, in place") {
+            try measured(&orderedSQLPeaks, from: partsStore, check: orderedCheck) { url in
+                let db = try RawSQLite(path: url.path, synchronous: "FULL")  // as the migrator's DatabaseQueue
+                try db.transaction {
+                    try db.execute(
+                        "ALTER TABLE ZPART ADD COLUMN Z_FOK_OWNER INTEGER; UPDATE ZPART SET Z_FOK_OWNER = Z_PK;")
+                }
+                db.close()
+            }
+        },
+        Contender("hand-written SQL, rebuild") {
+            try measured(&orderedRebuildPeaks, from: partsStore, check: orderedCheck) { url in
+                let db = try RawSQLite(path: url.path, synchronous: "FULL")  // as the migrator's DatabaseQueue
+                try db.transaction {
+                    try db.execute(
+                        """
+                        CREATE TABLE ZPART_NEW (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZLABEL VARCHAR, ZWEIGHT FLOAT, ZOWNER INTEGER, Z_FOK_OWNER INTEGER);
+                        INSERT INTO ZPART_NEW SELECT Z_PK, Z_ENT, Z_OPT, ZLABEL, ZWEIGHT, ZOWNER, Z_PK FROM ZPART;
+                        DROP TABLE ZPART;
+                        ALTER TABLE ZPART_NEW RENAME TO ZPART;
+                        CREATE INDEX ZPART_ZOWNER_INDEX ON ZPART (ZOWNER);
+                        """)
+                }
+                db.close()
+            }
+        },
+    ])
+addPeaks("to-many becomes ordered", ours: orderedPeaks, sql: orderedSQLPeaks)
+
+// MARK: 4. Dropping an attribute: deferred foreground part vs the whole migration
 
 var deferredOptions = automatic
 deferredOptions[NSPersistentStoreDeferredLightweightMigrationOptionKey] = true
