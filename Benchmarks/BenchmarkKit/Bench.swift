@@ -154,8 +154,8 @@ public final class Bench {
         say("  \(text)")
     }
 
-    /// Registers work for `finish` (after the results are written; last registered, first run). Top-level
-    /// `defer` is no place for it: in an asynchronous main it can run at the first suspension.
+    /// Registers work for `finish`: removing temporary folders, stopping servers and child processes, after
+    /// the results are written (last registered, first run). A run that stops early leaves it undone.
     public func onFinish(_ body: @escaping () -> Void) { cleanups.append(body) }
 
     /// A new temporary folder, removed by `finish`.
