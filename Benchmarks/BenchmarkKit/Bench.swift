@@ -21,6 +21,7 @@ public final class Bench {
     private var results: [WorkloadResult] = []
     private var notes: [String] = []
     private var cleanups: [() -> Void] = []
+    private let machine = Report.Machine.current()
 
     /// Whether this is a debug build (SwiftPM defines DEBUG for `-c debug`), whose figures would mislead.
     public static let isDebugBuild: Bool = {
@@ -67,7 +68,6 @@ public final class Bench {
         self.quick = quick
         self.runs = runs ?? (quick ? 2 : 5)
         self.arguments = rest
-        let machine = Report.Machine.current()
         say(
             "\(title) — release build, \(machine.cores) cores, \(machine.cpu)\(quick ? ", --quick sizes" : ""), \(self.runs) runs per side"
         )
@@ -174,7 +174,7 @@ public final class Bench {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let formatter = ISO8601DateFormatter()
         let report = Report(
-            module: module, date: formatter.string(from: Date()), quick: quick, machine: .current(),
+            module: module, date: formatter.string(from: Date()), quick: quick, machine: machine,
             workloads: results, notes: notes)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

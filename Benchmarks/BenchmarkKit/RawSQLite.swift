@@ -97,6 +97,15 @@ public final class RawSQLite {
         }
     }
 
+    /// The first row of `sql` on the database at `url`, its columns joined with "|" ("-" for NULL): a
+    /// result fingerprint computed the same way for every side of a workload.
+    public static func fingerprint(_ url: URL, _ sql: String) throws -> String {
+        let db = try RawSQLite(path: url.path)
+        defer { db.close() }
+        return try db.statement(sql).first { s in (0..<s.columnCount).map { s.text($0) ?? "-" }.joined(separator: "|") }
+            ?? "no row"
+    }
+
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     public var changes: Int { Int(sqlite3_changes(db)) }
 

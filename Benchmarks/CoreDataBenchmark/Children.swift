@@ -130,24 +130,3 @@ func compositeRequest() -> NSFetchRequest<Aircraft> {
     request.predicate = NSPredicate(format: "colorScheme.primary == %@", "chartreuse")
     return request
 }
-
-/// Runs this executable in a child mode and returns its standard output's numbers (and its standard error).
-func child(_ arguments: [String], extra: [String] = []) throws -> (numbers: [Double], stderr: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-    process.arguments = arguments + extra
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let output = out.fileHandleForReading.readDataToEndOfFile()
-    let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-        throw RawSQLiteError(description: "child \(arguments) exited with \(process.terminationStatus): \(errors)")
-    }
-    let numbers = String(decoding: output, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap
-    { Double($0) }
-    return (numbers, errors)
-}

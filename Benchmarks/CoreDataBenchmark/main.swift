@@ -29,15 +29,6 @@ var storeCounter = 0
     return directory.appendingPathComponent("\(tag)-\(storeCounter).sqlite")
 }
 
-/// One row of a query's columns, joined: a result fingerprint computed the same way for every side.
-func fingerprint(_ url: URL, _ sql: String) throws -> String {
-    let db = try RawSQLite(path: url.path)
-    defer { db.close() }
-    let s = try db.statement(sql)
-    guard try s.step() else { return "no row" }
-    return (0..<s.columnCount).map { s.isNull($0) ? "-" : (s.text($0) ?? "-") }.joined(separator: "|")
-}
-
 /// The checkpoint both sides' reads start from: the write-ahead log folded into the database.
 func checkpoint(_ url: URL) throws {
     let db = try RawSQLite(path: url.path)
@@ -123,7 +114,7 @@ try await bench.compare(
         let context = container.newBackgroundContext()
         let (_, t) = try timed { try context.performAndWait { try insertAircraft(context, range: 0..<n) } }
         context.reset()
-        return .time(t, check: try fingerprint(url, insertCheck))
+        return .time(t, check: try RawSQLite.fingerprint(url, insertCheck))
     },
     baselines: [
         Contender("SQLite C API") {
@@ -133,7 +124,7 @@ try await bench.compare(
             let (_, t) = try timed { try db.transaction { try rawInsert(db, range: 0..<n) } }
             db.close()
             withExtendedLifetime(container) {}
-            return .time(t, check: try fingerprint(url, insertCheck))
+            return .time(t, check: try RawSQLite.fingerprint(url, insertCheck))
         },
         Contender("GRDB") {
             let url = freshURL("grdb")
@@ -165,7 +156,7 @@ try await bench.compare(
             }
             try queue.close()
             withExtendedLifetime(container) {}
-            return .time(t, check: try fingerprint(url, insertCheck))
+            return .time(t, check: try RawSQLite.fingerprint(url, insertCheck))
         },
     ])
 
@@ -233,13 +224,13 @@ try await bench.compare(
         "resident growth of a fresh process over the fetch, divided by the rows; the C API side holds each row as a Swift struct of its columns",
     warmups: 0,
     ours: Contender("OpenCoreData") {
-        let (numbers, _) = try child(["child-objects-ours", mainURL.path])
+        let numbers = try runProcess(["child-objects-ours", mainURL.path]).numbers
         return Measured(
             values: [numbers[1] / numbers[0]], check: "\(Int(numbers[0])) \(String(format: "%.1f", numbers[2]))")
     },
     baselines: [
         Contender("SQLite C API") {
-            let (numbers, _) = try child(["child-objects-c", mainURL.path])
+            let numbers = try runProcess(["child-objects-c", mainURL.path]).numbers
             return Measured(
                 values: [numbers[1] / numbers[0]], check: "\(Int(numbers[0])) \(String(format: "%.1f", numbers[2]))")
         }
@@ -328,7 +319,9 @@ try await bench.compare(
         context.reset()
         return .time(
             t,
-            check: "\(deleted) deleted, \(try fingerprint(mainURL, "SELECT COUNT(*) FROM ZAIRCRAFT WHERE ZHOURS < 0"))")
+            check:
+                "\(deleted) deleted, \(try RawSQLite.fingerprint(mainURL, "SELECT COUNT(*) FROM ZAIRCRAFT WHERE ZHOURS < 0"))"
+        )
     },
     baselines: [
         Contender("SQLite C API") {
@@ -366,7 +359,7 @@ try await bench.compare(
             return .time(
                 t,
                 check:
-                    "\(deleted) deleted, \(try fingerprint(mainURL, "SELECT COUNT(*) FROM ZAIRCRAFT WHERE ZHOURS < 0"))"
+                    "\(deleted) deleted, \(try RawSQLite.fingerprint(mainURL, "SELECT COUNT(*) FROM ZAIRCRAFT WHERE ZHOURS < 0"))"
             )
         }
     ])
@@ -584,7 +577,7 @@ try await bench.compare(
 // The SQL OpenCoreData generates for those two fetches (Core Data's SQL log, in a child process), and
 // SQLite's plan for it next to the plan for the C side's SQL.
 do {
-    let (_, log) = try child(["child-explain", millionURL.path], extra: ["-com.apple.CoreData.SQLDebug", "1"])
+    let log = try runProcess(["child-explain", millionURL.path, "-com.apple.CoreData.SQLDebug", "1"]).errors
     let statements = log.split(separator: "\n").compactMap { line -> String? in
         line.hasPrefix("CoreData: sql: ") ? String(line.dropFirst("CoreData: sql: ".count)) : nil
     }
@@ -611,19 +604,19 @@ do {
     }
 }
 
+/// Peak memory of a fresh child process iterating the million rows (`mode`: ours or the C API's).
+func batchedPeak(_ mode: String, sorted: Bool) throws -> Measured {
+    let numbers = try runProcess([mode, millionURL.path] + (sorted ? ["sorted"] : [])).numbers
+    return Measured(values: [numbers[1]], check: "\(Int(numbers[0])) rows \(String(format: "%.1f", numbers[2]))")
+}
 for sorted in [false, true] {
-    let extra = sorted ? ["sorted"] : []
-    func measure(_ mode: String) throws -> Measured {
-        let (numbers, _) = try child([mode, millionURL.path] + extra)
-        return Measured(values: [numbers[1]], check: "\(Int(numbers[0])) rows \(String(format: "%.1f", numbers[2]))")
-    }
     try await bench.compare(
         "iterate \(millionRows) rows, fetchBatchSize 500\(sorted ? ", sorted by tailNumber" : "")", unit: .bytes,
         target: "< 100 MB peak (issue 3)",
         note: "peak resident set of a fresh process (VmHWM); the C API side steps one cursor over the same rows",
         warmups: 0,
-        ours: Contender("OpenCoreData") { try measure("child-batched-ours") },
-        baselines: [Contender("SQLite C API") { try measure("child-batched-c") }])
+        ours: Contender("OpenCoreData") { try batchedPeak("child-batched-ours", sorted: sorted) },
+        baselines: [Contender("SQLite C API") { try batchedPeak("child-batched-c", sorted: sorted) }])
 }
 
 mainRaw.close()

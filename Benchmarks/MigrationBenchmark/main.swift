@@ -148,15 +148,6 @@ final class DiskSampler: @unchecked Sendable {
     }
 }
 
-/// One row of a query's columns, joined: the same fingerprint for every side.
-func fingerprint(_ url: URL, _ sql: String) throws -> String {
-    let db = try RawSQLite(path: url.path)
-    defer { db.close() }
-    let s = try db.statement(sql)
-    guard try s.step() else { return "no row" }
-    return (0..<s.columnCount).map { s.text($0) ?? "-" }.joined(separator: "|")
-}
-
 // The V1 store: OpenCoreData lays it out, the C API fills it.
 let original = folder.appendingPathComponent("v1.sqlite")
 try migrate(original, to: v1, options: [:])
@@ -184,38 +175,43 @@ do {
         String(format: "Store: %d rows, %.1f MiB (filled in %.2f s, set-up).", rows, Double(size) / 1_048_576, t.wall))
 }
 
-/// Runs `body` on a fresh copy under a disk sampler; keeps its peaks in `peaks`.
+/// Peak disk and WAL bytes of each side's runs in the workload being measured (its warm-up first), by side.
+var peaks: [String: [(total: Int, wal: Int)]] = [:]
+
+/// Runs `body` on a fresh copy under a disk sampler, keeping its peaks under `side` in `peaks`.
 /// `after` runs once the timer stopped, before the result is checked.
 @MainActor func measured(
-    _ peaks: inout [(Int, Int)], from source: URL = original, check: String, after: (URL) throws -> Void = { _ in },
+    _ side: String, from source: URL = original, check: String, after: (URL) throws -> Void = { _ in },
     _ body: (URL) throws -> Void
 ) throws -> Measured {
     let url = try copy(source)
     let sampler = DiskSampler(url)
     let (_, t) = try timed { try body(url) }
-    peaks.append(sampler.stop())
+    peaks[side, default: []].append(sampler.stop())
     try after(url)
-    let result = try fingerprint(url, check)
+    let result = try RawSQLite.fingerprint(url, check)
     try remove(url)
     return .time(t, check: result)
 }
 
-/// Records the peaks of both sides as two more rows (bytes: lower is better), without the warm-up runs'.
-@MainActor func addPeaks(_ workload: String, ours allOurs: [(Int, Int)], sql allSQL: [(Int, Int)]) {
-    let ours = Array(allOurs.dropFirst())
-    let sql = Array(allSQL.dropFirst())
+/// Records the peaks of `sides` (the first is ours) as two more rows, without the warm-up runs', and
+/// clears them for the next workload.
+@MainActor func addPeaks(_ workload: String, sides: [String]) {
+    defer { peaks.removeAll() }
     for (label, pick) in [
-        ("peak disk (database + WAL + shm)", { (p: (Int, Int)) in p.0 }), ("peak WAL", { (p: (Int, Int)) in p.1 }),
+        ("peak disk (database + WAL + shm)", { (p: (total: Int, wal: Int)) in p.total }),
+        ("peak WAL", { (p: (total: Int, wal: Int)) in p.wal }),
     ] {
-        let o = Summary(ours.map { Double(pick($0)) })
-        let s = Summary(sql.map { Double(pick($0)) })
+        let summaries = sides.map { Summary(peaks[$0, default: []].dropFirst().map { Double(pick($0)) }) }
         bench.add(
             WorkloadResult(
-                workload: "\(workload): \(label)", unit: .bytes, runs: ours.count,
-                sides: [
-                    SideResult(name: "OpenCoreData", figure: o, cpu: nil, ratio: nil),
-                    SideResult(name: "hand-written SQL", figure: s, cpu: nil, ratio: o.median / max(s.median, 1)),
-                ], target: nil, note: nil))
+                workload: "\(workload): \(label)", unit: .bytes, runs: summaries[0].count,
+                sides: sides.indices.map { i in
+                    SideResult(
+                        name: sides[i], figure: summaries[i], cpu: nil,
+                        ratio: i == 0 ? nil : summaries[0].median / max(summaries[i].median, 1))
+                },
+                target: nil, note: nil))
     }
 }
 
@@ -231,8 +227,6 @@ for (model, label, sql) in [
         "ALTER TABLE ZITEM ADD COLUMN ZRATING INTEGER; ALTER TABLE ZITEM RENAME COLUMN ZNOTE TO ZCOMMENT; CREATE INDEX ZITEM_ZVALUE_INDEX ON ZITEM (ZVALUE);"
     ),
 ] {
-    var ourPeaks: [(Int, Int)] = []
-    var sqlPeaks: [(Int, Int)] = []
     let check =
         "SELECT COUNT(*), SUM(LENGTH(ZCOMMENT)), SUM(ZRATING IS NULL), (SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND sql LIKE '%ZVALUE%') FROM ZITEM"
     try await bench.compare(
@@ -240,18 +234,18 @@ for (model, label, sql) in [
         note:
             "addPersistentStore with automatic migration (metadata and model checks included) vs the ALTER statements in one transaction",
         ours: Contender("OpenCoreData") {
-            try measured(&ourPeaks, check: check) { try migrate($0, to: model, options: automatic) }
+            try measured("OpenCoreData", check: check) { try migrate($0, to: model, options: automatic) }
         },
         baselines: [
             Contender("hand-written SQL") {
-                try measured(&sqlPeaks, check: check) { url in
+                try measured("hand-written SQL", check: check) { url in
                     let db = try RawSQLite(path: url.path, synchronous: "FULL")  // as the migrator's DatabaseQueue
                     try db.transaction { try db.execute(sql) }
                     db.close()
                 }
             }
         ])
-    addPeaks("lightweight migration, \(label)", ours: ourPeaks, sql: sqlPeaks)
+    addPeaks("lightweight migration, \(label)", sides: ["OpenCoreData", "hand-written SQL"])
 }
 
 // MARK: 2. An attribute's type change, staged
@@ -286,8 +280,6 @@ func typeChangeStages() -> [NSMigrationStage] {
     }
     return [first, second]
 }
-var ourPeaks: [(Int, Int)] = []
-var sqlPeaks: [(Int, Int)] = []
 let typeCheck =
     "SELECT COUNT(*), SUM(LENGTH(ZVALUE)), SUM(typeof(ZVALUE) = 'text'), MAX(ZNAME), SUM(LENGTH(ZNOTE)) FROM ZITEM"
 try await bench.compare(
@@ -295,7 +287,7 @@ try await bench.compare(
     note:
         "OpenCoreData: NSStagedMigrationManager with a lightweight and a custom stage (values copied through a context, saved every 10,000); hand-written SQL: SQLite's table rebuild with CAST in one transaction",
     ours: Contender("OpenCoreData") {
-        try measured(&ourPeaks, check: typeCheck) { url in
+        try measured("OpenCoreData", check: typeCheck) { url in
             let container = NSPersistentContainer(name: "Items", managedObjectModel: textValue)
             let description = NSPersistentStoreDescription(url: url)
             description.setOption(
@@ -311,7 +303,7 @@ try await bench.compare(
     },
     baselines: [
         Contender("hand-written SQL") {
-            try measured(&sqlPeaks, check: typeCheck) { url in
+            try measured("hand-written SQL", check: typeCheck) { url in
                 let db = try RawSQLite(path: url.path, synchronous: "FULL")  // as the migrator's DatabaseQueue
                 try db.transaction {
                     try db.execute(
@@ -326,12 +318,10 @@ try await bench.compare(
             }
         }
     ])
-addPeaks("attribute type change", ours: ourPeaks, sql: sqlPeaks)
+addPeaks("attribute type change", sides: ["OpenCoreData", "hand-written SQL"])
 
 // MARK: 3. An entity moves under a new parent; a to-many relationship becomes ordered (a table rebuild)
 
-var rebuildPeaks: [(Int, Int)] = []
-var rebuildSQLPeaks: [(Int, Int)] = []
 let rebuildCheck =
     "SELECT COUNT(*), SUM(ZVALUE), SUM(LENGTH(ZNOTE)), SUM(LENGTH(ZNAME)), (SELECT COUNT(*) FROM sqlite_master WHERE name = 'ZITEM') FROM ZRECORD"
 try await bench.compare(
@@ -339,11 +329,11 @@ try await bench.compare(
     note:
         "Item gains an abstract parent Record, so ZITEM becomes ZRECORD with its rows in place; the SQL side renames the table and adds the Z_PRIMARYKEY row in one transaction",
     ours: Contender("OpenCoreData") {
-        try measured(&rebuildPeaks, check: rebuildCheck) { try migrate($0, to: underParent, options: automatic) }
+        try measured("OpenCoreData", check: rebuildCheck) { try migrate($0, to: underParent, options: automatic) }
     },
     baselines: [
         Contender("hand-written SQL") {
-            try measured(&rebuildSQLPeaks, check: rebuildCheck) { url in
+            try measured("hand-written SQL", check: rebuildCheck) { url in
                 let db = try RawSQLite(path: url.path, synchronous: "FULL")  // as the migrator's DatabaseQueue
                 try db.transaction {
                     try db.execute(
@@ -357,7 +347,7 @@ try await bench.compare(
             }
         }
     ])
-addPeaks("entity moved under a new parent", ours: rebuildPeaks, sql: rebuildSQLPeaks)
+addPeaks("entity moved under a new parent", sides: ["OpenCoreData", "hand-written SQL"])
 
 /// Owners with ten parts each (`ordered` makes `parts` an ordered relationship).
 func ownersAndParts(ordered: Bool) -> NSManagedObjectModel {
@@ -404,9 +394,6 @@ do {
     try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     db.close()
 }
-var orderedPeaks: [(Int, Int)] = []
-var orderedSQLPeaks: [(Int, Int)] = []
-var orderedRebuildPeaks: [(Int, Int)] = []
 let orderedCheck =
     "SELECT COUNT(*), SUM(ZWEIGHT), SUM(LENGTH(ZLABEL)), COUNT(DISTINCT ZOWNER), SUM(Z_FOK_OWNER = Z_PK) FROM ZPART"
 try await bench.compare(
@@ -414,13 +401,13 @@ try await bench.compare(
     note:
         "Owner.parts becomes ordered, so ZPART gains Z_FOK_OWNER (each part's place, here its primary key's order); OpenCoreData rebuilds ZPART; the SQL sides add the column in place, or rebuild the table as SQLite documents (CREATE, INSERT … SELECT, DROP, RENAME)",
     ours: Contender("OpenCoreData") {
-        try measured(&orderedPeaks, from: partsStore, check: orderedCheck) {
+        try measured("OpenCoreData", from: partsStore, check: orderedCheck) {
             try migrate($0, to: ordered, options: automatic)
         }
     },
     baselines: [
         Contender("hand-written SQL, in place") {
-            try measured(&orderedSQLPeaks, from: partsStore, check: orderedCheck) { url in
+            try measured("hand-written SQL, in place", from: partsStore, check: orderedCheck) { url in
                 let db = try RawSQLite(path: url.path, synchronous: "FULL")  // as the migrator's DatabaseQueue
                 try db.transaction {
                     try db.execute(
@@ -430,7 +417,7 @@ try await bench.compare(
             }
         },
         Contender("hand-written SQL, rebuild") {
-            try measured(&orderedRebuildPeaks, from: partsStore, check: orderedCheck) { url in
+            try measured("hand-written SQL, rebuild", from: partsStore, check: orderedCheck) { url in
                 let db = try RawSQLite(path: url.path, synchronous: "FULL")  // as the migrator's DatabaseQueue
                 try db.transaction {
                     try db.execute(
@@ -446,14 +433,13 @@ try await bench.compare(
             }
         },
     ])
-addPeaks("to-many becomes ordered", ours: orderedPeaks, sql: orderedSQLPeaks)
+addPeaks("to-many becomes ordered", sides: ["OpenCoreData", "hand-written SQL, in place", "hand-written SQL, rebuild"])
 
 // MARK: 4. Dropping an attribute: deferred foreground part vs the whole migration
 
 var deferredOptions = automatic
 deferredOptions[NSPersistentStoreDeferredLightweightMigrationOptionKey] = true
 var laterWork: [Double] = []
-var unusedPeaks: [(Int, Int)] = []
 let dropCheck = "SELECT COUNT(*), SUM(LENGTH(ZNAME)) FROM ZITEM"
 try await bench.compare(
     "drop an attribute: foreground part with deferred migration", unit: .time,
@@ -462,7 +448,7 @@ try await bench.compare(
         "the baseline here is OpenCoreData's own migration without deferral; the deferred work done later is listed in the notes",
     ours: Contender("deferred (foreground)") {
         try measured(
-            &unusedPeaks, check: dropCheck,
+            "deferred (foreground)", check: dropCheck,
             after: { url in
                 let (_, later) = try timed {
                     let coordinator = NSPersistentStoreCoordinator(managedObjectModel: dropped)
@@ -477,9 +463,10 @@ try await bench.compare(
     },
     baselines: [
         Contender("whole migration") {
-            try measured(&unusedPeaks, check: dropCheck) { try migrate($0, to: dropped, options: automatic) }
+            try measured("whole migration", check: dropCheck) { try migrate($0, to: dropped, options: automatic) }
         }
     ])
+addPeaks("drop an attribute", sides: ["deferred (foreground)", "whole migration"])
 bench.note(
     String(
         format:

@@ -258,25 +258,15 @@ try await bench.compare(
 /// seconds (no message exchanged); the rate is its count over the wall time we measure around it.
 @MainActor func opensslSetups(port: Int) -> Contender {
     Contender("openssl s_time (C; one at a time, handshake only)") {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = ["s_time", "-connect", "127.0.0.1:\(port)", "-new", "-time", "2"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        let (text, t) = try timed {
-            try process.run()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return String(decoding: data, as: UTF8.self)
+        let (result, t) = try timed {
+            try runProcess(
+                ["s_time", "-connect", "127.0.0.1:\(port)", "-new", "-time", "2"], executable: "/usr/bin/openssl")
         }
         // No CPU figure: what this process used while openssl ran says nothing of openssl.
-        guard process.terminationStatus == 0,
-            let line = text.split(separator: "\n").first(where: { $0.contains(" connections in ") }),
+        guard let line = result.output.split(separator: "\n").first(where: { $0.contains(" connections in ") }),
             let count = line.split(separator: " ").first.flatMap({ Int($0) })
         else {
-            throw PeerError(
-                description: "openssl s_time failed (status \(process.terminationStatus)): \(text.suffix(300))")
+            throw PeerError(description: "openssl s_time printed no connection count: \(result.output.suffix(300))")
         }
         return Measured(values: [Double(count) / t.wall])
     }
@@ -375,17 +365,9 @@ func idleHeapPerConnection(ours: Bool, port: Int, count: Int) async throws -> Do
 
 /// Runs `idleHeapPerConnection` in a child process.
 @MainActor func idleChild(_ side: String) throws -> Measured {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-    process.arguments = ["idle", side, String(peer.tlvEcho), String(idleConnections)]
-    let output = Pipe()
-    process.standardOutput = output
-    try process.run()
-    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    guard process.terminationStatus == 0, let bytes = Double(text.trimmingCharacters(in: .whitespacesAndNewlines))
-    else {
-        throw PeerError(description: "idle child (\(side)) failed with status \(process.terminationStatus): \(text)")
+    let text = try runProcess(["idle", side, String(peer.tlvEcho), String(idleConnections)]).output
+    guard let bytes = Double(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+        throw PeerError(description: "idle child (\(side)) printed '\(text)', not a byte count")
     }
     return Measured(values: [bytes])
 }

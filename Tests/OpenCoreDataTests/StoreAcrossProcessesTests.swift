@@ -1,15 +1,20 @@
 import Foundation
 import OpenCoreData
 import Testing
+
 @testable import CoreDataProbe
 
-/// Runs the CoreDataProbe executable (built next to the test binary) and returns its standard output.
-private func runProbe(_ command: String, _ store: URL) throws -> [String] {
-    let binary = builtExecutable("CoreDataProbe")
+/// Runs the CoreDataProbe executable (built next to the test binary) with `environment` added to this
+/// process's, and returns its standard output's lines and its standard error; throws if it fails.
+func runProbe(
+    _ command: String, _ store: URL, environment: [String: String] = [:]
+) throws -> (lines: [String], errors: String) {
     let process = Process()
-    process.executableURL = binary
+    process.executableURL = builtExecutable("CoreDataProbe")
     process.arguments = [command, store.path]
-    let output = Pipe(), errors = Pipe()
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+    let output = Pipe()
+    let errors = Pipe()
     process.standardOutput = output
     process.standardError = errors
     try process.run()
@@ -17,10 +22,11 @@ private func runProbe(_ command: String, _ store: URL) throws -> [String] {
     let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
     guard process.terminationStatus == 0 else {
-        throw NSError(domain: "CoreDataProbe", code: Int(process.terminationStatus),
-                      userInfo: [NSLocalizedDescriptionKey: "probe \(command) failed: \(message)"])
+        throw NSError(
+            domain: "CoreDataProbe", code: Int(process.terminationStatus),
+            userInfo: [NSLocalizedDescriptionKey: "probe \(command) failed: \(message)"])
     }
-    return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+    return (String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init), message)
 }
 
 @Suite("Store across processes")
@@ -43,7 +49,7 @@ struct StoreAcrossProcessesTests {
             let container = try ProbeModel.container(at: url)
             try ProbeData.write(into: container.viewContext)
         }
-        let dump = try runProbe("dump", url)
+        let dump = try runProbe("dump", url).lines
         #expect(dump.count == 4)
         #expect(dump == (try expectedDump()))
     }
@@ -57,11 +63,15 @@ struct StoreAcrossProcessesTests {
         #expect(dump == (try expectedDump()))
         // Every value really came back (not defaults): spot-check the extremes.
         let first = try #require(dump.first)
-        #expect(first.contains("int16=-32768") && first.contains("int32=2147483647") && first.contains("int64=-9223372036854775808"))
+        #expect(
+            first.contains("int16=-32768") && first.contains("int32=2147483647")
+                && first.contains("int64=-9223372036854775808"))
         #expect(first.contains("decimal=19.99") && first.contains("flag=true"))
         #expect(first.contains("parts=alpha-first<alpha"))
         let nils = try #require(dump.last)
-        for field in ["decimal=nil", "date=nil", "blob=nil", "uuid=nil", "uri=nil", "tags=nil", "placement=nil", "parts="] {
+        for field in [
+            "decimal=nil", "date=nil", "blob=nil", "uuid=nil", "uri=nil", "tags=nil", "placement=nil", "parts=",
+        ] {
             #expect(nils.contains(field))
         }
     }

@@ -139,10 +139,11 @@ extension NSPersistentStore {
     /// Fetches primary keys and entities only (object IDs, batch shells).
     func fetchKeys(_ spec: FetchSpec) throws -> FetchedKeys {
         let (tail, arguments) = try fetchTail(spec)
+        let sql = "SELECT t0.Z_PK, t0.Z_ENT \(tail)"
+        SQLDebug.log(sql, arguments)
         return try run { db in
             var keys = FetchedKeys(entity: spec.entity)
-            SQLDebug.log("SELECT t0.Z_PK, t0.Z_ENT \(tail)", arguments)
-            let statement = try db.cachedStatement(sql: "SELECT t0.Z_PK, t0.Z_ENT \(tail)")
+            let statement = try db.cachedStatement(sql: sql)
             statement.setUncheckedArguments(StatementArguments(arguments))
             var lastNumber = -1
             var lastEntity = spec.entity
@@ -165,8 +166,9 @@ extension NSPersistentStore {
         unlimited.fetchLimit = 0
         unlimited.fetchOffset = 0
         let (tail, arguments) = try fetchTail(unlimited, order: false)
-        SQLDebug.log("SELECT COUNT(*) \(tail)", arguments)
-        var total = try run { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) \(tail)", arguments: StatementArguments(arguments)) ?? 0 }
+        let sql = "SELECT COUNT(*) \(tail)"
+        SQLDebug.log(sql, arguments)
+        var total = try run { db in try Int.fetchOne(db, sql: sql, arguments: StatementArguments(arguments)) ?? 0 }
         total = max(0, total - spec.fetchOffset)
         if spec.fetchLimit > 0 { total = min(total, spec.fetchLimit) }
         return total

@@ -12,27 +12,21 @@ enum SQLDebug {
     /// The level from the launch argument or the environment (0: off), read once.
     static let level: Int = {
         let arguments = ProcessInfo.processInfo.arguments
+        let given: (source: String, value: String)?
         if let index = arguments.firstIndex(of: "-com.apple.CoreData.SQLDebug"), index + 1 < arguments.count {
-            guard let level = Int(arguments[index + 1]) else {
-                FileHandle.standardError.write(
-                    Data(
-                        "CoreData: -com.apple.CoreData.SQLDebug needs a number, not '\(arguments[index + 1])'; SQL logging stays off\n"
-                            .utf8))
-                return 0
+            given = ("-com.apple.CoreData.SQLDebug", arguments[index + 1])
+        } else {
+            given = ProcessInfo.processInfo.environment["com.apple.CoreData.SQLDebug"].map {
+                ("com.apple.CoreData.SQLDebug", $0)
             }
-            return level
         }
-        if let value = ProcessInfo.processInfo.environment["com.apple.CoreData.SQLDebug"] {
-            guard let level = Int(value) else {
-                FileHandle.standardError.write(
-                    Data(
-                        "CoreData: com.apple.CoreData.SQLDebug needs a number, not '\(value)'; SQL logging stays off\n"
-                            .utf8))
-                return 0
-            }
-            return level
+        guard let given else { return 0 }
+        guard let level = Int(given.value) else {
+            FileHandle.standardError.write(
+                Data("CoreData: \(given.source) needs a number, not '\(given.value)'; SQL logging stays off\n".utf8))
+            return 0
         }
-        return 0
+        return level
     }()
 
     /// Logs a statement about to run, when the level asks for it.
