@@ -10,23 +10,23 @@
 import OpenCoreData
 
 // 16:00 - Creating managed object model references for staged migration.
-// The checksums are this package's (Apple does not publish its digest): print them with
+// The checksums are in Apple's format (what Xcode shows for these models): print them with
 // `swift run coredata-tool checksum Examples/AircraftMigration/Models/modelV1.xcdatamodel`.
-let v1ModelChecksum = "R1PgzECtKhc9W+f1mbTJJopcH94e0wZBBnPiMEc5yac="
+let v1ModelChecksum = "V8MBl/qKHuBIxA1E2Krb7qdv410gCJjS7OLaA1uCR0Y="
 let v1ModelReference = NSManagedObjectModelReference(
     modelName: "modelV1", // seed fix: comma
     in: NSBundle.mainBundle,
     versionChecksum: v1ModelChecksum
 )
 
-let v2ModelChecksum = "oMXRke8O8bZ+5k5QquFlBalfvxM3uaNMyRQX02sLGMY="
+let v2ModelChecksum = "YVC0FKA2pLcBMC6RcUaca/Eh0+dwOf9HTC4nl655O64="
 let v2ModelReference = NSManagedObjectModelReference(
     modelName: "modelV2", // seed fix: comma
     in: NSBundle.mainBundle,
     versionChecksum: v2ModelChecksum
 )
 
-let v3ModelChecksum = "MmVIoCE8+Juf4wu4pp/34lEnaV7Ie7FZoMdkvxMBkRk="
+let v3ModelChecksum = "WjHUY0LpqS+L8ixIfe9Aze7EnDpDKMg95Y7EVEra/OE="
 let v3ModelReference = NSManagedObjectModelReference(
     modelName: "modelV3", // seed fix: comma
     in: NSBundle.mainBundle,

@@ -86,7 +86,7 @@ struct XcodeModelVersionTests {
             _ = try NSManagedObjectModel.load(contentsOf: broken.deletingLastPathComponent())
         } throws: { error in
             // libxml2 may recover part of a broken file; either way the error names the file.
-            (error as NSError).code == NSPersistentStoreInvalidFileError && "\(error)".contains("Flights.xcdatamodel/contents")
+            (error as NSError).code == NSFileReadCorruptFileError && "\(error)".contains("Flights.xcdatamodel/contents")
         }
     }
 }

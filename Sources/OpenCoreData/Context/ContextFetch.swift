@@ -199,6 +199,11 @@ extension NSManagedObjectContext {
     }
 
     /// Fills a fault's values from the store (the whole batch, for a batch shell).
+    ///
+    /// A row that is gone from the store follows `shouldDeleteInaccessibleFaults`; any other failure to read
+    /// it (I/O, a corrupt row, a locked database) stops the process with the error, where Core Data raises an
+    /// exception: the property getter that fired the fault cannot throw, and an object full of made-up values
+    /// would be saved back as if it were real (`FaultFailure`).
     func fulfillFault(for object: NSManagedObject) {
         stateLock.lock(); defer { stateLock.unlock() }
         guard let store = persistentStoreCoordinator?.store(for: object.entity) else { return }
@@ -208,19 +213,38 @@ extension NSManagedObjectContext {
         }
         let data = object.data
         guard data.values == nil, data.primaryKey != 0 else { return }
-        if let row = try? store.loadRows(entity: object.entity, primaryKeys: [data.primaryKey]).first {
+        let rows = FaultFailure.unlessFailing(object) {
+            try store.loadRows(entity: object.entity, primaryKeys: [data.primaryKey])
+        }
+        if let row = rows.first {
             data.values = row.values
             data.version = row.version
             object.awakeFromFetch()
+        } else {
+            faultIsInaccessible(object)
         }
     }
 
-    /// The related objects of a to-many relationship, read from the store.
+    /// A fault whose row is gone: with `shouldDeleteInaccessibleFaults` (the default) it becomes a deleted
+    /// object whose values are nil, 0 or false (not the model's defaults); otherwise the process stops, as
+    /// Core Data raises "could not fulfill a fault".
+    private func faultIsInaccessible(_ object: NSManagedObject) {
+        guard shouldDeleteInaccessibleFaults else {
+            FaultFailure.rowIsGone(object)
+        }
+        object.data.values = NSManagedObject.nullValues(for: object.entity)
+        object.flags.insert(.deleted)
+    }
+
+    /// The related objects of a to-many relationship, read from the store (a failure to read stops the
+    /// process, as for a fault).
     func fetchRelated(of object: NSManagedObject, relationship: NSRelationshipDescription) -> [NSManagedObject] {
         stateLock.lock(); defer { stateLock.unlock() }
         guard !object.isInserted, let store = persistentStoreCoordinator?.store(for: object.entity),
               let slot = object.entity.layout.slotByName[relationship.name] else { return [] }
-        let keys = (try? store.relatedKeys(entity: object.entity, slot: slot, ownerKeys: [object.primaryKeyIfKnown])) ?? []
+        let keys = FaultFailure.unlessFailing(object, relationship: relationship.name) {
+            try store.relatedKeys(entity: object.entity, slot: slot, ownerKeys: [object.primaryKeyIfKnown])
+        }
         return keys.map { self.object(for: $0.1) }
     }
 
@@ -287,9 +311,10 @@ extension NSManagedObjectContext {
         let shells = range.compactMap { group.member(at: $0) }.filter { $0.payload === group }
         guard !shells.isEmpty else { return }
         var byKey: [Int64: FetchedRow] = [:]
-        if let rows = try? store.loadRows(entity: group.entity, primaryKeys: shells.map(\.primaryKeyIfKnown)) {
-            for row in rows { byKey[row.primaryKey] = row }
+        let rows = FaultFailure.unlessFailing(shells[0]) {
+            try store.loadRows(entity: group.entity, primaryKeys: shells.map(\.primaryKeyIfKnown))
         }
+        for row in rows { byKey[row.primaryKey] = row }
         for shell in shells {
             let data = ObjectData(primaryKey: shell.primaryKeyIfKnown, entity: group.entity)
             data.batchGroup = group

@@ -30,7 +30,7 @@ enum LightweightMigration {
         let destination = StoreSchema(model: destinationModel)
         try writer.write { db in
             guard let metadata = try StoreMetadataFile.read(db) else {
-                throw coreDataError(NSPersistentStoreInvalidFileError, "The store has no metadata to migrate.")
+                throw coreDataError(NSFileReadCorruptFileError, "The store has no metadata to migrate.")
             }
             guard StoreMetadataFile.checksum(metadata) == chain.first!.versionChecksum else {
                 throw coreDataError(NSMigrationError, "The store is not at the migration's source model (\(chain.first!.versionChecksum)).")

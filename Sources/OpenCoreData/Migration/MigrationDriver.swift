@@ -11,8 +11,16 @@ enum MigrationDriver {
         var configuration = Configuration()
         configuration.busyMode = .timeout(30)
         let queue: DatabaseQueue
-        do { queue = try DatabaseQueue(path: url.path, configuration: configuration) } catch { return }
+        do {
+            queue = try DatabaseQueue(path: url.path, configuration: configuration)
+        } catch {
+            throw coreDataError(
+                NSPersistentStoreOpenError, "Cannot open the store file at \(url.path) to check its model version: \(error)",
+                [NSUnderlyingErrorKey: error, NSFilePathErrorKey: url.path])
+        }
+        // Closing a connection that only read cannot lose anything; a failure to close is not the caller's error.
         defer { try? queue.close() }
+        // A file with no Core Data metadata has nothing to migrate; opening it decides whether it is new or foreign.
         guard let metadata = try queue.read(StoreMetadataFile.read) else { return }
         let deferCleanup = (options[NSPersistentStoreDeferredLightweightMigrationOptionKey] as? Bool) ?? false
         if let manager = options[NSPersistentStoreStagedMigrationManagerOptionKey] as? NSStagedMigrationManager {
@@ -22,7 +30,14 @@ enum MigrationDriver {
             ModelRegistry.shared.register(model)
             return
         }
-        guard let stored = StoreMetadataFile.checksum(metadata), stored != model.versionChecksum else { return }
+        guard let stored = StoreMetadataFile.checksum(metadata) else {
+            throw coreDataError(
+                NSPersistentStoreIncompatibleVersionHashError,
+                "The store at \(url.path) has no model version in its metadata (no \(NSStoreModelVersionHashesKey) or "
+                    + "\(NSStoreModelVersionChecksumKey)), so it can't be checked against the model or migrated.",
+                [NSFilePathErrorKey: url.path])
+        }
+        guard stored != model.versionChecksum else { return }
         let migrate = (options[NSMigratePersistentStoresAutomaticallyOption] as? Bool) ?? false
         let infer = (options[NSInferMappingModelAutomaticallyOption] as? Bool) ?? false
         let source = try queue.read(StoreModelCache.read)

@@ -179,7 +179,7 @@ struct ModelArchive: Codable {
     }
 
     static func damaged(_ what: String) -> NSError {
-        coreDataError(NSPersistentStoreInvalidFileError, "The store's cached model (Z_MODELCACHE) is damaged: \(what).")
+        coreDataError(NSFileReadCorruptFileError, "The store's cached model (Z_MODELCACHE) is damaged: \(what).")
     }
 
     static func encode(_ model: NSManagedObjectModel) throws -> Data {

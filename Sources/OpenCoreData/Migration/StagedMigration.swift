@@ -41,7 +41,12 @@ struct StagedMigration {
 
     func run() throws {
         var metadata = try writer.read(StoreMetadataFile.read) ?? [:]
-        guard let current = StoreMetadataFile.checksum(metadata) else { return }
+        guard let current = StoreMetadataFile.checksum(metadata) else {
+            throw coreDataError(
+                NSPersistentStoreIncompatibleVersionHashError,
+                "The store at \(url.path) has no model version in its metadata, so staged migration can't tell which "
+                    + "stage it is at.", [NSFilePathErrorKey: url.path])
+        }
         var (checksums, custom, models) = try versions()
         if let cached = try writer.read(StoreModelCache.read) { models[cached.versionChecksum] = models[cached.versionChecksum] ?? cached }
         guard let start = checksums.firstIndex(of: current) else {
@@ -138,6 +143,8 @@ struct StagedMigration {
         manager.container = container
         defer {
             manager.container = nil
+            // Detaching the handler's container only closes its connections (its work is committed): a
+            // failure here loses nothing, and the migration goes on with its own connection.
             for store in container.persistentStoreCoordinator.persistentStores { try? container.persistentStoreCoordinator.remove(store) }
         }
         try handler(manager, stage)

@@ -20,13 +20,8 @@ enum StoreMetadataFile {
         return ModelHashing.checksum(ofEntityHashes: hashes)
     }
 
-    /// Metadata stamped with a model: its entity hashes, checksum and version identifiers.
+    /// Metadata stamped with a model: its entity hashes, digest, checksum and version identifiers.
     static func stamped(_ metadata: [String: Any], with model: NSManagedObjectModel) -> [String: Any] {
-        var result = metadata
-        result[NSStoreModelVersionHashesKey] = model.entityVersionHashesByName
-        result[NSStoreModelVersionChecksumKey] = model.versionChecksum
-        let identifiers = model.versionIdentifiers.compactMap { $0.base as? String }.sorted()
-        if identifiers.isEmpty { result[NSStoreModelVersionIdentifiersKey] = nil } else { result[NSStoreModelVersionIdentifiersKey] = identifiers }
-        return result
+        metadata.merging(model.storeMetadataKeys) { _, new in new }
     }
 }

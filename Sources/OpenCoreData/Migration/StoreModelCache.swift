@@ -40,7 +40,7 @@ extension NSPersistentStoreCoordinator {
         let queue = try StoreFile.readOnlyQueue(at: url)
         defer { try? queue.close() }
         guard let model = try queue.read(StoreModelCache.read) else {
-            throw coreDataError(NSPersistentStoreInvalidFileError, "The store at \(url.path) has no model cache (Z_MODELCACHE); pass the model instead.")
+            throw coreDataError(NSMigrationMissingSourceModelError, "The store at \(url.path) has no model cache (Z_MODELCACHE); pass the model instead.")
         }
         return model
     }

@@ -27,11 +27,6 @@ open class NSAttributeDescription: NSPropertyDescription, @unchecked Sendable {
         self.defaultValue = defaultValue
     }
 
-    override func hashFields(into hasher: inout ModelHashing.Builder) {
-        super.hashFields(into: &hasher)
-        hasher.add("kind", "attribute")
-        hasher.add("type", Int(attributeType.rawValue))
-    }
 
     override func copyProperty() -> NSPropertyDescription {
         let copy = type(of: self).init()
@@ -88,15 +83,8 @@ open class NSCompositeAttributeDescription: NSAttributeDescription, @unchecked S
                 }
             }
         }
-        if elements.isEmpty { return "Composite attribute \(path) has no elements." }
+        // A composite with no elements is valid (Xcode saves one): it has no columns and reads as [:].
         return nil
-    }
-
-    override func hashFields(into hasher: inout ModelHashing.Builder) {
-        super.hashFields(into: &hasher)
-        for element in elements.sorted(by: { $0.name < $1.name }) {
-            hasher.add("element", ModelHashing.hash(of: element))
-        }
     }
 
     override func copyProperty() -> NSPropertyDescription {

@@ -81,9 +81,22 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
         return result
     }
 
-    /// A checksum of the whole model: base64 of a SHA-256 digest over the entities' version hashes
-    /// (see `ModelHashing`). Equal models have equal checksums, whatever their declaration order.
+    /// A checksum of the whole model: base64 of a SHA-256 digest over the entities' version hashes, in
+    /// Apple's format (see `ModelHashing`): the string Xcode shows and `NSLightweightMigrationStage` takes.
     open var versionChecksum: String { ModelHashing.checksum(of: self) }
+
+    /// The metadata keys a store written with this model carries, as Apple's Core Data writes them: entity
+    /// hashes, their version (3), digest and checksum, and the version identifiers.
+    var storeMetadataKeys: [String: Any] {
+        let hashes = entityVersionHashesByName
+        return [
+            NSStoreModelVersionHashesKey: hashes,
+            NSStoreModelVersionHashesVersionKey: 3,
+            NSStoreModelVersionHashesDigestKey: ModelHashing.digest(ofEntityHashes: hashes),
+            NSStoreModelVersionChecksumKey: ModelHashing.checksum(ofEntityHashes: hashes),
+            NSStoreModelVersionIdentifiersKey: versionIdentifiers.compactMap { $0.base as? String }.sorted(),
+        ]
+    }
 
     /// Whether a store whose metadata is `metadata` was written with this model.
     open func isConfiguration(withName configuration: String?, compatibleWithStoreMetadata metadata: [String: Any]) -> Bool {
@@ -189,8 +202,12 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
 
 /// Metadata key holding the entities' version hashes of the model a store was written with.
 public let NSStoreModelVersionHashesKey = "NSStoreModelVersionHashes"
-/// Metadata key holding the checksum of the model a store was written with (an Orchard addition).
+/// Metadata key holding the checksum of the model a store was written with (Apple's key since 2023).
 public let NSStoreModelVersionChecksumKey = "NSStoreModelVersionChecksumKey"
+/// Metadata key holding the version of the hash format (3).
+let NSStoreModelVersionHashesVersionKey = "NSStoreModelVersionHashesVersion"
+/// Metadata key holding a SHA-512 digest of the entity names and hashes.
+let NSStoreModelVersionHashesDigestKey = "NSStoreModelVersionHashesDigest"
 /// Metadata key holding the model version identifiers.
 public let NSStoreModelVersionIdentifiersKey = "NSStoreModelVersionIdentifiers"
 /// Metadata key holding the store's type.

@@ -37,14 +37,6 @@ open class NSPropertyDescription: NSObject, @unchecked Sendable {
     /// The property's version hash: see `ModelHashing` for what it covers.
     open var versionHash: Data { ModelHashing.hash(of: self) }
 
-    /// Feeds the fields that define this property's version into a hasher; subclasses add theirs.
-    func hashFields(into hasher: inout ModelHashing.Builder) {
-        hasher.add("name", name)
-        hasher.add("optional", isOptional)
-        hasher.add("transient", isTransient)
-        hasher.add("readOnly", isReadOnly)
-        hasher.add("modifier", versionHashModifier ?? "")
-    }
 
     /// A copy of the property detached from its entity.
     func copyProperty() -> NSPropertyDescription {

@@ -33,14 +33,6 @@ open class NSRelationshipDescription: NSPropertyDescription, @unchecked Sendable
         self.isOptional = optional
     }
 
-    override func hashFields(into hasher: inout ModelHashing.Builder) {
-        super.hashFields(into: &hasher)
-        hasher.add("kind", "relationship")
-        hasher.add("destination", destinationEntity?.name ?? "")
-        hasher.add("inverse", inverseRelationship?.name ?? "")
-        hasher.add("toMany", isToMany)
-        hasher.add("ordered", isOrdered)
-    }
 
     override func copyProperty() -> NSPropertyDescription {
         let copy = type(of: self).init()

@@ -11,7 +11,7 @@ enum XcodeModelLoader {
     static func load(_ url: URL) throws -> NSManagedObjectModel {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw coreDataError(NSPersistentStoreInvalidFileError, "No model file at \(url.path).")
+            throw coreDataError(NSFileReadNoSuchFileError, "No model file at \(url.path).")
         }
         if !isDirectory.boolValue { return try loadContents(url, versionName: url.deletingLastPathComponent().deletingPathExtension().lastPathComponent) }
         if url.pathExtension == "xcdatamodeld" {
@@ -27,13 +27,13 @@ enum XcodeModelLoader {
         if let data = try? Data(contentsOf: marker) {
             guard let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any],
                   let name = plist["_XCCurrentVersionName"] as? String else {
-                throw coreDataError(NSPersistentStoreInvalidFileError, "\(marker.path) is not a property list with _XCCurrentVersionName.")
+                throw coreDataError(NSFileReadCorruptFileError, "\(marker.path) is not a property list with _XCCurrentVersionName.")
             }
             return name
         }
         let versions = try self.versions(in: bundle)
         guard versions.count == 1, let only = versions.first else {
-            throw coreDataError(NSPersistentStoreInvalidFileError, "\(bundle.path) has \(versions.count) versions and no .xccurrentversion.")
+            throw coreDataError(NSFileReadCorruptFileError, "\(bundle.path) has \(versions.count) versions and no .xccurrentversion.")
         }
         return only
     }
@@ -46,14 +46,14 @@ enum XcodeModelLoader {
     static func loadContents(_ url: URL, versionName: String) throws -> NSManagedObjectModel {
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
-            throw coreDataError(NSPersistentStoreInvalidFileError, "Cannot read model file \(url.path): \(error.localizedDescription)")
+            throw coreDataError(NSFileReadCorruptFileError, "Cannot read model file \(url.path): \(error.localizedDescription)")
         }
         let document: XMLDocument
         do { document = try XMLDocument(data: data, options: []) } catch {
-            throw coreDataError(NSPersistentStoreInvalidFileError, "Model file \(url.path) is not valid XML: \(error.localizedDescription)")
+            throw coreDataError(NSFileReadCorruptFileError, "Model file \(url.path) is not valid XML: \(error.localizedDescription)")
         }
         guard let root = document.rootElement(), root.name == "model" else {
-            throw coreDataError(NSPersistentStoreInvalidFileError, "Model file \(url.path) has no <model> root element.")
+            throw coreDataError(NSFileReadCorruptFileError, "Model file \(url.path) has no <model> root element.")
         }
         let model = try parseModel(root, file: url.path)
         model.versionIdentifiers = [versionName]
@@ -61,7 +61,7 @@ enum XcodeModelLoader {
     }
 
     private static func parseModel(_ root: XMLElement, file: String) throws -> NSManagedObjectModel {
-        func fail(_ message: String) -> NSError { coreDataError(NSPersistentStoreInvalidFileError, "\(file): \(message)") }
+        func fail(_ message: String) -> NSError { coreDataError(NSFileReadCorruptFileError, "\(file): \(message)") }
         // Composite types are declared once and referenced by attributes.
         var compositeElements: [String: XMLElement] = [:]
         for composite in root.elements(forName: "composite") {

@@ -344,6 +344,15 @@ open class NSManagedObject: NSObject {
         return values
     }
 
+    /// Values for an object whose row can't be had: every attribute and to-one nil (read as 0 or false
+    /// by scalar accessors), every to-many empty.
+    static func nullValues(for entity: NSEntityDescription) -> SlotValues {
+        let layout = entity.layout
+        var values = SlotValues(Array(repeating: SlotValue.null, count: layout.properties.count))
+        for slot in layout.toManySlots { values[slot] = RelationshipObjects() }
+        return values
+    }
+
     static func computeDefaults(_ properties: [NSPropertyDescription]) -> SlotValues {
         SlotValues(properties.map { property -> SlotValue in
             if let attribute = property as? NSAttributeDescription { return SlotValue(attribute.defaultValue) }
@@ -356,7 +365,8 @@ open class NSManagedObject: NSObject {
     @inline(__always) func fireFaultIfNeeded() {
         if hasValues { return }
         managedObjectContext?.fulfillFault(for: self)
-        if data.values == nil { data.values = NSManagedObject.defaultValues(for: entity) }
+        // No context or store to load from (the context is gone): nil, 0 and false, as Core Data answers.
+        if data.values == nil { data.values = NSManagedObject.nullValues(for: entity) }
     }
 
     /// A loaded attribute's value, read straight from its slot (the accessors' hot path); nil for a

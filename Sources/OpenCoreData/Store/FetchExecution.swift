@@ -126,7 +126,7 @@ extension NSPersistentStore {
             try forEachRow(statement, db: db) { row in
                 let number = onlyNumber ?? Int(row.int64(1) ?? 0)
                 if number != lastNumber {
-                    guard let mapping = schema.mapping(forNumber: number) else { return }
+                    let mapping = try rowMapping(number, table: mapping.table.name, primaryKey: row.int64(0))
                     lastCodec = codec(for: mapping.entity)
                     lastNumber = number
                 }
@@ -150,7 +150,7 @@ extension NSPersistentStore {
             try forEachRow(statement, db: db) { row in
                 let number = Int(row.int64(1) ?? 0)
                 if number != lastNumber {
-                    guard let mapping = schema.mapping(forNumber: number) else { return }
+                    let mapping = try rowMapping(number, table: schema.mapping(for: spec.entity).table.name, primaryKey: row.int64(0))
                     lastNumber = number
                     lastEntity = mapping.entity
                 }
@@ -270,7 +270,7 @@ extension NSPersistentStore {
                 let statement = try db.cachedStatement(sql: sql)
                 statement.setUncheckedArguments(StatementArguments(chunk.map(\.databaseValue)))
                 try forEachRow(statement, db: db) { row in
-                    guard let mapping = schema.mapping(forNumber: Int(row.int64(1) ?? 0)) else { return }
+                    let mapping = try rowMapping(Int(row.int64(1) ?? 0), table: table.name, primaryKey: row.int64(0))
                     let codec = self.codec(for: mapping.entity)
                     rows.append(FetchedRow(primaryKey: row.int64(0) ?? 0, entity: mapping.entity, version: row.int64(2) ?? 0,
                                            values: codec.decode(row, schema: schema)))
@@ -286,13 +286,16 @@ extension NSPersistentStore {
         guard !ownerKeys.isEmpty else { return [] }
         let list = Array(repeating: "?", count: ownerKeys.count).joined(separator: ",")
         let sql: String
+        let relatedTable: String
         switch mapping.slots[slot] {
         case .toManyByInverse(let table, let column, let orderColumn, _):
+            relatedTable = table
             sql = "SELECT \(column), Z_PK, Z_ENT FROM \(table) WHERE \(column) IN (\(list)) ORDER BY \(orderColumn.map { "\($0), " } ?? "")Z_PK"
         case .toManyByJoin(let join, let isSource, let destination):
             let (mine, theirs) = isSource ? (join.sourceColumn, join.destinationColumn) : (join.destinationColumn, join.sourceColumn)
             let order = isSource ? join.orderColumn : join.inverseOrderColumn
             let table = schema.mapping(for: destination).table.name
+            relatedTable = table
             sql = "SELECT j.\(mine), d.Z_PK, d.Z_ENT FROM \(join.name) j JOIN \(table) d ON d.Z_PK = j.\(theirs) WHERE j.\(mine) IN (\(list)) ORDER BY \(order.map { "j.\($0), " } ?? "")d.Z_PK"
         default:
             return []
@@ -302,11 +305,22 @@ extension NSPersistentStore {
             SQLDebug.log(sql, ownerKeys.map(\.databaseValue))
             let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(ownerKeys.map(\.databaseValue)))
             while let row = try rows.next() {
-                guard let owner = row[0] as Int64?, let m = schema.mapping(forNumber: Int(row[2] as Int64)) else { continue }
+                guard let owner = row[0] as Int64? else { continue }  // A join row with no owner relates nothing.
+                let m = try rowMapping(Int(row[2] as Int64? ?? 0), table: relatedTable, primaryKey: row[1])
                 result.append((owner, RowReference(entity: m.entity, primaryKey: row[1])))
             }
             return result
         }
+    }
+
+    /// The mapping of a row's entity number; a number that is no entity of the model is a damaged row,
+    /// reported by name rather than skipped.
+    func rowMapping(_ number: Int, table: String, primaryKey: Int64?) throws -> EntityMapping {
+        if let mapping = schema.mapping(forNumber: number) { return mapping }
+        throw coreDataError(
+            NSCoreDataError,
+            "Row Z_PK=\(primaryKey.map(String.init) ?? "NULL") of \(table) has Z_ENT \(number), which is no entity of the "
+                + "model (the store is damaged, or was written with a model that has more entities).")
     }
 
     /// Reads inside a transaction of the store's own (SQLite errors become Core Data errors).

@@ -73,12 +73,20 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
     }
 
     /// The store's metadata: model version hashes, store type and UUID, and what the app set.
+    ///
+    /// As in Core Data, setting it changes the store's copy at once and writes it into the file with the
+    /// next save that writes to this store, in that save's transaction (a failed save leaves it to the next).
     open var metadata: [String: Any]! {
         get { lock.withLock { _metadata } }
-        set {
-            lock.withLock { _metadata = newValue ?? [:] }
-            try? writeMetadata()
-        }
+        set { lock.withLock { _metadata = newValue ?? [:]; _metadataNeedsWriting = true } }
+    }
+
+    private var _metadataNeedsWriting = false
+
+    /// Whether metadata set since the last save still has to be written into the file.
+    var metadataNeedsWriting: Bool {
+        get { lock.withLock { _metadataNeedsWriting } }
+        set { lock.withLock { _metadataNeedsWriting = newValue } }
     }
 
     /// The store type's name for a store class (Apple's class method).
@@ -98,7 +106,11 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
         configuration.prepareDatabase { db in
             SQLFunctions.install(in: db)
             for (name, value) in pragmas {
-                guard name.allSatisfy({ $0.isLetter || $0 == "_" }) else { continue }
+                guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0 == "_" }) else {
+                    throw coreDataError(
+                        NSPersistentStoreOpenError,
+                        "NSSQLitePragmasOption: '\(name)' is not a pragma name (letters and underscores only).")
+                }
                 try db.execute(sql: "PRAGMA \(name) = \(value)")
             }
         }
@@ -106,12 +118,12 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
         case NSInMemoryStoreType:
             writer = try DatabaseQueue(configuration: configuration)
         case NSSQLiteStoreType:
-            guard let url else { throw coreDataError(NSPersistentStoreInvalidFileError, "An SQLite store needs a file URL.") }
+            guard let url else { throw coreDataError(NSPersistentStoreOpenError, "An SQLite store needs a file URL.") }
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             do {
                 writer = try DatabasePool(path: url.path, configuration: configuration)
             } catch {
-                throw coreDataError(NSPersistentStoreInvalidFileError, "Cannot open SQLite store at \(url.path): \(error)")
+                throw coreDataError(NSPersistentStoreOpenError, "Cannot open SQLite store at \(url.path): \(error)")
             }
         default:
             throw coreDataError(NSPersistentStoreInvalidTypeError, "Store type \(type) is not available on Linux; use NSSQLiteStoreType or NSInMemoryStoreType.")
@@ -122,7 +134,16 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
             lock.withLock { _metadata = stored; _identifier = stored[NSStoreUUIDKey] as? String }
             try checkCompatibility(with: model, metadata: stored)
         } else {
-            guard !isReadOnly else { throw coreDataError(NSPersistentStoreInvalidFileError, "Read-only store at \(url?.path ?? "memory") has no Core Data schema.") }
+            guard !isReadOnly else { throw coreDataError(NSPersistentStoreOpenError, "Read-only store at \(url?.path ?? "memory") has no Core Data schema.") }
+            let foreign = try writer.read { db in
+                try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+            }
+            guard foreign.isEmpty else {
+                throw coreDataError(
+                    NSFileReadCorruptFileError,
+                    "\(url?.path ?? "The store") is an SQLite database but not a Core Data store: it has tables "
+                        + "(\(foreign.prefix(5).joined(separator: ", "))) and no Z_METADATA. Nothing was changed.")
+            }
             try createSchema(model: model)
         }
         try loadPrimaryKeyCounters()
@@ -179,16 +200,10 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
             }
             try db.execute(sql: "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
             let uuid = UUID().uuidString
-            var metadata: [String: Any] = [
-                NSStoreTypeKey: NSSQLiteStoreType,
-                NSStoreUUIDKey: uuid,
-                NSStoreModelVersionHashesKey: model.entityVersionHashesByName,
-                NSStoreModelVersionChecksumKey: model.versionChecksum,
-                "NSPersistenceFrameworkVersion": 1,
-            ]
-            if !model.versionIdentifiers.isEmpty {
-                metadata[NSStoreModelVersionIdentifiersKey] = model.versionIdentifiers.compactMap { $0.base as? String }.sorted()
-            }
+            var metadata = model.storeMetadataKeys
+            metadata[NSStoreTypeKey] = NSSQLiteStoreType
+            metadata[NSStoreUUIDKey] = uuid
+            metadata["NSPersistenceFrameworkVersion"] = 1
             let plist = try PropertyListSerialization.data(fromPropertyList: metadata, format: .binary, options: 0)
             try db.execute(sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)", arguments: [uuid, plist])
             self.lock.withLock { self._metadata = metadata; self._identifier = uuid }
@@ -236,7 +251,7 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
     func readMetadata() throws -> [String: Any] {
         try writer.read { db in
             guard let data = try Data.fetchOne(db, sql: "SELECT Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1") else {
-                throw coreDataError(NSPersistentStoreInvalidFileError, "The store's Z_METADATA table has no row.")
+                throw coreDataError(NSFileReadCorruptFileError, "The store's Z_METADATA table has no row.")
             }
             return try MetadataCoding.decode(data)
         }
@@ -317,7 +332,7 @@ enum MetadataCoding {
 
     static func decode(_ data: Data) throws -> [String: Any] {
         guard let metadata = try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any] else {
-            throw coreDataError(NSPersistentStoreInvalidFileError, "The store's metadata is not a property-list dictionary.")
+            throw coreDataError(NSFileReadCorruptFileError, "The store's metadata is not a property-list dictionary.")
         }
         return metadata
     }

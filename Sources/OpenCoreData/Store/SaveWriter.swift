@@ -29,6 +29,7 @@ final class SaveWriter {
             }
             for object in batch.deleted { try delete(object, db: db) }
             for object in batch.inserted + batch.updated { try writeToMany(object, db: db) }
+            if store.metadataNeedsWriting { try store.writeMetadata(in: db) }
             if !conflicts.isEmpty {
                 let names = conflicts.map { "\($0.sourceObject.entity.name ?? "?") \($0.sourceObject.objectID.uriRepresentation().absoluteString)" }
                 throw coreDataError(NSManagedObjectMergeError,
@@ -36,6 +37,7 @@ final class SaveWriter {
                                     [NSPersistentStoreSaveConflictsErrorKey: conflicts])
             }
         }
+        store.metadataNeedsWriting = false
         return outcome
     }
 

@@ -21,7 +21,7 @@ enum StoreFile {
     /// A read-only connection to the store file at `url` (which must exist); the caller closes it.
     static func readOnlyQueue(at url: URL) throws -> DatabaseQueue {
         guard FileManager.default.fileExists(atPath: url.path) else {
-            throw coreDataError(NSPersistentStoreInvalidFileError, "No store file at \(url.path).")
+            throw coreDataError(NSFileReadNoSuchFileError, "No store file at \(url.path).")
         }
         var configuration = Configuration()
         configuration.readonly = true
@@ -34,7 +34,7 @@ enum StoreFile {
         return try queue.read { db in
             guard try db.tableExists("Z_METADATA"),
                   let data = try Data.fetchOne(db, sql: "SELECT Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1") else {
-                throw coreDataError(NSPersistentStoreInvalidFileError, "\(url.path) is not a Core Data SQLite store (no Z_METADATA).")
+                throw coreDataError(NSFileReadCorruptFileError, "\(url.path) is not a Core Data SQLite store (no Z_METADATA).")
             }
             return try MetadataCoding.decode(data)
         }
@@ -46,7 +46,7 @@ enum StoreFile {
         let plist = try MetadataCoding.encode(metadata)
         try queue.write { db in
             guard try db.tableExists("Z_METADATA") else {
-                throw coreDataError(NSPersistentStoreInvalidFileError, "\(url.path) is not a Core Data SQLite store (no Z_METADATA).")
+                throw coreDataError(NSFileReadCorruptFileError, "\(url.path) is not a Core Data SQLite store (no Z_METADATA).")
             }
             try db.execute(sql: "UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = 1", arguments: [plist])
         }
