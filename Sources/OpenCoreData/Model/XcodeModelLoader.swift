@@ -100,6 +100,7 @@ enum XcodeModelLoader {
             description.isTransient = bool(element, "transient")
             description.isIndexed = bool(element, "indexed")
             description.allowsExternalBinaryDataStorage = bool(element, "allowsExternalBinaryDataStorage")
+            description.preservesValueInHistoryOnDeletion = bool(element, "preserveAfterDeletion")
             description.valueTransformerName = element.attribute(forName: "valueTransformerName")?.stringValue
             description.renamingIdentifier = element.attribute(forName: "elementID")?.stringValue
             description.versionHashModifier = element.attribute(forName: "versionHashModifier")?.stringValue

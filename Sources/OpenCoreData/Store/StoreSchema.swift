@@ -64,26 +64,19 @@ final class StoreSchema: @unchecked Sendable {
                         if let order { destinationTable.addColumn(order, type: .integer64AttributeType) }
                         slots.append(.toManyByInverse(table: destinationTable.name, column: fk, orderColumn: order, destination: destination))
                     } else {
-                        // Join table, shared by both sides of a many-to-many.
-                        let me = "\(entity.name ?? "").\(relationship.name)"
+                        // Join table, shared by both sides of a many-to-many, keyed by the declaring entities
+                        // (a relationship declared on a parent is one table for every subentity).
+                        let declaring = relationship.entity ?? entity
+                        let me = "\(declaring.name ?? "").\(relationship.name)"
                         let other = inverse.map { "\($0.entity?.name ?? "").\($0.name)" }
-                        let canonicalIsMe = other == nil || me <= other!
+                        let canonicalIsMe = StoreSchema.namesJoinTable(relationship, numbers: numbers)
                         let key = canonicalIsMe ? me : other!
                         let join: JoinTable
                         if let existing = joinByKey[key] {
                             join = existing
                         } else {
                             let owner = canonicalIsMe ? relationship : inverse!
-                            let ownerNumber = numbers[ObjectIdentifier(owner.entity!)]!
-                            let ownerDestNumber = numbers[ObjectIdentifier(owner.destinationEntity!)]!
-                            let name = "Z_\(ownerNumber)" + StoreSchema.columnName(owner.name)
-                            let sourceColumn = "Z_\(ownerNumber)" + StoreSchema.columnName(owner.name)
-                            let inverseName = owner.inverseRelationship?.name ?? owner.name + "_INVERSE"
-                            var destinationColumn = "Z_\(ownerDestNumber)" + StoreSchema.columnName(inverseName)
-                            if destinationColumn == sourceColumn { destinationColumn += "_DEST" }
-                            join = JoinTable(name: name, sourceColumn: sourceColumn, destinationColumn: destinationColumn,
-                                             orderColumn: owner.isOrdered ? "Z_FOK_" + StoreSchema.columnName(owner.name) : nil,
-                                             inverseOrderColumn: (owner.inverseRelationship?.isOrdered ?? false) ? "Z_FOK_" + StoreSchema.columnName(inverseName) : nil)
+                            join = StoreSchema.joinTable(for: owner, numbers: numbers)
                             joinByKey[key] = join
                             joinTables.append(join)
                         }
@@ -94,6 +87,38 @@ final class StoreSchema: @unchecked Sendable {
             mappings[ObjectIdentifier(entity)] = EntityMapping(entity: entity, number: number, table: table,
                                                                descendantNumbers: descendants, slots: slots)
         }
+    }
+
+    /// Whether `relationship` (rather than its inverse) names the join table of a many-to-many: the side
+    /// whose declaring entity has the lower number; on one entity, the later name (Apple's `Z_1FAVORITES`
+    /// for `favorites` / `favoriteFolders`; which side Apple picks is checked against one store only).
+    static func namesJoinTable(_ relationship: NSRelationshipDescription, numbers: [ObjectIdentifier: Int]) -> Bool {
+        guard let inverse = relationship.inverseRelationship, inverse !== relationship else { return true }
+        let mine = relationship.entity.map { numbers[ObjectIdentifier($0)] ?? 0 } ?? 0
+        let theirs = inverse.entity.map { numbers[ObjectIdentifier($0)] ?? 0 } ?? 0
+        if mine != theirs { return mine < theirs }
+        return !ModelHashing.precedes(relationship.name, inverse.name)
+    }
+
+    /// Core Data's join table for a many-to-many named by `owner`: `Z_<n><NAME>` (n the number of the
+    /// entity declaring `owner`), with one column per side, `Z_<m><RELATIONSHIP>` for the relationship whose
+    /// destination it holds (m that destination's number), `REFLEXIVE` for the far side of a relationship
+    /// that is its own inverse, and `Z_FOK_<m><RELATIONSHIP>` for an ordered side.
+    static func joinTable(for owner: NSRelationshipDescription, numbers: [ObjectIdentifier: Int]) -> JoinTable {
+        func number(_ entity: NSEntityDescription?) -> Int { entity.map { numbers[ObjectIdentifier($0)] ?? 0 } ?? 0 }
+        let inverse = owner.inverseRelationship
+        let name = "Z_\(number(owner.entity))" + columnName(owner.name)
+        // The owner's objects' keys: the column of the relationship that points at them (the inverse).
+        let ownerSide = inverse.map { "Z_\(number($0.destinationEntity))" + columnName($0.name) }
+        let destinationColumn = "Z_\(number(owner.destinationEntity))" + columnName(owner.name)
+        var sourceColumn = ownerSide ?? "Z_\(number(owner.entity))" + columnName(owner.name) + "_INVERSE"
+        if sourceColumn == destinationColumn { sourceColumn = "REFLEXIVE" }
+        let order = { (column: String) in "Z_FOK_" + column.dropFirst(2) }
+        return JoinTable(
+            name: name, sourceColumn: sourceColumn, destinationColumn: destinationColumn,
+            orderColumn: owner.isOrdered ? order(destinationColumn) : nil,
+            inverseOrderColumn: (inverse?.isOrdered ?? false) && ownerSide != nil && sourceColumn != "REFLEXIVE"
+                ? order(sourceColumn) : nil)
     }
 
     func mapping(for entity: NSEntityDescription) -> EntityMapping {
