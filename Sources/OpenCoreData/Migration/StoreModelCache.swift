@@ -4,15 +4,26 @@ import GRDB
 /// The model a store was last written with, kept in the store itself (`Z_MODELCACHE`, as Core Data
 /// does), so that lightweight migration finds its source model even when the app no longer has it.
 /// Orchard writes the model as JSON (`ModelArchive`) next to its version checksum.
+///
+/// Apple's Core Data keeps its own cache in a table of the same name, `Z_MODELCACHE(Z_CONTENT)`: the model
+/// as raw DEFLATE of an `NSKeyedArchiver` archive, with no checksum column. Orchard cannot decode that
+/// archive yet (docs/CORE-DATA-FORMATS.md), so a store whose cache is Apple's reads as having none, and
+/// Orchard leaves Apple's cache as it is rather than replace it with a format Apple's Core Data can't read.
 enum StoreModelCache {
+    /// Whether the store's `Z_MODELCACHE` is Orchard's (it has the `Z_CHECKSUM` column).
+    static func isOrchards(_ db: Database) throws -> Bool {
+        guard try db.tableExists("Z_MODELCACHE") else { return false }
+        return try db.columns(in: "Z_MODELCACHE").contains { $0.name.uppercased() == "Z_CHECKSUM" }
+    }
+
     static func read(_ db: Database) throws -> NSManagedObjectModel? {
-        guard try db.tableExists("Z_MODELCACHE"),
+        guard try isOrchards(db),
               let data = try Data.fetchOne(db, sql: "SELECT Z_CONTENT FROM Z_MODELCACHE LIMIT 1") else { return nil }
         return try ModelArchive.decode(data)
     }
 
     static func storedChecksum(_ db: Database) throws -> String? {
-        guard try db.tableExists("Z_MODELCACHE") else { return nil }
+        guard try isOrchards(db) else { return nil }
         return try String.fetchOne(db, sql: "SELECT Z_CHECKSUM FROM Z_MODELCACHE LIMIT 1")
     }
 
@@ -28,6 +39,8 @@ enum StoreModelCache {
         guard !store.isReadOnly, let writer = store.writer else { return }
         let checksum = model.versionChecksum
         try writer.write { db in
+            // Apple's cache stays Apple's (see above).
+            if try db.tableExists("Z_MODELCACHE"), try !isOrchards(db) { return }
             if try storedChecksum(db) != checksum { try write(model, db) }
         }
     }
