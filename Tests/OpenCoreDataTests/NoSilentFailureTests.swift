@@ -135,6 +135,26 @@ struct NoSilentFailureTests {
         #expect(kept == [apple])
     }
 
+    @Test func aStoreWrittenWithOrchardsEarlierHashesOpensAndTakesApplesFormat() throws {
+        let url = Fixtures.temporaryStoreURL()
+        _ = try savedCounter(at: url)
+        // What a store from before Apple's hash format looks like: another checksum, recorded both in the
+        // metadata and beside the cached model.
+        let old = "orchard-model-hash-v1-checksum"
+        var metadata = try NSPersistentStoreCoordinator.metadataForPersistentStore(ofType: NSSQLiteStoreType, at: url)
+        metadata[NSStoreModelVersionChecksumKey] = old
+        metadata[NSStoreModelVersionHashesKey] = ["Counter": Data(repeating: 1, count: 32)]
+        try NSPersistentStoreCoordinator.setMetadata(metadata, forPersistentStoreOfType: NSSQLiteStoreType, at: url)
+        let queue = try DatabaseQueue(path: url.path)
+        try queue.write { db in try db.execute(sql: "UPDATE Z_MODELCACHE SET Z_CHECKSUM = ?", arguments: [old]) }
+        try queue.close()
+        let container = try Fixtures.container(model: counterModel(), url: url)
+        let counters = try container.viewContext.fetch(NSFetchRequest<NSManagedObject>(entityName: "Counter"))
+        #expect(counters.map { $0.value(forKey: "count") as? Int64 } == [42])
+        let now = try NSPersistentStoreCoordinator.metadataForPersistentStore(ofType: NSSQLiteStoreType, at: url)
+        #expect(now[NSStoreModelVersionChecksumKey] as? String == counterModel().versionChecksum)
+    }
+
     @Test func aCompositeWithNoElementsIsAccepted() throws {
         let thing = NSEntityDescription(name: "Thing")
         thing.properties = [NSCompositeAttributeDescription(name: "extra", elements: [])]

@@ -22,7 +22,8 @@ enum LightweightMigration {
     /// migration records its pending handler there).
     static func migrate(_ writer: any DatabaseWriter, chain: [NSManagedObjectModel], deferCleanup: Bool,
                         code: Int = NSPersistentStoreIncompatibleVersionHashError,
-                        reporter: MigrationProgressReporter, adjust: ([String: Any]) -> [String: Any] = { $0 }) throws {
+                        reporter: MigrationProgressReporter, sourceChecksum: String? = nil,
+                        adjust: ([String: Any]) -> [String: Any] = { $0 }) throws {
         let inference = try infer(chain, code: code)
         let destinationModel = chain.last!
         try destinationModel.validate()
@@ -32,7 +33,7 @@ enum LightweightMigration {
             guard let metadata = try StoreMetadataFile.read(db) else {
                 throw coreDataError(NSFileReadCorruptFileError, "The store has no metadata to migrate.")
             }
-            guard StoreMetadataFile.checksum(metadata) == chain.first!.versionChecksum else {
+            guard StoreMetadataFile.checksum(metadata) == sourceChecksum ?? chain.first!.versionChecksum else {
                 throw coreDataError(NSMigrationError, "The store is not at the migration's source model (\(chain.first!.versionChecksum)).")
             }
             var migrator = SchemaMigrator(inference: inference, source: source, destination: destination,

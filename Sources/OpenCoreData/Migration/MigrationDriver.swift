@@ -40,17 +40,22 @@ enum MigrationDriver {
         guard stored != model.versionChecksum else { return }
         let migrate = (options[NSMigratePersistentStoresAutomaticallyOption] as? Bool) ?? false
         let infer = (options[NSInferMappingModelAutomaticallyOption] as? Bool) ?? false
-        let source = try queue.read(StoreModelCache.read)
+        // The cached model is the store's source model when it is recorded under the store's checksum, by our
+        // hashes or by the checksum written beside it (a store from before Orchard took Apple's hash format).
+        let cached = try queue.read { db in (try StoreModelCache.read(db), try StoreModelCache.storedChecksum(db)) }
+        let source = cached.0.flatMap { model in
+            model.versionChecksum == stored || cached.1 == stored ? model : nil
+        }
         guard migrate else {
             var detail = ""
-            if let source, source.versionChecksum == stored {
+            if let source {
                 let inference = MigrationInference(chain: [source, model])
                 detail = " Changes: " + (inference.changes + inference.faults).joined(separator: "; ") + "."
             }
             throw coreDataError(NSPersistentStoreIncompatibleVersionHashError,
                                 "The model used to open the store is incompatible with the one used to create the store, and automatic migration is off (NSMigratePersistentStoresAutomaticallyOption)." + detail)
         }
-        guard let source, source.versionChecksum == stored else {
+        guard let source else {
             throw coreDataError(NSMigrationMissingMappingModelError, "Can't find the model the store was written with (checksum \(stored)): the store has no model cache, so no mapping can be inferred.")
         }
         guard infer else {
@@ -60,7 +65,8 @@ enum MigrationDriver {
         if !DeferredMigration.tasks(in: metadata).isEmpty { _ = try DeferredMigration.finishAll(in: queue) }
         let reporter = MigrationProgressReporter(options: options, progress: nil)
         reporter.begin(steps: 1)
-        try LightweightMigration.migrate(queue, chain: [source, model], deferCleanup: deferCleanup, reporter: reporter)
+        try LightweightMigration.migrate(
+            queue, chain: [source, model], deferCleanup: deferCleanup, reporter: reporter, sourceChecksum: stored)
         reporter.finishedStep()
     }
 }
