@@ -42,10 +42,10 @@ enum MigrationDriver {
         let infer = (options[NSInferMappingModelAutomaticallyOption] as? Bool) ?? false
         // The cached model is the store's source model when it is recorded under the store's checksum, by our
         // hashes or by the checksum written beside it (a store from before Orchard took Apple's hash format).
-        let cached = try queue.read { db in (try StoreModelCache.read(db), try StoreModelCache.storedChecksum(db)) }
-        let source = cached.0.flatMap { model in
-            model.versionChecksum == stored || cached.1 == stored ? model : nil
+        let (cachedModel, cachedChecksum) = try queue.read { db in
+            (try StoreModelCache.read(db), try StoreModelCache.storedChecksum(db))
         }
+        let source = cachedModel.flatMap { $0.versionChecksum == stored || cachedChecksum == stored ? $0 : nil }
         guard migrate else {
             var detail = ""
             if let source {

@@ -315,11 +315,11 @@ extension NSPersistentStore {
 
     /// The mapping of a row's entity number; a number that is no entity of the model is a damaged row,
     /// reported by name rather than skipped.
-    func rowMapping(_ number: Int, table: String, primaryKey: Int64?) throws -> EntityMapping {
+    func rowMapping(_ number: Int, table: @autoclosure () -> String, primaryKey: Int64?) throws -> EntityMapping {
         if let mapping = schema.mapping(forNumber: number) { return mapping }
         throw coreDataError(
             NSCoreDataError,
-            "Row Z_PK=\(primaryKey.map(String.init) ?? "NULL") of \(table) has Z_ENT \(number), which is no entity of the "
+            "Row Z_PK=\(primaryKey.map(String.init) ?? "NULL") of \(table()) has Z_ENT \(number), which is no entity of the "
                 + "model (the store is damaged, or was written with a model that has more entities).")
     }
 

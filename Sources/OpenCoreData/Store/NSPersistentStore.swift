@@ -250,22 +250,17 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
 
     func readMetadata() throws -> [String: Any] {
         try writer.read { db in
-            guard let data = try Data.fetchOne(db, sql: "SELECT Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1") else {
+            guard let metadata = try StoreMetadataFile.read(db) else {
                 throw coreDataError(NSFileReadCorruptFileError, "The store's Z_METADATA table has no row.")
             }
-            return try MetadataCoding.decode(data)
+            return metadata
         }
     }
 
     func writeMetadata(in db: Database? = nil) throws {
         guard let writer, !isReadOnly else { return }
         let metadata = lock.withLock { _metadata }
-        let plist = try MetadataCoding.encode(metadata)
-        if let db {
-            try db.execute(sql: "UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = 1", arguments: [plist])
-        } else {
-            try writer.write { db in try db.execute(sql: "UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = 1", arguments: [plist]) }
-        }
+        if let db { try StoreMetadataFile.write(metadata, db) } else { try writer.write { try StoreMetadataFile.write(metadata, $0) } }
     }
 
     func replaceMetadata(_ metadata: [String: Any]) { lock.withLock { _metadata = metadata } }

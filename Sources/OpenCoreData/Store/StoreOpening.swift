@@ -32,23 +32,21 @@ enum StoreFile {
         let queue = try readOnlyQueue(at: url)
         defer { try? queue.close() }
         return try queue.read { db in
-            guard try db.tableExists("Z_METADATA"),
-                  let data = try Data.fetchOne(db, sql: "SELECT Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1") else {
+            guard let metadata = try StoreMetadataFile.read(db) else {
                 throw coreDataError(NSFileReadCorruptFileError, "\(url.path) is not a Core Data SQLite store (no Z_METADATA).")
             }
-            return try MetadataCoding.decode(data)
+            return metadata
         }
     }
 
     static func writeMetadata(_ metadata: [String: Any], at url: URL) throws {
         let queue = try DatabaseQueue(path: url.path)
         defer { try? queue.close() }
-        let plist = try MetadataCoding.encode(metadata)
         try queue.write { db in
             guard try db.tableExists("Z_METADATA") else {
                 throw coreDataError(NSFileReadCorruptFileError, "\(url.path) is not a Core Data SQLite store (no Z_METADATA).")
             }
-            try db.execute(sql: "UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = 1", arguments: [plist])
+            try StoreMetadataFile.write(metadata, db)
         }
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
 
-/// Reads and writes the metadata plist inside a migration's own transaction.
+/// Reads and writes a store file's metadata plist (`Z_METADATA`) on a connection the caller holds: the
+/// store's own, a migration's, or one opened only for the metadata.
 enum StoreMetadataFile {
     static func read(_ db: Database) throws -> [String: Any]? {
         guard try db.tableExists("Z_METADATA"),
