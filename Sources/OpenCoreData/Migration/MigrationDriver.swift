@@ -37,26 +37,46 @@ enum MigrationDriver {
                     + "\(NSStoreModelVersionChecksumKey)), so it can't be checked against the model or migrated.",
                 [NSFilePathErrorKey: url.path])
         }
-        guard stored != model.versionChecksum else { return }
+        guard !SourceModelSearch.hashesMatch(model, metadata: metadata), stored != model.versionChecksum else { return }
         let migrate = (options[NSMigratePersistentStoresAutomaticallyOption] as? Bool) ?? false
         let infer = (options[NSInferMappingModelAutomaticallyOption] as? Bool) ?? false
-        // The cached model is the store's source model when it is recorded under the store's checksum, by our
+        // The cached model is a candidate source when it is recorded under the store's checksum, by our
         // hashes or by the checksum written beside it (a store from before Orchard took Apple's hash format).
-        let (cachedModel, cachedChecksum) = try queue.read { db in
-            (try StoreModelCache.read(db), try StoreModelCache.storedChecksum(db))
+        let (cachedModel, cachedChecksum, layout) = try queue.read { db in
+            (try StoreModelCache.read(db), try StoreModelCache.storedChecksum(db), try StoreLayout.read(db))
         }
-        let source = cachedModel.flatMap { $0.versionChecksum == stored || cachedChecksum == stored ? $0 : nil }
+        let search = SourceModelSearch(metadata: metadata, layout: layout, destination: model, cached: cachedModel)
+        let match: SourceModelSearch.Match?
+        if let cachedModel, cachedChecksum == stored {
+            match = .hashes(cachedModel)
+        } else if let byHashes = search.byHashes() {
+            match = .hashes(byHashes.model)
+        } else if search.layoutMatches(model) {
+            // The store is at the app's model by its schema; its hashes are ones Orchard doesn't reproduce
+            // (docs/CORE-DATA-FORMATS.md). It opens as it is, its metadata kept (NSPersistentStore.open).
+            return
+        } else {
+            match = search.byLayout().map { .layout($0.model) }
+        }
         guard migrate else {
             var detail = ""
-            if let source {
+            if let source = match?.model {
                 let inference = MigrationInference(chain: [source, model])
                 detail = " Changes: " + (inference.changes + inference.faults).joined(separator: "; ") + "."
+            } else {
+                detail = " " + search.noMatchReport(destination: model)
             }
             throw coreDataError(NSPersistentStoreIncompatibleVersionHashError,
-                                "The model used to open the store is incompatible with the one used to create the store, and automatic migration is off (NSMigratePersistentStoresAutomaticallyOption)." + detail)
+                                "The model used to open the store at \(url.path) is incompatible with the one used to create it, and "
+                                    + "automatic migration is off (NSMigratePersistentStoresAutomaticallyOption)." + detail,
+                                [NSFilePathErrorKey: url.path])
         }
-        guard let source else {
-            throw coreDataError(NSMigrationMissingMappingModelError, "Can't find the model the store was written with (checksum \(stored)): the store has no model cache, so no mapping can be inferred.")
+        guard let source = match?.model else {
+            throw coreDataError(
+                NSMigrationMissingSourceModelError,
+                "Can't find the model the store at \(url.path) was written with (checksum \(stored)). "
+                    + search.noMatchReport(destination: model),
+                [NSFilePathErrorKey: url.path])
         }
         guard infer else {
             throw coreDataError(NSMigrationMissingMappingModelError, "Can't find mapping model for migration: NSInferMappingModelAutomaticallyOption is off and Orchard has no custom mapping models.")

@@ -27,7 +27,13 @@ enum StoreModelCache {
         return try String.fetchOne(db, sql: "SELECT Z_CHECKSUM FROM Z_MODELCACHE LIMIT 1")
     }
 
+    /// Records `model` as the store's (after a migration to it). An Apple model cache is emptied instead: it
+    /// describes the model before the migration, and Apple's Core Data must not take it for the store's.
     static func write(_ model: NSManagedObjectModel, _ db: Database) throws {
+        if try db.tableExists("Z_MODELCACHE"), try !isOrchards(db) {
+            try db.execute(sql: "DELETE FROM Z_MODELCACHE")
+            return
+        }
         try db.execute(sql: "CREATE TABLE IF NOT EXISTS Z_MODELCACHE (Z_CHECKSUM VARCHAR, Z_CONTENT BLOB)")
         try db.execute(sql: "DELETE FROM Z_MODELCACHE")
         try db.execute(sql: "INSERT INTO Z_MODELCACHE (Z_CHECKSUM, Z_CONTENT) VALUES (?, ?)",
@@ -35,8 +41,10 @@ enum StoreModelCache {
     }
 
     /// Records the model of a store that just opened, unless it is already recorded.
+    /// A store opened by its schema is left alone: its hashes are not this model's, and a cache recorded
+    /// under this model's checksum would not name the store's version.
     static func record(_ model: NSManagedObjectModel, in store: NSPersistentStore) throws {
-        guard !store.isReadOnly, let writer = store.writer else { return }
+        guard !store.isReadOnly, !store.openedBySchema, let writer = store.writer else { return }
         let checksum = model.versionChecksum
         try writer.write { db in
             // Apple's cache stays Apple's (see above).

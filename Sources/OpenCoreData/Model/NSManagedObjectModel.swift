@@ -17,7 +17,7 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
     /// Configuration names and the entities in each.
     private var configurationEntities: [String: [String]] = [:]
     /// The file the model was loaded from, if any.
-    open private(set) var sourceURL: URL?
+    open internal(set) var sourceURL: URL?
 
     /// Creates an empty model.
     public override init() { super.init() }
@@ -54,6 +54,7 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
         entities = other.entities
         versionIdentifiers = other.versionIdentifiers
         configurationEntities = other.configurationEntities
+        sourceURL = other.sourceURL
     }
 
     /// The names of the model's configurations.
@@ -105,24 +106,6 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
         var hashes: [String: Data] = [:]
         for entity in mine { if let name = entity.name { hashes[name] = entity.versionHash } }
         return hashes == stored
-    }
-
-    /// A model combining the entities of several models.
-    open class func mergedModel(from models: [NSManagedObjectModel]?) -> NSManagedObjectModel? {
-        guard let models else { return nil }
-        let merged = NSManagedObjectModel()
-        var seen = Set<String>()
-        var entities: [NSEntityDescription] = []
-        for model in models {
-            for entity in model.entities {
-                guard let name = entity.name else { continue }
-                if seen.contains(name) { return nil }
-                seen.insert(name)
-                entities.append(entity)
-            }
-        }
-        merged.entities = entities
-        return merged
     }
 
     /// A deep copy of the model: entities, properties, hierarchy and relationships re-linked.

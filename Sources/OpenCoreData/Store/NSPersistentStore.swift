@@ -83,6 +83,11 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
 
     private var _metadataNeedsWriting = false
 
+    /// Whether the store was opened by its schema: its version hashes are not the model's (nor any version's
+    /// Orchard knows) but its tables, columns and entity numbers are. Its metadata is then kept as it is.
+    /// Set once while the store opens, before any context can see it.
+    private(set) var openedBySchema = false
+
     /// Whether metadata set since the last save still has to be written into the file.
     var metadataNeedsWriting: Bool {
         get { lock.withLock { _metadataNeedsWriting } }
@@ -149,6 +154,9 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
         try loadPrimaryKeyCounters()
     }
 
+    /// Checks that the store was written with `model`: by its entity version hashes, or, when the store's
+    /// hashes are of no model version Orchard knows (an Apple-written store with a hash Orchard doesn't
+    /// reproduce), by its schema. A store opened by its schema keeps its metadata as it is.
     func checkCompatibility(with model: NSManagedObjectModel, metadata: [String: Any]) throws {
         let stored = metadata[NSStoreModelVersionHashesKey] as? [String: Data] ?? [:]
         let current = model.entityVersionHashesByName
@@ -162,8 +170,24 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
                 if stored[name] != current[name] { problems.append("entity \(name) changed") }
             }
         }
+        // A store whose hashes name a version Orchard recorded is at that version, whatever its schema.
+        let (knownVersion, layout) = try writer.read { db -> (Bool, StoreLayout) in
+            let cached = try StoreModelCache.read(db)
+            let checksum = StoreMetadataFile.checksum(metadata)
+            let cachedChecksum = try StoreModelCache.storedChecksum(db)
+            let recorded = (checksum != nil && cachedChecksum == checksum)
+                || cached.map { SourceModelSearch.hashesMatch($0, metadata: metadata) } == true
+            return (recorded, try StoreLayout.read(db))
+        }
+        let differences = layout.differences(from: StoreLayout.expected(for: schema))
+        if !knownVersion, differences.isEmpty {
+            openedBySchema = true
+            return
+        }
+        let schemaNote = knownVersion
+            ? "" : " Its schema differs too: " + differences.prefix(8).joined(separator: "; ") + "."
         throw coreDataError(NSPersistentStoreIncompatibleVersionHashError,
-                            "The model used to open the store is incompatible with the one used to create the store (\(problems.joined(separator: "; "))).",
+                            "The model used to open the store is incompatible with the one used to create the store (\(problems.joined(separator: "; ")))." + schemaNote,
                             ["NSStoreModelVersionHashes": stored])
     }
 
@@ -316,13 +340,17 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
 
 /// Metadata dictionaries stored as binary property lists (Data values for version hashes).
 enum MetadataCoding {
+    /// The metadata as a binary property list; a value a property list can't hold fails, naming its key
+    /// (Core Data fails the save that would write it).
     static func encode(_ metadata: [String: Any]) throws -> Data {
-        var plist: [String: Any] = [:]
-        for (key, value) in metadata {
-            if PropertyListSerialization.propertyList(value, isValidFor: .binary) { plist[key] = value }
-            else if let convertible = value as? CustomStringConvertible { plist[key] = convertible.description }
+        for key in metadata.keys.sorted() where !PropertyListSerialization.propertyList(metadata[key]!, isValidFor: .binary) {
+            throw coreDataError(
+                NSCoreDataError,
+                "The store metadata's value for '\(key)' (\(type(of: metadata[key]!))) is not a property-list value "
+                    + "(string, number, date, data, array or dictionary of them), so the metadata can't be written.",
+                [NSValidationKeyErrorKey: key])
         }
-        return try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
+        return try PropertyListSerialization.data(fromPropertyList: metadata, format: .binary, options: 0)
     }
 
     static func decode(_ data: Data) throws -> [String: Any] {

@@ -142,8 +142,11 @@ final class ModelRegistry: @unchecked Sendable {
         }
     }
 
+    /// The registered models still in use, oldest first.
+    func liveModels() -> [NSManagedObjectModel] { lock.withLock { models.compactMap(\.model) } }
+
     func entity(for cls: AnyClass) -> NSEntityDescription? {
-        let live = lock.withLock { models.compactMap(\.model) }
+        let live = liveModels()
         for model in live.reversed() {
             if let entity = EntityMatching.entity(for: cls, in: model) { return entity }
         }
