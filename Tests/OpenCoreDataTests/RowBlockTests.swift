@@ -297,12 +297,14 @@ struct RowValueLifetimeTests {
     }
 
     @Test func smallAndLiteralStringsAreTheImmortalOnes() {
-        #expect(SlotValue.isImmortal(""))
-        #expect(SlotValue.isImmortal("fifteen bytes!!"))
-        #expect(SlotValue.isImmortal("a literal of more than fifteen bytes"))
-        #expect(!SlotValue.isImmortal(String(repeating: "x", count: 40)))
-        #expect(!SlotValue.isImmortal(String(decoding: Array("sixteen bytes!!!".utf8), as: UTF8.self)))
-        #expect(SlotValue.isImmortal(String(decoding: Array("fifteen bytes!!".utf8), as: UTF8.self)))
+        // StringLayout reads a String as two words: that must be its size.
+        #expect(MemoryLayout<String>.size == 2 * MemoryLayout<UInt64>.size)
+        #expect(StringLayout.isImmortal(""))
+        #expect(StringLayout.isImmortal("fifteen bytes!!"))
+        #expect(StringLayout.isImmortal("a literal of more than fifteen bytes"))
+        #expect(!StringLayout.isImmortal(String(repeating: "x", count: 40)))
+        #expect(!StringLayout.isImmortal(String(decoding: Array("sixteen bytes!!!".utf8), as: UTF8.self)))
+        #expect(StringLayout.isImmortal(String(decoding: Array("fifteen bytes!!".utf8), as: UTF8.self)))
     }
 
     @Test func propertiesSharingNamesReadTheirOwnEntitysSlots() throws {

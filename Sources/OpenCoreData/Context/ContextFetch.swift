@@ -27,12 +27,8 @@ extension NSManagedObjectContext {
                     var checker = ClassChecker<T>()
                     return try batchedObjects(store: store, spec: spec, batchSize: request.fetchBatchSize) { try checker.cast($0) }
                 }
-                // Every object checked (once per run of one class), the array itself is reinterpreted: an
-                // array of class references has one layout whatever their class.
-                let objects = try fetchObjects(request, store: store, spec: spec)
                 var checker = ClassChecker<T>()
-                for object in objects { try checker.check(object) }
-                return unsafeBitCast(objects, to: [T].self)
+                return try checker.castAll(try fetchObjects(request, store: store, spec: spec))
             }
             return try fetchObjects(request, store: store, spec: spec).map { object in
                 guard let typed = object as? T else { throw Self.wrongClass(object, T.self) }
@@ -41,29 +37,8 @@ extension NSManagedObjectContext {
         }
     }
 
-    /// Checks that fetched objects are `T`s with one dynamic cast per run of objects of one class.
-    private struct ClassChecker<T> {
-        private var checked: ObjectIdentifier?
-
-        /// Throws the wrong-class error unless `object` is a `T`.
-        @inline(__always)
-        mutating func check(_ object: NSManagedObject) throws {
-            let cls = ObjectIdentifier(type(of: object))
-            if cls == checked { return }
-            guard object is T else { throw NSManagedObjectContext.wrongClass(object, T.self) }
-            checked = cls
-        }
-
-        /// `object` as a `T` (checked as `check` does).
-        @inline(__always)
-        mutating func cast(_ object: NSManagedObject) throws -> T {
-            try check(object)
-            return unsafeBitCast(object, to: T.self)
-        }
-    }
-
     /// The error for a fetched object that is not of the request's result type.
-    fileprivate static func wrongClass<T>(_ object: NSManagedObject, _ type: T.Type) -> NSError {
+    static func wrongClass<T>(_ object: NSManagedObject, _ type: T.Type) -> NSError {
         coreDataError(NSCoreDataError, "Fetched \(object.entity.name ?? "?") is a \(Swift.type(of: object)), not a \(T.self); set the entity's class (managedObjectClassName).")
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A scratchpad of managed objects: changes are tracked here and written to the store by `save()`.
 ///
@@ -56,6 +57,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     let registry: ObjectRegistry
     /// The groups of batched fetch results; their members are registered objects too (see `BatchGroup`).
     /// Used under `stateLock` only (a fetch reads it per row).
+    // Safe because every access holds `stateLock`, so no two can overlap (no run-time check needed).
     @exclusivity(unchecked) var batchGroups: [WeakBatchGroup] = []
     var insertedList: [NSManagedObject] = []
     var updatedList: [NSManagedObject] = []
@@ -77,22 +79,22 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
 
     // MARK: Running blocks
 
-    nonisolated(unsafe) private static var currentStack: [ObjectIdentifier: [Unmanaged<NSManagedObjectContext>]] = [:]
-    private static let currentLock = NSLock()
+    /// The contexts whose blocks are running, innermost last, by thread (each held while its block runs).
+    private static let currentStack = Mutex<[ObjectIdentifier: [NSManagedObjectContext]]>([:])
 
     /// The context whose block is running on this thread, if any.
     static var current: NSManagedObjectContext? {
         let thread = ObjectIdentifier(Thread.current)
-        return currentLock.withLock { currentStack[thread]?.last?.takeUnretainedValue() }
+        return currentStack.withLock { $0[thread]?.last }
     }
 
     private func withCurrent<T>(_ body: () throws -> T) rethrows -> T {
         let thread = ObjectIdentifier(Thread.current)
-        Self.currentLock.withLock { Self.currentStack[thread, default: []].append(Unmanaged.passUnretained(self)) }
+        Self.currentStack.withLock { $0[thread, default: []].append(self) }
         defer {
-            Self.currentLock.withLock {
-                Self.currentStack[thread]?.removeLast()
-                if Self.currentStack[thread]?.isEmpty == true { Self.currentStack[thread] = nil }
+            Self.currentStack.withLock { stacks in
+                stacks[thread]?.removeLast()
+                if stacks[thread]?.isEmpty == true { stacks[thread] = nil }
             }
         }
         return try body()
@@ -384,48 +386,4 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
 
     /// A description with the context's name.
     open override var description: String { "<NSManagedObjectContext \(name ?? "")>" }
-}
-
-/// Moves a value across a concurrency boundary the compiler cannot check; the context's lock makes it safe.
-struct UnsafeTransfer<T>: @unchecked Sendable {
-    let value: T
-    init(_ value: T) { self.value = value }
-}
-
-/// Builds objects for stored rows through the public required initializer (so app subclasses get
-/// the right class) without the cost of an insert: the pending payload is handed over per thread.
-enum ObjectConstruction {
-    /// The payload is unretained: `make`'s caller holds it while the initializer takes its own reference.
-    struct Pending {
-        let payload: Unmanaged<ObjectPayload>
-        let index: Int32
-    }
-
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        pthread_key_create(&key, nil)
-        return key
-    }()
-
-    static func take() -> Pending? {
-        guard let raw = pthread_getspecific(key) else { return nil }
-        pthread_setspecific(key, nil)
-        return raw.assumingMemoryBound(to: Pending.self).pointee
-    }
-
-    /// Creates an object of `entity`'s class whose payload is `payload` (ObjectData, RowBlock or BatchGroup).
-    /// The thread-specific slot points at `pending` on this stack frame until the initializer takes it.
-    static func make(entity: NSEntityDescription, cls: NSManagedObject.Type, context: NSManagedObjectContext,
-                     payload: ObjectPayload, index: Int32 = 0) -> NSManagedObject {
-        var pending = Pending(payload: .passUnretained(payload), index: index)
-        let object = withUnsafeMutablePointer(to: &pending) { pointer in
-            // The initializer's first step, NSManagedObject's designated initializer, takes it (and
-            // clears the slot: an object the initializer makes after that is an ordinary new one).
-            pthread_setspecific(key, pointer)
-            return cls.init(entity: entity, insertInto: nil)
-        }
-        // A fresh ObjectData joins the context; a row block or batch group got its context when it was made.
-        if payload.kind == .data { payload.context = context }
-        return object
-    }
 }

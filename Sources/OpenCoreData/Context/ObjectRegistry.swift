@@ -18,18 +18,11 @@ final class ObjectRegistry {
 
     init(lock: NSRecursiveLock) { self.lock = lock }
 
-    private struct Entry {
-        /// The root entity's address; `empty` or `tombstone` otherwise (no object lives at 0 or 1).
-        var root: UInt = ObjectRegistry.empty
-        var primaryKey: Int64 = 0
-        var object: Unmanaged<NSManagedObject>?
-    }
+    static let empty: UInt = 0
+    static let tombstone: UInt = 1
 
-    private static let empty: UInt = 0
-    private static let tombstone: UInt = 1
-
-    private var entries = ObjectRegistry.allocate(16)
-    private var capacity = 16
+    private var entries = Table(capacity: 16)
+    private var capacity: Int { entries.capacity }
     /// 64 minus log2 of the capacity: a hash's top bits pick the home entry.
     private var shift: UInt64 = 60
     /// The number of registered objects.
@@ -37,13 +30,7 @@ final class ObjectRegistry {
     /// Entries that are live or tombstones (probes stop only at empty entries).
     private var used = 0
 
-    deinit { entries.deallocate() }
-
-    private static func allocate(_ size: Int) -> UnsafeMutablePointer<Entry> {
-        let entries = UnsafeMutablePointer<Entry>.allocate(capacity: size)
-        entries.initialize(repeating: Entry(), count: size)
-        return entries
-    }
+    deinit { entries.free() }
 
     @inline(__always)
     private func home(_ root: UInt, _ primaryKey: Int64) -> Int {
@@ -70,7 +57,7 @@ final class ObjectRegistry {
     /// The object registered for a row, if any.
     subscript(root: ObjectIdentifier, primaryKey: Int64) -> NSManagedObject? {
         guard let index = find(UInt(bitPattern: root), primaryKey).found else { return nil }
-        return entries[index].object?.takeUnretainedValue()
+        return entries[index].object
     }
 
     /// Registers an object for a row (replacing any other).
@@ -82,13 +69,13 @@ final class ObjectRegistry {
             count += 1
             if entries[free].root == Self.empty { used += 1 }
         }
-        entries[found ?? free] = Entry(root: key, primaryKey: primaryKey, object: Unmanaged.passUnretained(object))
+        entries[found ?? free] = Entry(root: key, primaryKey: primaryKey, object: object)
     }
 
     /// Removes a row's entry (when it is for `object`, if one is given).
     func remove(root: ObjectIdentifier, primaryKey: Int64, ifObject object: NSManagedObject? = nil) {
         guard let index = find(UInt(bitPattern: root), primaryKey).found else { return }
-        if let object, entries[index].object?.toOpaque() != Unmanaged.passUnretained(object).toOpaque() { return }
+        if let object, !entries[index].holds(object) { return }
         entries[index] = Entry(root: Self.tombstone)
         count -= 1
     }
@@ -103,7 +90,10 @@ final class ObjectRegistry {
     var objects: [NSManagedObject] {
         // Objects are usually freed before a reset: an empty table is not scanned.
         guard count > 0 else { return [] }
-        return UnsafeBufferPointer(start: entries, count: capacity).compactMap { $0.root > Self.tombstone ? $0.object?.takeUnretainedValue() : nil }
+        var objects: [NSManagedObject] = []
+        objects.reserveCapacity(count)
+        entries.forEachLive { if let object = $0.object { objects.append(object) } }
+        return objects
     }
 
     /// The most entries `removeAll` keeps (24 MiB): a context that is reset is usually filled again to
@@ -114,14 +104,13 @@ final class ObjectRegistry {
     func removeAll() {
         defer { count = 0; used = 0 }
         guard capacity <= Self.keptCapacity else {
-            entries.deallocate()
-            entries = Self.allocate(16)
-            capacity = 16
+            entries.free()
+            entries = Table(capacity: 16)
             shift = 60
             return
         }
         // A table never used since its last clearing is clear already.
-        if used > 0 { entries.update(repeating: Entry(), count: capacity) }
+        if used > 0 { entries.clear() }
     }
 
     /// Rebuilds the table without tombstones, sized so that live entries fill at most a quarter of it
@@ -129,17 +118,16 @@ final class ObjectRegistry {
     private func rebuild() {
         var size = 16
         while (count + 1) * 4 > size { size *= 2 }
-        let old = entries, oldCapacity = capacity
-        entries = Self.allocate(size)
-        capacity = size
+        let old = entries
+        entries = Table(capacity: size)
         shift = UInt64(64 - size.trailingZeroBitCount)
         let mask = size - 1
-        for entry in UnsafeBufferPointer(start: old, count: oldCapacity) where entry.root > Self.tombstone {
+        old.forEachLive { entry in
             var i = home(entry.root, entry.primaryKey)
             while entries[i].root != Self.empty { i = (i + 1) & mask }
             entries[i] = entry
         }
-        old.deallocate()
+        old.free()
         used = count
     }
 }

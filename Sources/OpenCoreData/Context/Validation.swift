@@ -19,7 +19,7 @@ enum Validation {
             // predicates, a value of the attribute's own type has nothing more to check, and a composite
             // only its elements.
             let typed = slot < values.count ? values[slot: slot] : .null
-            let attribute = unsafeDowncast(property, to: NSAttributeDescription.self)
+            let attribute = property as! NSAttributeDescription  // The slot has an attribute type: an attribute.
             if attribute.validationPredicates.isEmpty {
                 if !typed.isNull, typed.isNormalized(for: type) { continue }
                 if case .composite(let dictionary) = typed, let composite = attribute as? NSCompositeAttributeDescription {

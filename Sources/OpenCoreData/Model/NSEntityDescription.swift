@@ -111,23 +111,17 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
     // MARK: Layout
 
     /// The entity's properties (inherited first) with their slot numbers, computed once and cached.
-    /// Read without the lock once computed: models are not changed once objects use them.
     var layout: EntityLayout {
-        if let layout = _layoutFast { return layout }
         lock.lock(); defer { lock.unlock() }
         if let layout = _layout { return layout }
         let layout = EntityLayout(entity: self)
         _layout = layout
-        _layoutFast = layout
         return layout
     }
-
-    nonisolated(unsafe) private var _layoutFast: EntityLayout?
 
     func invalidateLayout() {
         lock.lock()
         _layout = nil
-        _layoutFast = nil
         let subs = subentities
         lock.unlock()
         for sub in subs { sub.invalidateLayout() }
@@ -147,10 +141,10 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
 
     /// The class that represents this entity's objects.
     func resolvedClass() -> NSManagedObject.Type {
-        if let cached = _classFast { return cached }
+        if let cached = lock.withLock({ _classFast }) { return cached }
         if let explicit = managedObjectClass { return explicit }
         if let found = ManagedClassRegistry.shared.lookup(className: managedObjectClassName, entityName: name ?? "") {
-            _classFast = found
+            lock.withLock { _classFast = found }
             return found
         }
         return NSManagedObject.self
@@ -158,13 +152,14 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
 
     /// Records the class an app used for this entity's objects (the first subclass seen wins).
     func noteClass(_ cls: NSManagedObject.Type) {
-        if _classFast == nil, cls != NSManagedObject.self {
+        if lock.withLock({ _classFast == nil }), cls != NSManagedObject.self {
             ManagedClassRegistry.shared.register(cls)
             lock.withLock { if _classFast == nil { _classFast = cls } }
         }
     }
 
-    nonisolated(unsafe) private var _classFast: NSManagedObject.Type?
+    /// Guarded by `lock`.
+    private var _classFast: NSManagedObject.Type?
 
     func copyEntity() -> NSEntityDescription {
         let copy = NSEntityDescription()

@@ -80,31 +80,9 @@ extension NSManagedObject {
     /// The value of the `@Managed` attribute known to the slot table as `id`, when it is loaded (a
     /// fetched row or an object's own values), the table has it already, and the value is a `T` as
     /// stored (or nil of an Optional `T`); nil otherwise, and the caller takes the general path.
-    ///
-    /// Inlined into each accessor: it touches only plain data (the slot table's entries, the row block's
-    /// buffer), so it retains nothing but the value it returns.
     @inlinable @inline(__always)
     final func _loadedManagedValue<T>(id: UInt, as type: T.Type) -> T? {
-        // Unretained: the object holds its payload, which holds its layout and slot table.
-        unowned(unsafe) let payload = self.payload
-        unowned(unsafe) let table = payload.layout.managedSlots
-        guard let slot = ManagedSlotTable.attributeSlot(for: id, entries: table.entries,
-                                                        count: table.published.load(ordering: .acquiring)) else { return nil }
-        switch payload.kind {
-        case .rows:
-            unowned(unsafe) let block = unsafeDowncast(payload, to: RowBlock.self)
-            let row = Int(batchIndex)
-            let pointer = block.slots + (row &* block.stride &+ slot)
-            // nil, or a composite whose dictionary is not built yet (see `RowBlock.buildDeferred(row:slot:)`).
-            if case .null = pointer.pointee {
-                Unmanaged.passUnretained(block)._withUnsafeGuaranteedRef { $0.buildDeferred(row: row, slot: slot) }
-            }
-            return pointer.pointee.value(as: T.self)
-        case .data:
-            return unsafeDowncast(payload, to: ObjectData.self).values?[slot: slot].value(as: T.self)
-        case .batch:
-            return nil
-        }
+        ManagedFastPath.loadedValue(of: self, id: id, as: T.self)
     }
 
     /// The value of a `@Managed` property, through key-value coding's path (a fault fires, a
@@ -153,71 +131,6 @@ extension NSManagedObject {
         willChangeValue(forKey: key)
         setValue(value, atSlot: slot, maintainInverse: true)
         didChangeValue(forKey: key)
-    }
-}
-
-/// The slots `@Managed` properties read and write, per entity layout, found by the identity of the
-/// property's `ManagedProperty`.
-///
-/// An identity is the address of a name's literal text, which lives as long as the program. An entity
-/// has few properties, so a linear scan of identities beats hashing. Entries are only ever appended (at most
-/// 256), so readers take no lock: an entry is written before the count that publishes it.
-@usableFromInline
-final class ManagedSlotTable: @unchecked Sendable {
-    @usableFromInline
-    struct Entry {
-        @usableFromInline let id: UInt
-        @usableFromInline let slot: Int
-        /// Whether the slot holds an attribute (read in place by `attributeSlot(for:)`).
-        @usableFromInline let isAttribute: Bool
-        let key: String
-    }
-
-    private static let capacity = 256
-    @usableFromInline let entries = UnsafeMutablePointer<Entry>.allocate(capacity: ManagedSlotTable.capacity)
-    @usableFromInline let published = Atomic<Int>(0)
-    /// Serializes writers.
-    private let lock = NSLock()
-
-    deinit {
-        entries.deinitialize(count: published.load(ordering: .acquiring))
-        entries.deallocate()
-    }
-
-    /// The index of the entry for `id` among the first `count` entries, if there is one.
-    @inlinable @inline(__always)
-    static func index(of id: UInt, entries: UnsafeMutablePointer<Entry>, count: Int) -> Int? {
-        var i = 0
-        while i < count {
-            if entries[i].id == id { return i }
-            i &+= 1
-        }
-        return nil
-    }
-
-    /// The slot of the attribute known as `id` among the first `count` entries (nil for a relationship,
-    /// or an identity not seen yet: the caller takes the general path, which adds it).
-    @inlinable @inline(__always)
-    static func attributeSlot(for id: UInt, entries: UnsafeMutablePointer<Entry>, count: Int) -> Int? {
-        guard let i = index(of: id, entries: entries, count: count) else { return nil }
-        return entries[i].isAttribute ? entries[i].slot : nil
-    }
-
-    /// The slot and key (the property's name) of `property`, added on first use (nil when the entity
-    /// has no property of that name: the caller goes through key-value coding, which reports the error).
-    func slotAndKey(for property: ManagedProperty, layout: EntityLayout) -> (slot: Int, key: String)? {
-        let id = property.id
-        if let i = Self.index(of: id, entries: entries, count: published.load(ordering: .acquiring)) {
-            return (entries[i].slot, entries[i].key)
-        }
-        guard let slot = layout.slotByName[property.name] else { return nil }
-        lock.withLock {
-            let count = published.load(ordering: .relaxed)
-            guard count < Self.capacity, Self.index(of: id, entries: entries, count: count) == nil else { return }
-            (entries + count).initialize(to: Entry(id: id, slot: slot, isAttribute: layout.attributeTypes[slot] != nil, key: property.name))
-            published.store(count + 1, ordering: .releasing)
-        }
-        return (slot, property.name)
     }
 }
 

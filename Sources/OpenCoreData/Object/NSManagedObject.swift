@@ -17,10 +17,13 @@ open class NSManagedObject: NSObject {
     }
     /// `ObjectData` (an identified object, loaded or fault), `RowBlock` (a fetched row, unchanged) or
     /// `BatchGroup` (a batch shell).
-    /// Read on every property access: no run-time exclusivity checks on these (the context serializes access).
+    /// Read on every property access: no run-time exclusivity checks on these.
+    // Safe because the object's context serializes access to its objects (Core Data's rule).
     @usableFromInline @exclusivity(unchecked) final var payload: ObjectPayload
     /// The object's row in its `RowBlock`, or the shell's index in its batch group.
+    // Safe because: as `payload`.
     @usableFromInline @exclusivity(unchecked) final var batchIndex: Int32 = 0
+    // Safe because: as `payload`.
     @exclusivity(unchecked) var flags: ObjectFlags = []
 
     struct ObjectFlags: OptionSet {
@@ -38,7 +41,7 @@ open class NSManagedObject: NSObject {
     public required init(entity: NSEntityDescription, insertInto context: NSManagedObjectContext?) {
         if let pending = ObjectConstruction.take() {
             // A fault, fetched row or batch shell for a stored row (see ObjectConstruction).
-            self.payload = pending.payload.takeUnretainedValue()
+            self.payload = pending.payload
             self.batchIndex = pending.index
             super.init()
             return
@@ -88,18 +91,16 @@ open class NSManagedObject: NSObject {
 
     /// The object's own state, made from its row or batch shell the first time it is needed.
     var data: ObjectData {
-        switch payload.kind {
-        case .data:
-            return unsafeDowncast(payload, to: ObjectData.self)
-        case .rows:
-            let block = unsafeDowncast(payload, to: RowBlock.self)
+        switch payload.view {
+        case .data(let data):
+            return data
+        case .rows(let block):
             let row = Int(batchIndex)
             let data = detachedData()
             data.values = block.values(at: row)
             data.version = block.version(at: row)
             return data
-        case .batch:
-            let group = unsafeDowncast(payload, to: BatchGroup.self)
+        case .batch(let group):
             let data = detachedData()
             data.batchGroup = group
             return data
@@ -116,20 +117,19 @@ open class NSManagedObject: NSObject {
     }
 
     var primaryKeyIfKnown: Int64 {
-        switch payload.kind {
-        case .data: return unsafeDowncast(payload, to: ObjectData.self).primaryKey
-        case .rows: return unsafeDowncast(payload, to: RowBlock.self).primaryKey(at: Int(batchIndex))
-        case .batch: return unsafeDowncast(payload, to: BatchGroup.self).primaryKeys[Int(batchIndex)]
+        switch payload.view {
+        case .data(let data): return data.primaryKey
+        case .rows(let block): return block.primaryKey(at: Int(batchIndex))
+        case .batch(let group): return group.primaryKeys[Int(batchIndex)]
         }
     }
 
     /// Turns the object into a fault: its values are dropped (and read again from the store when next used).
     func dropValues() {
-        switch payload.kind {
+        switch payload.view {
         case .rows:
             _ = detachedData()
-        case .data:
-            let data = unsafeDowncast(payload, to: ObjectData.self)
+        case .data(let data):
             data.values = nil
             data.committed = nil
             data.changedSlots.removeAll()
@@ -140,7 +140,7 @@ open class NSManagedObject: NSObject {
 
     /// The object's ID: temporary until the object is saved, then permanent.
     open var objectID: NSManagedObjectID {
-        if payload.kind == .data, case let data = unsafeDowncast(payload, to: ObjectData.self), data.isNew {
+        if case .data(let data) = payload.view, data.isNew {
             if let temporary = data.temporaryID { return temporary }
             let temporary = NSManagedObjectID(temporaryFor: entity)
             data.temporaryID = temporary
@@ -172,8 +172,8 @@ open class NSManagedObject: NSObject {
 
     /// Whether the object's values are loaded (`isFault`'s opposite, without dynamic dispatch).
     @inline(__always) final var hasValues: Bool {
-        switch payload.kind {
-        case .data: return unsafeDowncast(payload, to: ObjectData.self).values != nil
+        switch payload.view {
+        case .data(let data): return data.values != nil
         case .rows: return true
         case .batch: return false
         }
@@ -374,9 +374,9 @@ open class NSManagedObject: NSObject {
     @inline(__always)
     func loadedAttribute(atSlot slot: Int, layout: EntityLayout) -> SlotValue? {
         guard layout.attributeTypes[slot] != nil else { return nil }
-        switch payload.kind {
-        case .rows: return unsafeDowncast(payload, to: RowBlock.self).value(row: Int(batchIndex), slot: slot)
-        case .data: return unsafeDowncast(payload, to: ObjectData.self).values?[slot: slot]
+        switch payload.view {
+        case .rows(let block): return block.value(row: Int(batchIndex), slot: slot)
+        case .data(let data): return data.values?[slot: slot]
         case .batch: return nil
         }
     }

@@ -25,6 +25,8 @@ class ObjectPayload {
         self.entity = entity
         self.layout = entity.layout
         self.kind = kind
+        // `PayloadView` downcasts by the kind: it must be this payload's own class's.
+        precondition(ObjectPayload.kind(of: type(of: self)) == kind, "A \(type(of: self)) payload made with kind \(kind)")
     }
 }
 
@@ -38,13 +40,15 @@ final class ObjectData: ObjectPayload {
     /// Whether the object has never been saved.
     var isNew = false
     /// Values by slot (see `EntityLayout`); nil while the object is a fault.
-    /// Accessed on every property read: no run-time exclusivity check (the object's context serializes access).
+    /// Accessed on every property read: no run-time exclusivity check.
+    // Safe because the object's context serializes access to its objects (Core Data's rule).
     @usableFromInline @exclusivity(unchecked) var values: SlotValues?
     /// The values as last read from or written to the store, for changedValues, rollback and merges.
     var committed: SlotValues?
     /// The row version (Z_OPT) the values were read at.
     var version: Int64 = 0
     /// Slots changed since the last save.
+    // Safe because the object's context serializes access to its objects (Core Data's rule).
     @exclusivity(unchecked) var changedSlots = SlotSet()
     /// The batch group of a fetched shell that was loaded (so that its deinit can leave the group).
     var batchGroup: BatchGroup?
@@ -100,7 +104,7 @@ final class BatchGroup: ObjectPayload {
     let primaryKeys: PrimaryKeyList
     let batchSize: Int
     private let lock = NSLock()
-    private var members: [Unmanaged<NSManagedObject>?] = []
+    private var members: [UnretainedObject?] = []
     private var indexByKey: [Int64: Int32]?
     private var loadedBatches: [Int] = []
 
@@ -113,12 +117,12 @@ final class BatchGroup: ObjectPayload {
 
     /// Adds the next member (nil for a result that is an object the context already had).
     func append(_ object: NSManagedObject?) {
-        lock.withLock { members.append(object.map { Unmanaged.passUnretained($0) }) }
+        lock.withLock { members.append(object.map(UnretainedObject.init)) }
     }
 
     /// The member at `index`, if it is still alive.
     func member(at index: Int) -> NSManagedObject? {
-        lock.withLock { members[index]?.takeUnretainedValue() }
+        lock.withLock { members[index]?.object }
     }
 
     /// The live member for a primary key (the key index is built on the first call).
@@ -130,13 +134,13 @@ final class BatchGroup: ObjectPayload {
                 indexByKey = index
             }
             guard let i = indexByKey?[primaryKey] else { return nil }
-            return members[Int(i)]?.takeUnretainedValue()
+            return members[Int(i)]?.object
         }
     }
 
     /// Every live member.
     var liveMembers: [NSManagedObject] {
-        lock.withLock { members.compactMap { $0?.takeUnretainedValue() } }
+        lock.withLock { members.compactMap { $0?.object } }
     }
 
     /// Called from a member's deinit.

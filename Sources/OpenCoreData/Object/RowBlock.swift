@@ -14,8 +14,6 @@ final class RowBlock: ObjectPayload {
     /// The most rows one block holds.
     static let maximumRows = 256
 
-    /// Slots per row: the entity's, then the elements of its deferred composites (see `RowCodec.BlockLayout`).
-    @usableFromInline let stride: Int
     /// How rows are laid out.
     let rowLayout: RowCodec.BlockLayout
     /// The class of the objects made for the rows (the entity's, resolved when the block is made).
@@ -24,10 +22,10 @@ final class RowBlock: ObjectPayload {
     let capacity: Int
     /// Rows stored so far.
     private(set) var count = 0
-    /// `capacity * stride` slots; the first `count * stride` are initialized.
-    @usableFromInline let slots: UnsafeMutablePointer<SlotValue>
-    private let primaryKeys: UnsafeMutablePointer<Int64>
-    private let versions: UnsafeMutablePointer<Int64>
+    /// The rows' values, keys and versions (the first `count` rows initialized).
+    @usableFromInline let storage: Storage
+    /// Slots per row.
+    @usableFromInline var stride: Int { storage.stride }
 
     /// A block for rows laid out as `rowLayout` says (whose slots must be the entity's).
     init(entity: NSEntityDescription, rowLayout: RowCodec.BlockLayout, capacity: Int) {
@@ -35,27 +33,12 @@ final class RowBlock: ObjectPayload {
                      "Rows of \(entity.name ?? "?") have \(rowLayout.slotCount) slots, the entity \(entity.layout.properties.count)")
         self.rowLayout = rowLayout
         objectClass = entity.resolvedClass()
-        let stride = rowLayout.stride
-        self.stride = stride
         self.capacity = capacity
-        slots = .allocate(capacity: max(1, capacity * stride))
-        primaryKeys = .allocate(capacity: capacity)
-        versions = .allocate(capacity: capacity)
+        storage = Storage(capacity: capacity, stride: rowLayout.stride)
         super.init(entity: entity, kind: .rows)
     }
 
-    deinit {
-        // Only values that hold references are destroyed (no generic witness per slot).
-        var slot = slots
-        let end = slots + count * stride
-        while slot < end {
-            if slot.pointee.needsDestroying { slot.deinitialize(count: 1) }
-            slot += 1
-        }
-        slots.deallocate()
-        primaryKeys.deallocate()
-        versions.deallocate()
-    }
+    deinit { storage.free(rows: count) }
 
     var isFull: Bool { count == capacity }
 
@@ -63,9 +46,7 @@ final class RowBlock: ObjectPayload {
     func append(_ source: RowSource) -> Int {
         precondition(count < capacity, "RowBlock overflow")
         let row = count
-        source.decode(into: slots + row * stride)
-        primaryKeys[row] = source.primaryKey
-        versions[row] = source.version
+        source.decode(into: storage.initializeRow(row, primaryKey: source.primaryKey, version: source.version))
         count += 1
         return row
     }
@@ -74,7 +55,7 @@ final class RowBlock: ObjectPayload {
     /// its slot (rows are otherwise never written after their fetch).
     func value(row: Int, slot: Int) -> SlotValue {
         buildDeferred(row: row, slot: slot)
-        return slots[row * stride + slot]
+        return storage.value(row: row, slot: slot)
     }
 
     /// Builds the dictionary of the deferred composite at `slot` of `row` into that slot, when the slot
@@ -82,14 +63,14 @@ final class RowBlock: ObjectPayload {
     @usableFromInline
     func buildDeferred(row: Int, slot: Int) {
         let composite = rowLayout.deferredIndex[slot]
-        guard composite >= 0 else { return }
-        let pointer = slots + (row * stride + slot)
-        guard case .null = pointer.pointee else { return }
-        pointer.pointee = rowLayout.takeDictionary(Int(composite), row: slots + row * stride)
+        guard composite >= 0, row < count else { return }
+        let slots = storage.row(row)
+        guard case .null = slots[slot] else { return }
+        slots.set(slot, to: rowLayout.takeDictionary(Int(composite), row: slots))
     }
 
-    func primaryKey(at row: Int) -> Int64 { primaryKeys[row] }
-    func version(at row: Int) -> Int64 { versions[row] }
+    func primaryKey(at row: Int) -> Int64 { storage.primaryKey(at: row) }
+    func version(at row: Int) -> Int64 { storage.version(at: row) }
 
     /// A copy of a row's values (the entity's slots, deferred composites built).
     func values(at row: Int) -> SlotValues {

@@ -80,27 +80,14 @@ enum SlotValue {
     }
 
     /// Whether destroying this value does anything: false for the plain-data cases and for strings the
-    /// runtime keeps no reference count for (see `isImmortal`).
+    /// runtime keeps no reference count for (see `StringLayout.isImmortal`).
     @inline(__always)
     var needsDestroying: Bool {
         switch self {
         case .null, .int16, .int32, .int64, .double, .float, .bool, .date: return false
-        case .string(let string): return !SlotValue.isImmortal(string)
+        case .string(let string): return !StringLayout.isImmortal(string)
         default: return true
         }
-    }
-
-    /// Whether `string` is one the runtime keeps no reference count for (a small string, held in its
-    /// own bits, or a literal), so that destroying it does nothing. On 64-bit platforms that is bit 63
-    /// of the string's object word ("isImmortal" in the standard library's string layout); elsewhere
-    /// this answers false, and such strings are destroyed as any other.
-    @inline(__always)
-    static func isImmortal(_ string: String) -> Bool {
-        #if _pointerBitWidth(_64)
-        return unsafeBitCast(string, to: (UInt64, UInt64).self).1 & (1 << 63) != 0
-        #else
-        return false
-        #endif
     }
 
     var isNull: Bool {
@@ -147,26 +134,24 @@ enum SlotValue {
     /// `v` as a `T` when `T` is `V` or `V?`.
     @inlinable @inline(__always)
     static func exact<V, T>(_ v: V, as: T.Type) -> T? {
-        if T.self == V.self { return unsafeBitCast(v, to: T.self) }
-        if T.self == V?.self { return unsafeBitCast(Optional(v), to: T.self) }
-        return nil
+        TypeIdentity.cast(v, to: T.self) ?? TypeIdentity.cast(Optional(v), to: T.self)
     }
 
     /// nil as a `T`, when `T` is the Optional of a type with a case of its own.
     @inlinable @inline(__always)
     static func none<T>(as: T.Type) -> T? {
-        if T.self == String?.self { return unsafeBitCast(String?.none, to: T.self) }
-        if T.self == Int?.self { return unsafeBitCast(Int?.none, to: T.self) }
-        if T.self == Int64?.self { return unsafeBitCast(Int64?.none, to: T.self) }
-        if T.self == Int32?.self { return unsafeBitCast(Int32?.none, to: T.self) }
-        if T.self == Int16?.self { return unsafeBitCast(Int16?.none, to: T.self) }
-        if T.self == Double?.self { return unsafeBitCast(Double?.none, to: T.self) }
-        if T.self == Float?.self { return unsafeBitCast(Float?.none, to: T.self) }
-        if T.self == Bool?.self { return unsafeBitCast(Bool?.none, to: T.self) }
-        if T.self == Date?.self { return unsafeBitCast(Date?.none, to: T.self) }
-        if T.self == UUID?.self { return unsafeBitCast(UUID?.none, to: T.self) }
-        if T.self == Data?.self { return unsafeBitCast(Data?.none, to: T.self) }
-        if T.self == [String: Any]?.self { return unsafeBitCast([String: Any]?.none, to: T.self) }
+        if let none = TypeIdentity.cast(String?.none, to: T.self) { return none }
+        if let none = TypeIdentity.cast(Int?.none, to: T.self) { return none }
+        if let none = TypeIdentity.cast(Int64?.none, to: T.self) { return none }
+        if let none = TypeIdentity.cast(Int32?.none, to: T.self) { return none }
+        if let none = TypeIdentity.cast(Int16?.none, to: T.self) { return none }
+        if let none = TypeIdentity.cast(Double?.none, to: T.self) { return none }
+        if let none = TypeIdentity.cast(Float?.none, to: T.self) { return none }
+        if let none = TypeIdentity.cast(Bool?.none, to: T.self) { return none }
+        if let none = TypeIdentity.cast(Date?.none, to: T.self) { return none }
+        if let none = TypeIdentity.cast(UUID?.none, to: T.self) { return none }
+        if let none = TypeIdentity.cast(Data?.none, to: T.self) { return none }
+        if let none = TypeIdentity.cast([String: Any]?.none, to: T.self) { return none }
         return nil
     }
 
@@ -192,8 +177,8 @@ enum SlotValue {
     /// `v` as a `V?` when `T` is `V` or `V?` (the outer Optional says whether `T` matched).
     @inlinable @inline(__always)
     static func typed<T, V>(_ v: T, _: V.Type) -> V?? {
-        if T.self == V.self { return .some(unsafeBitCast(v, to: V.self)) }
-        if T.self == V?.self { return .some(unsafeBitCast(v, to: V?.self)) }
+        if let value = TypeIdentity.cast(v, to: V.self) { return .some(value) }
+        if let value = TypeIdentity.cast(v, to: V?.self) { return .some(value) }
         return nil
     }
 }

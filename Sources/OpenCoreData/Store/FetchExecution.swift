@@ -44,14 +44,13 @@ struct FetchedRow {
 }
 
 /// The row a fetch is on: its key, entity and version, with its values decoded only when asked for
-/// (a row whose object the context already has is not decoded). Valid only during `fetchRows`' call,
-/// which keeps the entity, codec and schema alive: they are held unretained (no reference counting per row).
+/// (a row whose object the context already has is not decoded). Valid only during `fetchRows`' call.
 struct RowSource {
     let primaryKey: Int64
     let version: Int64
     fileprivate let columns: StatementColumns
-    fileprivate unowned(unsafe) let codec: RowCodec
-    fileprivate unowned(unsafe) let schema: StoreSchema
+    fileprivate let codec: RowCodec
+    fileprivate let schema: StoreSchema
 
     /// The row's entity.
     var entity: NSEntityDescription { codec.mapping.entity }
@@ -65,11 +64,8 @@ struct RowSource {
     var blockLayout: RowCodec.BlockLayout { codec.blockLayout }
 
     /// Decodes the row into uninitialized memory for one row of a row block.
-    func decode(into slots: UnsafeMutablePointer<SlotValue>) {
-        // Borrowed, not retained: `fetchRows` keeps the codec and schema alive.
-        Unmanaged.passUnretained(schema)._withUnsafeGuaranteedRef { schema in
-            Unmanaged.passUnretained(codec)._withUnsafeGuaranteedRef { $0.decodeRow(columns, schema: schema, into: slots) }
-        }
+    func decode(into slots: RowSlots) {
+        codec.decodeRow(columns, schema: schema, into: slots)
     }
 }
 
@@ -121,8 +117,7 @@ extension NSPersistentStore {
             let statement = try db.cachedStatement(sql: sql)
             statement.setUncheckedArguments(StatementArguments(arguments))
             var lastNumber = -1
-            // Unretained: the store keeps its codecs (and their entities) for its lifetime.
-            unowned(unsafe) var lastCodec: RowCodec? = nil
+            var lastCodec: RowCodec? = nil
             try forEachRow(statement, db: db) { row in
                 let number = onlyNumber ?? Int(row.int64(1) ?? 0)
                 if number != lastNumber {
@@ -131,7 +126,7 @@ extension NSPersistentStore {
                     lastNumber = number
                 }
                 body(RowSource(primaryKey: row.int64(0) ?? 0, version: row.int64(2) ?? 0,
-                               columns: row, codec: lastCodec.unsafelyUnwrapped, schema: schema))
+                               columns: row, codec: lastCodec!, schema: schema))
             }
         }
     }
@@ -326,6 +321,8 @@ extension NSPersistentStore {
     /// Reads inside a transaction of the store's own (SQLite errors become Core Data errors).
     func run<T>(_ body: (Database) throws -> T) throws -> T {
         do {
+            // Safe because every read of a fetch runs in this one call (no isolation is assumed across calls),
+            // and reentrancy is what a fetch inside a fetch's block needs.
             return try writer.unsafeReentrantRead { db in try body(db) }
         } catch let error as DatabaseError {
             throw coreDataError(NSCoreDataError, "The store could not be read: \(error.message ?? "\(error)")", [NSUnderlyingErrorKey: error])

@@ -90,10 +90,8 @@ final class RowCodec: @unchecked Sendable {
         /// The dictionary of the deferred composite `deferred[composite]`, from a row's element slots. It takes
         /// their values (no copy now, nothing to destroy with the block): the slots are left `.null`,
         /// and are not read again once the composite's slot holds the dictionary.
-        func takeDictionary(_ composite: Int, row: UnsafeMutablePointer<SlotValue>) -> SlotValue {
-            deferred.withUnsafeBufferPointer { deferred in
-                deferred[composite].template.takeValue(from: row + deferred[composite].firstElement)
-            }
+        func takeDictionary(_ composite: Int, row: RowSlots) -> SlotValue {
+            deferred[composite].template.takeValue(from: row.dropFirst(deferred[composite].firstElement))
         }
     }
 
@@ -117,30 +115,25 @@ final class RowCodec: @unchecked Sendable {
         /// called once per column): the template's keys with every element when all are present (the
         /// usual case); otherwise a dictionary of the elements present, or `.null` when there are none.
         func value(_ element: (Int) -> Any?) -> SlotValue {
-            withUnsafeTemporaryAllocation(of: Any?.self, capacity: count) { values in
-                var present = 0
-                for i in 0..<count {
-                    let value = element(i)
-                    if value != nil { present += 1 }
-                    values.initializeElement(at: i, to: value)
-                }
-                // Each branch moves every value out of the buffer.
-                if present == count { return .composite(columnByKey.mapValues { values.moveElement(from: $0)! }) }
-                var partial: [String: Any] = [:]
-                for i in 0..<count {
-                    if let value = values.moveElement(from: i) { partial[keys[i]] = value }
-                }
-                return partial.isEmpty ? .null : .composite(partial)
+            var values: [Any?] = []
+            values.reserveCapacity(count)
+            var present = 0
+            for i in 0..<count {
+                let value = element(i)
+                if value != nil { present += 1 }
+                values.append(value)
             }
+            if present == count { return .composite(columnByKey.mapValues { values[$0]! }) }
+            var partial: [String: Any] = [:]
+            for i in 0..<count {
+                if let value = values[i] { partial[keys[i]] = value }
+            }
+            return partial.isEmpty ? .null : .composite(partial)
         }
 
         /// The composite's value from a row block's element slots, which it takes (leaving `.null`).
-        func takeValue(from elements: UnsafeMutablePointer<SlotValue>) -> SlotValue {
-            @inline(__always) func take(_ i: Int) -> Any? {
-                let element = (elements + i).move()
-                (elements + i).initialize(to: .null)
-                return element.takeAny()
-            }
+        func takeValue(from elements: RowSlots) -> SlotValue {
+            @inline(__always) func take(_ i: Int) -> Any? { elements.take(i).takeAny() }
             for i in 0..<count where elements[i].isNull { return value(take) }
             return .composite(columnByKey.mapValues { take($0)! })
         }
@@ -241,23 +234,18 @@ final class RowCodec: @unchecked Sendable {
 
     /// Decodes the slot values of a row selected with the table's full column list.
     func decode<Columns: SQLColumns>(_ row: Columns, schema: StoreSchema) -> SlotValues {
-        SlotValues(Array(unsafeUninitializedCapacity: plan.count) { buffer, initialized in
-            decode(row, schema: schema, into: buffer.baseAddress!)
-            initialized = plan.count
-        })
+        SlotValues(RowSlots.withArray(count: plan.count) { decode(row, schema: schema, into: $0) })
     }
 
     /// Decodes a row's slot values into `slots` (uninitialized memory for one value per slot).
-    func decode<Columns: SQLColumns>(_ row: Columns, schema: StoreSchema, into slots: UnsafeMutablePointer<SlotValue>) {
+    func decode<Columns: SQLColumns>(_ row: Columns, schema: StoreSchema, into slots: RowSlots) {
         decode(row, schema: schema, into: slots, steps: plan)
     }
 
     /// Decodes a row into `slots`, one value per step of `steps` (uninitialized memory).
     @inline(__always)
-    private func decode<Columns: SQLColumns>(_ row: Columns, schema: StoreSchema, into slots: UnsafeMutablePointer<SlotValue>, steps: [SlotPlan]) {
-        steps.withUnsafeBufferPointer { steps in
-            for slot in steps.indices { (slots + slot).initialize(to: decodeSlot(steps[slot], row, schema: schema)) }
-        }
+    private func decode<Columns: SQLColumns>(_ row: Columns, schema: StoreSchema, into slots: RowSlots, steps: [SlotPlan]) {
+        for slot in steps.indices { slots.initialize(slot, to: decodeSlot(steps[slot], row, schema: schema)) }
     }
 
     /// One slot's value, read as its plan step says.
@@ -282,7 +270,7 @@ final class RowCodec: @unchecked Sendable {
 
     /// Decodes a row into a row block's slots (`blockLayout.stride` of them, uninitialized): the
     /// entity's slots, with deferred composites left `.null` and their elements in the slots after.
-    func decodeRow<Columns: SQLColumns>(_ row: Columns, schema: StoreSchema, into slots: UnsafeMutablePointer<SlotValue>) {
+    func decodeRow<Columns: SQLColumns>(_ row: Columns, schema: StoreSchema, into slots: RowSlots) {
         decode(row, schema: schema, into: slots, steps: blockPlan)
     }
 
@@ -292,10 +280,9 @@ final class RowCodec: @unchecked Sendable {
     /// A composite's dictionary; elements whose columns are NULL are left out (nil when all are).
     private func decodeComposite<Columns: SQLColumns>(_ row: Columns, _ composite: CompositePlan) -> SlotValue {
         if let template = composite.template {
-            return composite.columns.withUnsafeBufferPointer { columns in
-                template.value { i in
-                    SQLValueCodec.decode(row, Int(columns[i].column), type: columns[i].type, transformerName: self.transformerName(columns[i].transformer))
-                }
+            let columns = composite.columns
+            return template.value { i in
+                SQLValueCodec.decode(row, Int(columns[i].column), type: columns[i].type, transformerName: self.transformerName(columns[i].transformer))
             }
         }
         // Nested composites: each element at its path.

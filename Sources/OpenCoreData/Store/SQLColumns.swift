@@ -39,6 +39,7 @@ struct StatementColumns: SQLColumns {
         // NULL gives a null pointer (an empty string does not), so no separate type check is needed.
         guard let text = sqlite3_column_text(handle, Int32(index)) else { return nil }
         let count = Int(sqlite3_column_bytes(handle, Int32(index)))
+        // Safe because SQLite keeps the text's `count` bytes valid until the next step, and they are copied now.
         return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
 

@@ -35,7 +35,7 @@ enum SQLValueCodec {
         case .binaryDataAttributeType:
             if let d = value as? Data { return d.databaseValue }
         case .UUIDAttributeType:
-            if let u = value as? UUID { return withUnsafeBytes(of: u.uuid) { Data($0) }.databaseValue }
+            if let u = value as? UUID { return UUIDBytes.data(u).databaseValue }
         case .URIAttributeType:
             if let u = value as? URL { return u.absoluteString.databaseValue }
         case .transformableAttributeType:
@@ -49,7 +49,7 @@ enum SQLValueCodec {
         if let n = NumericValue(value) { return n.isInteger ? n.int64.databaseValue : n.double.databaseValue }
         if let d = value as? Date { return d.timeIntervalSinceReferenceDate.databaseValue }
         if let d = value as? Data { return d.databaseValue }
-        if let u = value as? UUID { return withUnsafeBytes(of: u.uuid) { Data($0) }.databaseValue }
+        if let u = value as? UUID { return UUIDBytes.data(u).databaseValue }
         if let u = value as? URL { return u.absoluteString.databaseValue }
         return String(describing: value).databaseValue
     }
@@ -70,8 +70,8 @@ enum SQLValueCodec {
         case .dateAttributeType: return row.double(index).map { .date(Date(timeIntervalSinceReferenceDate: $0)) } ?? .null
         case .binaryDataAttributeType: return row.data(index).map(SlotValue.data) ?? .null
         case .UUIDAttributeType:
-            guard let data = row.data(index), data.count == 16 else { return .null }
-            return .uuid(data.withUnsafeBytes { raw in UUID(uuid: raw.loadUnaligned(as: uuid_t.self)) })
+            guard let data = row.data(index), let uuid = UUIDBytes.uuid(data) else { return .null }
+            return .uuid(uuid)
         case .decimalAttributeType:
             return SlotValue(row.double(index).map { Decimal(string: String($0)) ?? Decimal($0) })
         case .URIAttributeType: return SlotValue(row.string(index).flatMap { URL(string: $0) })
@@ -106,5 +106,20 @@ enum Transformers {
             return transformer.reverseTransformedValue(data)
         }
         return (try? NSKeyedUnarchiver.unarchiveTopLevelObjectWithData(data)) ?? data
+    }
+}
+
+/// A UUID as the 16 bytes Core Data stores for it, and back.
+enum UUIDBytes {
+    static func data(_ uuid: UUID) -> Data {
+        let u = uuid.uuid
+        return Data([u.0, u.1, u.2, u.3, u.4, u.5, u.6, u.7, u.8, u.9, u.10, u.11, u.12, u.13, u.14, u.15])
+    }
+
+    /// The UUID in `data`, when it is 16 bytes long.
+    static func uuid(_ data: Data) -> UUID? {
+        guard data.count == 16 else { return nil }
+        let b = Array(data)
+        return UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
     }
 }

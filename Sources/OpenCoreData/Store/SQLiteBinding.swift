@@ -6,6 +6,7 @@ import GRDBSQLite
 /// `DatabaseValue` arrays: the save path's per-row loop. Values are stored as `SQLValueCodec` describes.
 enum SQLiteBinding {
     /// SQLite copies the bytes during the call (`SQLITE_TRANSIENT`).
+    // Safe because SQLITE_TRANSIENT is defined by SQLite as the destructor value -1, which it never calls.
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
     /// Binds an attribute value to parameter `index` (1-based).
@@ -43,6 +44,7 @@ enum SQLiteBinding {
         case .double(let v): sqlite3_bind_double(statement, index, v)
         case .string(let v): bindText(v, to: statement, at: index)
         case .blob(let data):
+            // Safe because SQLite copies the bytes (SQLITE_TRANSIENT) before `withUnsafeBytes` returns.
             _ = data.withUnsafeBytes { bytes in
                 // An empty blob has no base address; bind a zero-length blob, not NULL.
                 if let base = bytes.baseAddress {
@@ -58,6 +60,8 @@ enum SQLiteBinding {
     static func bindText(_ text: String, to statement: SQLiteStatement, at index: Int32) {
         var text = text
         text.withUTF8 { utf8 in
+            // Safe because UTF-8 code units are bytes as C chars are, and SQLite copies them (SQLITE_TRANSIENT)
+            // before `withUTF8` returns.
             let base = utf8.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }
             if let base {
                 sqlite3_bind_text(statement, index, base, Int32(utf8.count), transient)

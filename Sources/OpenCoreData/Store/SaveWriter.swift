@@ -75,9 +75,9 @@ final class SaveWriter {
         sqlite3_bind_int64(handle, 1, object.data.primaryKey)
         sqlite3_bind_int64(handle, 2, Int64(codec.mapping.number))
         sqlite3_bind_int64(handle, 3, 1)
-        // Columns are read in place (copying one would retain its strings), and SQLite parameters are
-        // numbered from 4, after Z_PK, Z_ENT and Z_OPT.
-        codec.insertColumns.withUnsafeBufferPointer { columns in
+        // SQLite parameters are numbered from 4, after Z_PK, Z_ENT and Z_OPT.
+        let columns = codec.insertColumns
+        do {
             var i = 0
             while i < columns.count {
                 let parameter = Int32(i + 4)
@@ -89,7 +89,7 @@ final class SaveWriter {
                 let slotValue = values[slot: columns[i].slot]
                 let flat = columns[i].flatCompositeColumns
                 if flat > 0, case .composite(let dictionary) = slotValue {
-                    bindElements(of: dictionary, columns: UnsafeBufferPointer(rebasing: columns[i..<(i + flat)]), to: handle, at: parameter)
+                    bindElements(of: dictionary, columns: columns[i..<(i + flat)], to: handle, at: parameter)
                     i += flat
                     continue
                 }
@@ -106,16 +106,18 @@ final class SaveWriter {
 
     /// Binds a flat composite's elements to their columns' parameters (`first` and on) by walking the
     /// dictionary once: a key is matched by comparing strings, not hashed. Absent elements are NULL.
-    private func bindElements(of dictionary: [String: Any], columns: UnsafeBufferPointer<InsertColumn>, to handle: SQLiteStatement, at first: Int32) {
+    private func bindElements(of dictionary: [String: Any], columns: ArraySlice<InsertColumn>, to handle: SQLiteStatement, at first: Int32) {
         var bound: UInt64 = 0
+        let start = columns.startIndex
         for (key, value) in dictionary {
             for j in columns.indices where columns[j].path![0] == key {
-                SQLiteBinding.bind(value, type: columns[j].type, transformerName: columns[j].transformer, to: handle, at: first + Int32(j))
-                bound |= 1 << UInt64(j)
+                let parameter = first + Int32(j - start)
+                SQLiteBinding.bind(value, type: columns[j].type, transformerName: columns[j].transformer, to: handle, at: parameter)
+                bound |= 1 << UInt64(j - start)
                 break
             }
         }
-        for j in columns.indices where bound & (1 << UInt64(j)) == 0 { sqlite3_bind_null(handle, first + Int32(j)) }
+        for j in columns.indices where bound & (1 << UInt64(j - start)) == 0 { sqlite3_bind_null(handle, first + Int32(j - start)) }
     }
 
     private func encode(_ column: InsertColumn, values: SlotValues) -> DatabaseValue {

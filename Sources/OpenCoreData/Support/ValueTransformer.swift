@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The name under which a value transformer is registered.
 public struct NSValueTransformerName: RawRepresentable, Hashable, Sendable {
@@ -14,20 +15,19 @@ public struct NSValueTransformerName: RawRepresentable, Hashable, Sendable {
 /// attributes. Subclass it, override `transformedValue(_:)` (value → `Data`) and
 /// `reverseTransformedValue(_:)`, and register it with `setValueTransformer(_:forName:)`.
 open class ValueTransformer: NSObject, @unchecked Sendable {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var registry: [NSValueTransformerName: ValueTransformer] = [:]
+    private static let registry = Mutex<[NSValueTransformerName: ValueTransformer]>([:])
 
     /// Creates a transformer.
     public override init() { super.init() }
 
     /// Registers a transformer under a name (nil removes it).
     open class func setValueTransformer(_ transformer: ValueTransformer?, forName name: NSValueTransformerName) {
-        lock.withLock { registry[name] = transformer }
+        registry.withLock { $0[name] = transformer }
     }
 
     /// The transformer registered under a name.
     public convenience init?(forName name: NSValueTransformerName) {
-        guard ValueTransformer.lock.withLock({ ValueTransformer.registry[name] }) != nil else { return nil }
+        guard ValueTransformer.registry.withLock({ $0[name] }) != nil else { return nil }
         self.init()
         self.lookupName = name
     }
@@ -35,12 +35,12 @@ open class ValueTransformer: NSObject, @unchecked Sendable {
     private var lookupName: NSValueTransformerName?
 
     static func registered(forName name: NSValueTransformerName) -> ValueTransformer? {
-        lock.withLock { registry[name] }
+        registry.withLock { $0[name] }
     }
 
     /// The registered names.
     open class func valueTransformerNames() -> [NSValueTransformerName] {
-        lock.withLock { Array(registry.keys) }
+        registry.withLock { Array($0.keys) }
     }
 
     /// Whether the transformer can reverse its transformation.
@@ -48,7 +48,7 @@ open class ValueTransformer: NSObject, @unchecked Sendable {
 
     /// Transforms a value (for a transformable attribute: into `Data`).
     open func transformedValue(_ value: Any?) -> Any? {
-        if let name = lookupName, let target = ValueTransformer.lock.withLock({ ValueTransformer.registry[name] }) {
+        if let name = lookupName, let target = ValueTransformer.registry.withLock({ $0[name] }) {
             return target.transformedValue(value)
         }
         return value
@@ -56,7 +56,7 @@ open class ValueTransformer: NSObject, @unchecked Sendable {
 
     /// Reverses the transformation.
     open func reverseTransformedValue(_ value: Any?) -> Any? {
-        if let name = lookupName, let target = ValueTransformer.lock.withLock({ ValueTransformer.registry[name] }) {
+        if let name = lookupName, let target = ValueTransformer.registry.withLock({ $0[name] }) {
             return target.reverseTransformedValue(value)
         }
         return value
