@@ -1,7 +1,8 @@
 import Foundation
-@testable import OpenCoreData
 import Synchronization
 import Testing
+
+@testable import OpenCoreData
 
 /// Counts the instances of a class that are alive (swift-collections' `LifetimeTracker` pattern): every
 /// value the unsafe handle types hold unretained or in raw memory must be freed exactly once.
@@ -57,7 +58,8 @@ final class TrackedTransformer: ValueTransformer, @unchecked Sendable {
 struct LifetimeTests {
     @Test func aRowBlocksStorageFreesEveryValueItHolds() {
         let counter = LifetimeCounter()
-        let rows = 37, stride = 5
+        let rows = 37
+        let stride = 5
         let storage = RowBlock.Storage(capacity: 64, stride: stride)
         for row in 0..<rows {
             let slots = storage.initializeRow(row, primaryKey: Int64(row + 1), version: 1)
@@ -129,7 +131,8 @@ struct LifetimeTests {
         }
         #expect(LifetimeRegistered.counter.alive == 0)
         try context.performAndWait {
-            var objects: [NSManagedObject]? = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "LifetimeRegistered"))
+            var objects: [NSManagedObject]? = try context.fetch(
+                NSFetchRequest<NSManagedObject>(entityName: "LifetimeRegistered"))
             #expect(objects?.count == rows)
             #expect(context.registry.count == rows)
             #expect(LifetimeRegistered.counter.alive == rows)
@@ -177,7 +180,8 @@ struct LifetimeTests {
 
 extension NSManagedObject {
     /// A new object of `entity`'s class in `context`.
-    fileprivate static func insert(entity: NSEntityDescription, into context: NSManagedObjectContext) -> NSManagedObject {
+    fileprivate static func insert(entity: NSEntityDescription, into context: NSManagedObjectContext) -> NSManagedObject
+    {
         entity.resolvedClass().init(entity: entity, insertInto: context)
     }
 }

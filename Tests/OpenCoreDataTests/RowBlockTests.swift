@@ -1,6 +1,7 @@
 import Foundation
-@testable import OpenCoreData
 import Testing
+
+@testable import OpenCoreData
 
 /// Fetched objects read their values from shared row blocks until they need state of their own.
 @Suite("Fetched row blocks")
@@ -16,8 +17,10 @@ struct RowBlockTests {
                 aircraft.tailNumber = "N\(i)"
                 aircraft.aircraftType = i.isMultiple(of: 2) ? "C172" : "PA28"
                 if i.isMultiple(of: 100) { continue }
-                aircraft.colorScheme = i.isMultiple(of: 10) ? ["primary": "red", "secondary": "white"]
-                                                             : ["primary": "blue", "secondary": "white", "tertiary": "gold"]
+                aircraft.colorScheme =
+                    i.isMultiple(of: 10)
+                    ? ["primary": "red", "secondary": "white"]
+                    : ["primary": "blue", "secondary": "white", "tertiary": "gold"]
             }
             try context.save()
             context.reset()
@@ -45,7 +48,8 @@ struct RowBlockTests {
                 let scheme = aircraft.colorScheme
                 // Key-value coding builds the same dictionary from the row's element slots.
                 #expect((aircraft.value(forKey: "colorScheme") as? [String: Any])?.count == scheme?.count)
-                #expect(aircraft.value(forKeyPath: "colorScheme.secondary") as? String == scheme?["secondary"] as? String)
+                #expect(
+                    aircraft.value(forKeyPath: "colorScheme.secondary") as? String == scheme?["secondary"] as? String)
                 if i.isMultiple(of: 100) {
                     #expect(scheme == nil)
                 } else if i.isMultiple(of: 10) {
@@ -161,12 +165,14 @@ struct DeferredCompositeTests {
         let entity = NSEntityDescription(name: "Gauge")
         entity.properties = [
             NSAttributeDescription(name: "name", type: .stringAttributeType),
-            NSCompositeAttributeDescription(name: "reading", elements: [
-                NSAttributeDescription(name: "unit", type: .stringAttributeType),
-                NSAttributeDescription(name: "value", type: .doubleAttributeType),
-                NSAttributeDescription(name: "samples", type: .integer32AttributeType),
-                NSAttributeDescription(name: "taken", type: .dateAttributeType),
-            ]),
+            NSCompositeAttributeDescription(
+                name: "reading",
+                elements: [
+                    NSAttributeDescription(name: "unit", type: .stringAttributeType),
+                    NSAttributeDescription(name: "value", type: .doubleAttributeType),
+                    NSAttributeDescription(name: "samples", type: .integer32AttributeType),
+                    NSAttributeDescription(name: "taken", type: .dateAttributeType),
+                ]),
         ]
         let container = try Fixtures.container(model: Fixtures.model([entity]), inMemory: true)
         let context = container.newBackgroundContext()
@@ -174,7 +180,7 @@ struct DeferredCompositeTests {
             for i in 0..<count {
                 let gauge = NSManagedObject(entity: entity, insertInto: context)
                 gauge.setValue("g\(i)", forKey: "name")
-                if i == 0 { continue } // no reading at all
+                if i == 0 { continue }  // no reading at all
                 var reading: [String: Any] = ["unit": "kPa", "value": Double(i) / 4, "samples": Int32(i)]
                 if i.isMultiple(of: 2) { reading["taken"] = Date(timeIntervalSinceReferenceDate: Double(i)) }
                 gauge.setValue(reading, forKey: "reading")
@@ -197,13 +203,15 @@ struct DeferredCompositeTests {
             let gauges = try Self.byName(context)
             #expect(gauges.count == 20)
             #expect(gauges[0].value(forKey: "reading") == nil)
-            #expect(gauges[0].value(forKey: "reading") == nil) // no element, nothing built: still nil
+            #expect(gauges[0].value(forKey: "reading") == nil)  // no element, nothing built: still nil
             for i in 1..<20 {
                 let reading = try #require(gauges[i].value(forKey: "reading") as? [String: Any])
                 #expect(reading["unit"] as? String == "kPa")
                 #expect(reading["value"] as? Double == Double(i) / 4)
                 #expect(reading["samples"] as? Int32 == Int32(i))
-                #expect((reading["taken"] as? Date) == (i.isMultiple(of: 2) ? Date(timeIntervalSinceReferenceDate: Double(i)) : nil))
+                #expect(
+                    (reading["taken"] as? Date)
+                        == (i.isMultiple(of: 2) ? Date(timeIntervalSinceReferenceDate: Double(i)) : nil))
                 #expect(reading.count == (i.isMultiple(of: 2) ? 4 : 3))
                 // A second read returns the same value; reading leaves the object unchanged.
                 #expect((gauges[i].value(forKey: "reading") as? [String: Any])?.count == reading.count)
@@ -225,7 +233,9 @@ struct DeferredCompositeTests {
             // A change to one element detaches the row; the old value stays committed.
             gauges[4].setValue(Int32(40), forKeyPath: "reading.samples")
             #expect(gauges[4].isUpdated)
-            #expect((gauges[4].committedValues(forKeys: ["reading"])["reading"] as? [String: Any])?["samples"] as? Int32 == 4)
+            #expect(
+                (gauges[4].committedValues(forKeys: ["reading"])["reading"] as? [String: Any])?["samples"] as? Int32
+                    == 4)
             #expect(gauges[4].value(forKeyPath: "reading.unit") as? String == "kPa")
             try context.save()
             context.reset()
@@ -246,7 +256,9 @@ enum NotificationCenterRecorder {
 
     static func didSave(of context: NSManagedObjectContext, _ save: () throws -> Void) rethrows -> Notification? {
         let captured = Captured()
-        let token = NotificationCenter.default.addObserver(forName: .NSManagedObjectContextDidSave, object: context, queue: nil) { notification in
+        let token = NotificationCenter.default.addObserver(
+            forName: .NSManagedObjectContextDidSave, object: context, queue: nil
+        ) { notification in
             captured.lock.withLock { captured.notification = notification }
         }
         defer { NotificationCenter.default.removeObserver(token) }
@@ -271,8 +283,10 @@ final class Tag: NSManagedObject {
 struct RowValueLifetimeTests {
     /// Strings of every kind a row can hold: empty, small (up to 15 UTF-8 bytes, kept in the string's
     /// own bits), just past small, long, non-ASCII, and with an embedded NUL.
-    static let strings = ["", "a", "fifteen bytes!!", "sixteen bytes!!!", String(repeating: "long ", count: 40),
-                          "ünïcödé", "ünïcödé and then some more text", "nul\u{0}inside", "a longer one with a nul \u{0} in it"]
+    static let strings = [
+        "", "a", "fifteen bytes!!", "sixteen bytes!!!", String(repeating: "long ", count: 40),
+        "ünïcödé", "ünïcödé and then some more text", "nul\u{0}inside", "a longer one with a nul \u{0} in it",
+    ]
 
     @Test func stringsOfEveryLengthOutliveTheirRowBlock() throws {
         let entity = NSEntityDescription(name: "Note")
@@ -280,7 +294,9 @@ struct RowValueLifetimeTests {
         let context = try Fixtures.container(model: Fixtures.model([entity]), inMemory: true).newBackgroundContext()
         try context.performAndWait {
             for round in 0..<30 {
-                for text in Self.strings { NSManagedObject(entity: entity, insertInto: context).setValue(text + "\(round)", forKey: "text") }
+                for text in Self.strings {
+                    NSManagedObject(entity: entity, insertInto: context).setValue(text + "\(round)", forKey: "text")
+                }
             }
             try context.save()
             context.reset()
@@ -310,13 +326,17 @@ struct RowValueLifetimeTests {
     @Test func propertiesSharingNamesReadTheirOwnEntitysSlots() throws {
         let point = NSEntityDescription(name: "Point")
         point.managedObjectClassName = NSStringFromClass(Point.self)
-        point.properties = [NSAttributeDescription(name: "x", type: .integer64AttributeType, optional: false, defaultValue: Int64(0)),
-                            NSAttributeDescription(name: "label", type: .stringAttributeType)]
+        point.properties = [
+            NSAttributeDescription(name: "x", type: .integer64AttributeType, optional: false, defaultValue: Int64(0)),
+            NSAttributeDescription(name: "label", type: .stringAttributeType),
+        ]
         let tag = NSEntityDescription(name: "Tag")
         tag.managedObjectClassName = NSStringFromClass(Tag.self)
         // The other order: each name has another slot here.
-        tag.properties = [NSAttributeDescription(name: "label", type: .stringAttributeType),
-                          NSAttributeDescription(name: "x", type: .integer64AttributeType, optional: false, defaultValue: Int64(0))]
+        tag.properties = [
+            NSAttributeDescription(name: "label", type: .stringAttributeType),
+            NSAttributeDescription(name: "x", type: .integer64AttributeType, optional: false, defaultValue: Int64(0)),
+        ]
         let context = try Fixtures.container(model: Fixtures.model([point, tag]), inMemory: true).newBackgroundContext()
         try context.performAndWait {
             for i in 0..<5 {
@@ -347,7 +367,8 @@ struct SingleContextTests {
     @Test func insertingAnotherContextsObjectStopsWithAMessage() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let container = try Fixtures.container(inMemory: true)
-            let first = container.newBackgroundContext(), second = container.newBackgroundContext()
+            let first = container.newBackgroundContext()
+            let second = container.newBackgroundContext()
             let entity = try #require(container.managedObjectModel.entitiesByName["Aircraft"])
             let aircraft = NSManagedObject(entity: entity, insertInto: first)
             second.insert(aircraft)

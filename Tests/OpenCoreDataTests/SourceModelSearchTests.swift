@@ -48,7 +48,9 @@ struct SourceModelSearchTests {
         return bundle
     }
 
-    private static func coordinator(_ model: NSManagedObjectModel, _ url: URL, migrate: Bool = true) throws
+    private static func coordinator(
+        _ model: NSManagedObjectModel, _ url: URL, migrate: Bool = true
+    ) throws
         -> (NSPersistentStoreCoordinator, NSPersistentStore)
     {
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
@@ -98,7 +100,8 @@ struct SourceModelSearchTests {
             try db.execute(sql: "UPDATE Z_METADATA SET Z_PLIST = ?", arguments: [plist])
             try db.execute(sql: "DROP TABLE Z_MODELCACHE")
             try db.execute(sql: "CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)")
-            try db.execute(sql: "INSERT INTO Z_MODELCACHE (Z_CONTENT) VALUES (?)", arguments: [Data([0x78, 0x9c, 1, 2, 3])])
+            try db.execute(
+                sql: "INSERT INTO Z_MODELCACHE (Z_CONTENT) VALUES (?)", arguments: [Data([0x78, 0x9c, 1, 2, 3])])
             return hashes
         }
     }
@@ -260,7 +263,9 @@ struct SourceModelSearchTests {
         try queue.read { (db: Database) throws -> Void in
             #expect(try String.fetchOne(db, sql: "SELECT ZAUTHOR FROM ATRANSACTION") == "app")
             #expect(try Int.fetchOne(db, sql: "SELECT ZENTITYPK FROM ACHANGE") == 1)
-            #expect(try String.fetchOne(db, sql: "SELECT ZNAME FROM ATRANSACTIONSTRING") == "NSCoreDataCoreSpotlightExporter")
+            #expect(
+                try String.fetchOne(db, sql: "SELECT ZNAME FROM ATRANSACTIONSTRING")
+                    == "NSCoreDataCoreSpotlightExporter")
         }
     }
 
@@ -283,7 +288,8 @@ struct SourceModelSearchTests {
         var other = metadata
         other[NSStoreModelVersionHashesKey] = ["ShelfBook": Data(count: 32), "ShelfAuthor": Data(count: 32)]
         #expect(NSManagedObjectModel.mergedModel(from: [folder], forStoreMetadata: other) == nil)
-        #expect(NSManagedObjectModel(byMerging: [v2], forStoreMetadata: metadata)?.versionChecksum == v2.versionChecksum)
+        #expect(
+            NSManagedObjectModel(byMerging: [v2], forStoreMetadata: metadata)?.versionChecksum == v2.versionChecksum)
         #expect(NSManagedObjectModel(byMerging: [v2], forStoreMetadata: other) == nil)
     }
 

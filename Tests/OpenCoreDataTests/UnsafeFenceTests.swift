@@ -26,8 +26,11 @@ struct UnsafeFenceTests {
 
     /// Whether a line uses something unsafe.
     static func isUnsafe(_ code: String) -> Bool {
-        ["Unsafe", "unsafe", "Unmanaged", "pthread_", "assumingMemoryBound", "withMemoryRebound", "exclusivity(unchecked)"]
-            .contains { code.contains($0) }
+        [
+            "Unsafe", "unsafe", "Unmanaged", "pthread_", "assumingMemoryBound", "withMemoryRebound",
+            "exclusivity(unchecked)",
+        ]
+        .contains { code.contains($0) }
     }
 
     static var sources: URL {

@@ -4,7 +4,8 @@ extension NSManagedObjectContext {
     /// Runs a fetch request: predicate, sorts, limits and batching run in SQL; unsaved changes of this
     /// context are taken into account (inserted objects that match are included, deleted ones left out).
     public func fetch<T>(_ request: NSFetchRequest<T>) throws -> [T] {
-        stateLock.lock(); defer { stateLock.unlock() }
+        stateLock.lock()
+        defer { stateLock.unlock() }
         let (store, spec) = try prepare(request)
         if T.self is NSManagedObject.Type, T.self != NSManagedObject.self {
             ManagedClassRegistry.shared.register(T.self as! NSManagedObject.Type)
@@ -18,14 +19,19 @@ extension NSManagedObjectContext {
         case .dictionaryResultType:
             var dictionarySpec = spec
             dictionarySpec.distinct = request.returnsDistinctResults
-            return try store.fetchDictionaries(dictionarySpec, properties: request.propertiesToFetch, groupBy: request.propertiesToGroupBy).map { $0 as! T }
+            return try store.fetchDictionaries(
+                dictionarySpec, properties: request.propertiesToFetch, groupBy: request.propertiesToGroupBy
+            ).map { $0 as! T }
         default:
             if T.self is NSManagedObject.Type {
                 // A batched result is built as [T] directly: a million-row result is not held twice.
                 if request.fetchBatchSize > 0, request.relationshipKeyPathsForPrefetching?.isEmpty ?? true,
-                   !request.includesPendingChanges || !pendingObjects(for: spec).hasAny {
+                    !request.includesPendingChanges || !pendingObjects(for: spec).hasAny
+                {
                     var checker = ClassChecker<T>()
-                    return try batchedObjects(store: store, spec: spec, batchSize: request.fetchBatchSize) { try checker.cast($0) }
+                    return try batchedObjects(store: store, spec: spec, batchSize: request.fetchBatchSize) {
+                        try checker.cast($0)
+                    }
                 }
                 var checker = ClassChecker<T>()
                 return try checker.castAll(try fetchObjects(request, store: store, spec: spec))
@@ -39,12 +45,16 @@ extension NSManagedObjectContext {
 
     /// The error for a fetched object that is not of the request's result type.
     static func wrongClass<T>(_ object: NSManagedObject, _ type: T.Type) -> NSError {
-        coreDataError(NSCoreDataError, "Fetched \(object.entity.name ?? "?") is a \(Swift.type(of: object)), not a \(T.self); set the entity's class (managedObjectClassName).")
+        coreDataError(
+            NSCoreDataError,
+            "Fetched \(object.entity.name ?? "?") is a \(Swift.type(of: object)), not a \(T.self); set the entity's class (managedObjectClassName)."
+        )
     }
 
     /// Counts the objects a request would return, in SQL (with this context's unsaved inserts and deletes).
     public func count<T>(for request: NSFetchRequest<T>) throws -> Int {
-        stateLock.lock(); defer { stateLock.unlock() }
+        stateLock.lock()
+        defer { stateLock.unlock() }
         let (store, spec) = try prepare(request)
         let pending = request.includesPendingChanges ? pendingObjects(for: spec) : nil
         guard let pending, pending.hasAny else { return try store.count(spec) }
@@ -57,18 +67,25 @@ extension NSManagedObjectContext {
         }
         let model = coordinator.managedObjectModel
         let entity: NSEntityDescription
-        if let given = request.entity, given.managedObjectModel === model || model.entities.contains(where: { $0 === given }) {
+        if let given = request.entity,
+            given.managedObjectModel === model || model.entities.contains(where: { $0 === given })
+        {
             entity = given
         } else if let name = request.entityName ?? request.entity?.name, let found = model.entitiesByName[name] {
             entity = found
         } else {
-            throw coreDataError(NSCoreDataError, "The fetch request's entity \(request.entityName ?? request.entity?.name ?? "(none)") is not in the model.")
+            throw coreDataError(
+                NSCoreDataError,
+                "The fetch request's entity \(request.entityName ?? request.entity?.name ?? "(none)") is not in the model."
+            )
         }
         guard let store = coordinator.store(for: entity) else {
             throw coreDataError(NSCoreDataError, "No persistent store is loaded for entity \(entity.name ?? "?").")
         }
-        let spec = FetchSpec(entity: entity, predicate: request.predicate, sortDescriptors: request.sortDescriptors ?? [],
-                             fetchLimit: request.fetchLimit, fetchOffset: request.fetchOffset, includesSubentities: request.includesSubentities)
+        let spec = FetchSpec(
+            entity: entity, predicate: request.predicate, sortDescriptors: request.sortDescriptors ?? [],
+            fetchLimit: request.fetchLimit, fetchOffset: request.fetchOffset,
+            includesSubentities: request.includesSubentities)
         return (store, spec)
     }
 
@@ -83,13 +100,18 @@ extension NSManagedObjectContext {
         func matchesEntity(_ object: NSManagedObject) -> Bool {
             spec.includesSubentities ? object.entity.isKindOf(entity: spec.entity) : object.entity === spec.entity
         }
-        return PendingObjects(inserted: insertedList.filter(matchesEntity),
-                              deleted: Set(deletedList.filter(matchesEntity).map(ObjectIdentifier.init)),
-                              updated: updatedList.filter { matchesEntity($0) && $0.isUpdated })
+        return PendingObjects(
+            inserted: insertedList.filter(matchesEntity),
+            deleted: Set(deletedList.filter(matchesEntity).map(ObjectIdentifier.init)),
+            updated: updatedList.filter { matchesEntity($0) && $0.isUpdated })
     }
 
-    private func fetchObjects<T>(_ request: NSFetchRequest<T>, store: NSPersistentStore, spec: FetchSpec) throws -> [NSManagedObject] {
-        let pending = request.includesPendingChanges ? pendingObjects(for: spec) : PendingObjects(inserted: [], deleted: [], updated: [])
+    private func fetchObjects<T>(
+        _ request: NSFetchRequest<T>, store: NSPersistentStore, spec: FetchSpec
+    ) throws -> [NSManagedObject] {
+        let pending =
+            request.includesPendingChanges
+            ? pendingObjects(for: spec) : PendingObjects(inserted: [], deleted: [], updated: [])
         var storeSpec = spec
         if pending.hasAny, spec.fetchLimit > 0 {
             // Pending changes can add or remove results: fetch enough rows to fill the limit afterwards.
@@ -101,7 +123,9 @@ extension NSManagedObjectContext {
             objects = try batchedObjects(store: store, spec: storeSpec, batchSize: request.fetchBatchSize) { $0 }
         } else if request.resultType == .managedObjectIDResultType && !pending.hasAny {
             let keys = try store.fetchKeys(storeSpec)
-            objects = (0..<keys.count).map { object(for: RowReference(entity: keys.entity(at: $0), primaryKey: keys.primaryKeys[$0])) }
+            objects = (0..<keys.count).map {
+                object(for: RowReference(entity: keys.entity(at: $0), primaryKey: keys.primaryKeys[$0]))
+            }
         } else {
             objects = []
             var blocks = RowBlockBuilder(startedEmpty: registry.count == 0)
@@ -117,7 +141,8 @@ extension NSManagedObjectContext {
         var seen = Set(objects.map(ObjectIdentifier.init))
         objects.removeAll { pending.deleted.contains(ObjectIdentifier($0)) || ($0.isUpdated && !matches($0)) }
         for object in pending.updated where !seen.contains(ObjectIdentifier(object)) && matches(object) {
-            objects.append(object); seen.insert(ObjectIdentifier(object))
+            objects.append(object)
+            seen.insert(ObjectIdentifier(object))
         }
         for object in pending.inserted where matches(object) { objects.append(object) }
         if !spec.sortDescriptors.isEmpty {
@@ -135,13 +160,16 @@ extension NSManagedObjectContext {
         // A fetch's rows are distinct: while the registry holds only objects this fetch made, none of
         // them can be registered already (awakeFromFetch may fetch or free objects: then rows are looked up).
         let onlyOwn = blocks.startedEmpty && registry.count == blocks.registered && batchGroups.isEmpty
-        if !onlyOwn, let existing = registry[row.rootID, row.primaryKey]
-            ?? (batchGroups.isEmpty ? nil : batchMember(entity: row.entity, primaryKey: row.primaryKey)) {
+        if !onlyOwn,
+            let existing = registry[row.rootID, row.primaryKey]
+                ?? (batchGroups.isEmpty ? nil : batchMember(entity: row.entity, primaryKey: row.primaryKey))
+        {
             return filledIfFault(existing, values: row.values, version: row.version)
         }
         let block = blocks.block(for: row, context: self)
         let index = block.append(row)
-        let object = ObjectConstruction.make(entity: row.entity, cls: block.objectClass, context: self, payload: block, index: Int32(index))
+        let object = ObjectConstruction.make(
+            entity: row.entity, cls: block.objectClass, context: self, payload: block, index: Int32(index))
         registerHoldingLock(object, root: row.rootID, primaryKey: row.primaryKey)
         blocks.registered += 1
         object.awakeFromFetch()
@@ -156,7 +184,8 @@ extension NSManagedObjectContext {
         let data = ObjectData(primaryKey: row.primaryKey, entity: row.entity)
         data.values = row.values
         data.version = row.version
-        let object = ObjectConstruction.make(entity: row.entity, cls: row.entity.resolvedClass(), context: self, payload: data)
+        let object = ObjectConstruction.make(
+            entity: row.entity, cls: row.entity.resolvedClass(), context: self, payload: data)
         register(object, primaryKey: row.primaryKey)
         object.awakeFromFetch()
         return object
@@ -164,7 +193,9 @@ extension NSManagedObjectContext {
 
     /// A registered object met again by a fetch: a loaded one keeps its values (and unsaved changes), a
     /// fault takes the row's (decoded only then).
-    private func filledIfFault(_ existing: NSManagedObject, values: @autoclosure () -> SlotValues, version: Int64) -> NSManagedObject {
+    private func filledIfFault(
+        _ existing: NSManagedObject, values: @autoclosure () -> SlotValues, version: Int64
+    ) -> NSManagedObject {
         guard !existing.hasValues else { return existing }
         let data = existing.data
         data.values = values()
@@ -180,7 +211,8 @@ extension NSManagedObjectContext {
     /// exception: the property getter that fired the fault cannot throw, and an object full of made-up values
     /// would be saved back as if it were real (`FaultFailure`).
     func fulfillFault(for object: NSManagedObject) {
-        stateLock.lock(); defer { stateLock.unlock() }
+        stateLock.lock()
+        defer { stateLock.unlock() }
         guard let store = persistentStoreCoordinator?.store(for: object.entity) else { return }
         if let group = object.payload as? BatchGroup {
             loadBatch(group, containing: Int(object.batchIndex), store: store)
@@ -214,9 +246,11 @@ extension NSManagedObjectContext {
     /// The related objects of a to-many relationship, read from the store (a failure to read stops the
     /// process, as for a fault).
     func fetchRelated(of object: NSManagedObject, relationship: NSRelationshipDescription) -> [NSManagedObject] {
-        stateLock.lock(); defer { stateLock.unlock() }
+        stateLock.lock()
+        defer { stateLock.unlock() }
         guard !object.isInserted, let store = persistentStoreCoordinator?.store(for: object.entity),
-              let slot = object.entity.layout.slotByName[relationship.name] else { return [] }
+            let slot = object.entity.layout.slotByName[relationship.name]
+        else { return [] }
         let keys = FaultFailure.unlessFailing(object, relationship: relationship.name) {
             try store.relatedKeys(entity: object.entity, slot: slot, ownerKeys: [object.primaryKeyIfKnown])
         }
@@ -227,8 +261,10 @@ extension NSManagedObjectContext {
 
     /// A batched result: shells for the rows (existing objects where the context has them), each passed
     /// through `transform` into the result array.
-    private func batchedObjects<R>(store: NSPersistentStore, spec: FetchSpec, batchSize: Int,
-                                   as transform: (NSManagedObject) throws -> R) throws -> [R] {
+    private func batchedObjects<R>(
+        store: NSPersistentStore, spec: FetchSpec, batchSize: Int,
+        as transform: (NSManagedObject) throws -> R
+    ) throws -> [R] {
         let keys = try store.fetchKeys(spec)
         let group = BatchGroup(entity: spec.entity, primaryKeys: keys.primaryKeys, batchSize: batchSize)
         group.context = self
@@ -254,7 +290,8 @@ extension NSManagedObjectContext {
                 data.batchGroup = group
                 payload = data
             }
-            let shell = ObjectConstruction.make(entity: entity, cls: cls, context: self, payload: payload, index: Int32(index))
+            let shell = ObjectConstruction.make(
+                entity: entity, cls: cls, context: self, payload: payload, index: Int32(index))
             shell.flags.insert(.batched)
             group.append(shell)
             objects.append(try transform(shell))
@@ -269,7 +306,8 @@ extension NSManagedObjectContext {
         let root = entity.layout.rootID
         for weak in batchGroups {
             guard let group = weak.group, group.layout.rootID == root,
-                  let object = group.member(primaryKey: primaryKey), object.managedObjectContext === self else { continue }
+                let object = group.member(primaryKey: primaryKey), object.managedObjectContext === self
+            else { continue }
             return object
         }
         return nil
@@ -305,9 +343,12 @@ extension NSManagedObjectContext {
         for old in group.didLoad(batch: batch) {
             let oldRange = (old * group.batchSize)..<min((old + 1) * group.batchSize, group.primaryKeys.count)
             for i in oldRange {
-                guard let object = group.member(at: i), let data = object.payload as? ObjectData, data.changedSlots.isEmpty,
-                      !object.isDeleted, data.batchGroup === group, data.entity === group.entity, data.context === group.context,
-                      data.primaryKey == group.primaryKeys[i] else { continue }
+                guard let object = group.member(at: i), let data = object.payload as? ObjectData,
+                    data.changedSlots.isEmpty,
+                    !object.isDeleted, data.batchGroup === group, data.entity === group.entity,
+                    data.context === group.context,
+                    data.primaryKey == group.primaryKeys[i]
+                else { continue }
                 object.payload = group
                 object.batchIndex = Int32(i)
             }
@@ -323,15 +364,18 @@ extension NSManagedObjectContext {
             for object in objects { byEntity[ObjectIdentifier(object.entity), default: []].append(object) }
             for group in byEntity.values {
                 guard let entity = group.first?.entity, let slot = entity.layout.slotByName[name],
-                      let relationship = entity.layout.properties[slot] as? NSRelationshipDescription else { continue }
+                    let relationship = entity.layout.properties[slot] as? NSRelationshipDescription
+                else { continue }
                 if relationship.isToMany {
                     let owners = group.filter { !$0.isInserted && !$0.isFault }
-                    let keys = try store.relatedKeys(entity: entity, slot: slot, ownerKeys: owners.map(\.primaryKeyIfKnown))
+                    let keys = try store.relatedKeys(
+                        entity: entity, slot: slot, ownerKeys: owners.map(\.primaryKeyIfKnown))
                     var related: [Int64: [NSManagedObject]] = [:]
                     for (owner, reference) in keys { related[owner, default: []].append(object(for: reference)) }
                     let destinations = keys.map(\.1)
                     if let destination = relationship.destinationEntity {
-                        for row in try store.loadRows(entity: destination, primaryKeys: destinations.map(\.primaryKey)) { _ = materialize(row, store: store) }
+                        for row in try store.loadRows(entity: destination, primaryKeys: destinations.map(\.primaryKey))
+                        { _ = materialize(row, store: store) }
                     }
                     for owner in owners where !(owner.data.values![slot] is RelationshipObjects) {
                         owner.data.values![slot] = RelationshipObjects(related[owner.primaryKeyIfKnown] ?? [])
@@ -345,7 +389,9 @@ extension NSManagedObjectContext {
                     }
                     // The owners hold the related objects, so they stay registered and loaded.
                     for owner in group {
-                        guard let reference = owner.data.values?[slot] as? RowReference, let target = loaded[reference.primaryKey] else { continue }
+                        guard let reference = owner.data.values?[slot] as? RowReference,
+                            let target = loaded[reference.primaryKey]
+                        else { continue }
                         owner.data.values![slot] = target
                         if owner.data.committed != nil { owner.data.committed![slot] = target }
                     }

@@ -103,26 +103,31 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// Runs a block on the context's queue, asynchronously.
     open func perform(_ block: @escaping @Sendable () -> Void) {
         queue.async { [self] in
-            stateLock.lock(); defer { stateLock.unlock() }
+            stateLock.lock()
+            defer { stateLock.unlock() }
             withCurrent(block)
         }
     }
 
     /// Runs a block with the context to itself and waits for it; may be nested.
     open func performAndWait(_ block: () -> Void) {
-        stateLock.lock(); defer { stateLock.unlock() }
+        stateLock.lock()
+        defer { stateLock.unlock() }
         withCurrent(block)
     }
 
     /// Runs a throwing block with the context to itself and returns its result; may be nested.
     open func performAndWait<T>(_ block: () throws -> T) rethrows -> T {
-        stateLock.lock(); defer { stateLock.unlock() }
+        stateLock.lock()
+        defer { stateLock.unlock() }
         return try withCurrent(block)
     }
 
     /// Runs a block after the blocks already enqueued with `perform`, and returns its result.
     /// (`.immediate` and `.enqueued` both wait for the blocks enqueued before.)
-    open func perform<T>(schedule: ScheduledTaskType = .immediate, _ block: @escaping () throws -> T) async rethrows -> T {
+    open func perform<T>(
+        schedule: ScheduledTaskType = .immediate, _ block: @escaping () throws -> T
+    ) async rethrows -> T {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             queue.async { continuation.resume() }
         }
@@ -153,10 +158,14 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
 
     /// The object for a related row: the registered one, or a new fault.
     func object(for reference: RowReference) -> NSManagedObject {
-        stateLock.lock(); defer { stateLock.unlock() }
-        if let existing = registeredObject(entity: reference.entity, primaryKey: reference.primaryKey) { return existing }
-        let object = ObjectConstruction.make(entity: reference.entity, cls: reference.entity.resolvedClass(), context: self,
-                                             payload: ObjectData(primaryKey: reference.primaryKey, entity: reference.entity))
+        stateLock.lock()
+        defer { stateLock.unlock() }
+        if let existing = registeredObject(entity: reference.entity, primaryKey: reference.primaryKey) {
+            return existing
+        }
+        let object = ObjectConstruction.make(
+            entity: reference.entity, cls: reference.entity.resolvedClass(), context: self,
+            payload: ObjectData(primaryKey: reference.primaryKey, entity: reference.entity))
         register(object, primaryKey: reference.primaryKey)
         return object
     }
@@ -174,22 +183,26 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
 
     /// The object for an ID if the context has it registered.
     open func registeredObject(for objectID: NSManagedObjectID) -> NSManagedObject? {
-        stateLock.lock(); defer { stateLock.unlock() }
+        stateLock.lock()
+        defer { stateLock.unlock() }
         if objectID.isTemporaryID { return insertedList.first { $0.objectID == objectID } }
         return registeredObject(entity: objectID.entity, primaryKey: objectID.primaryKey)
     }
 
     /// The object for an ID, loaded from the store; throws when no such object exists.
     open func existingObject(with objectID: NSManagedObjectID) throws -> NSManagedObject {
-        stateLock.lock(); defer { stateLock.unlock() }
+        stateLock.lock()
+        defer { stateLock.unlock() }
         if let registered = registeredObject(for: objectID) {
             if registered.isFault { fulfillFault(for: registered) }
             if !registered.isFault || registered.isInserted { return registered }
         }
         guard !objectID.isTemporaryID, let store = persistentStoreCoordinator?.store(for: objectID.entity),
-              let row = try store.loadRows(entity: objectID.entity, primaryKeys: [objectID.primaryKey]).first else {
-            throw coreDataError(NSManagedObjectReferentialIntegrityError,
-                                "No object with ID \(objectID.uriRepresentation().absoluteString) exists in the store.")
+            let row = try store.loadRows(entity: objectID.entity, primaryKeys: [objectID.primaryKey]).first
+        else {
+            throw coreDataError(
+                NSManagedObjectReferentialIntegrityError,
+                "No object with ID \(objectID.uriRepresentation().absoluteString) exists in the store.")
         }
         return materialize(row, store: store)
     }
@@ -206,9 +219,12 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     open func insert(_ object: NSManagedObject) {
         if let other = object.managedObjectContext, other !== self {
             // As Core Data raises: the object stays where it is, registered and tracked by one context.
-            preconditionFailure("An NSManagedObject may only be in (or observed by) a single NSManagedObjectContext: this \(object.entity.name ?? "object") belongs to another context")
+            preconditionFailure(
+                "An NSManagedObject may only be in (or observed by) a single NSManagedObjectContext: this \(object.entity.name ?? "object") belongs to another context"
+            )
         }
-        stateLock.lock(); defer { stateLock.unlock() }
+        stateLock.lock()
+        defer { stateLock.unlock() }
         if object.managedObjectContext === self && (object.isInserted || !object.objectID.isTemporaryID) {
             if object.isDeleted { undelete(object) }
             return
@@ -229,7 +245,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
 
     /// Deletes an object, applying its relationships' delete rules (cascade, nullify, deny at save).
     open func delete(_ object: NSManagedObject) {
-        stateLock.lock(); defer { stateLock.unlock() }
+        stateLock.lock()
+        defer { stateLock.unlock() }
         guard object.managedObjectContext === self, !object.isDeleted else { return }
         object.prepareForDeletion()
         object.fireFaultIfNeeded()
@@ -250,8 +267,11 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
 
     private func applyDeleteRules(_ object: NSManagedObject) {
         for case let relationship as NSRelationshipDescription in object.entity.layout.properties {
-            let related = RelationshipValues.objects(from: object.value(forKey: relationship.name))
-                + [object.value(forKey: relationship.name) as? NSManagedObject].compactMap { $0 }.filter { _ in !relationship.isToMany }
+            let related =
+                RelationshipValues.objects(from: object.value(forKey: relationship.name))
+                + [object.value(forKey: relationship.name) as? NSManagedObject].compactMap { $0 }.filter { _ in
+                    !relationship.isToMany
+                }
             switch relationship.deleteRule {
             case .cascadeDeleteRule:
                 for target in related where !target.isDeleted { delete(target) }
@@ -260,7 +280,9 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
                 }
             case .nullifyDeleteRule:
                 if let inverse = relationship.inverseRelationship {
-                    for target in related where !target.isDeleted { target.removeInverse(object, relationship: inverse) }
+                    for target in related where !target.isDeleted {
+                        target.removeInverse(object, relationship: inverse)
+                    }
                 }
             case .denyDeleteRule, .noActionDeleteRule:
                 continue
@@ -272,7 +294,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// Records a change to an object that is neither inserted nor deleted (those are tracked already;
     /// `markChanged` checks before it reads the weak context).
     func objectDidChange(_ object: NSManagedObject) {
-        stateLock.lock(); defer { stateLock.unlock() }
+        stateLock.lock()
+        defer { stateLock.unlock() }
         if updatedMembers.insert(ObjectIdentifier(object)).inserted { updatedList.append(object) }
     }
 
@@ -292,7 +315,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
 
     /// Discards all unsaved changes.
     open func rollback() {
-        stateLock.lock(); defer { stateLock.unlock() }
+        stateLock.lock()
+        defer { stateLock.unlock() }
         for object in insertedList {
             object.flags.remove(.inserted)
             object.managedObjectContext = nil
@@ -322,9 +346,16 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         // release another registered object, whose deinit would otherwise leave a dangling registry entry
         // behind in the loop. They are released after the lock, once the registry is empty.
         var retained: [NSManagedObject] = []
-        stateLock.lock(); defer { stateLock.unlock(); retained.removeAll() }
+        stateLock.lock()
+        defer {
+            stateLock.unlock()
+            retained.removeAll()
+        }
         retained = registry.objects + batchMembers
-        for object in insertedList { object.flags.remove(.inserted); object.managedObjectContext = nil }
+        for object in insertedList {
+            object.flags.remove(.inserted)
+            object.managedObjectContext = nil
+        }
         for object in retained {
             object.flags.remove([.registered, .deleted])
             object.dropValues()
@@ -340,7 +371,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// Turns an object back into a fault (dropping unsaved changes unless `flag` is true, in which case
     /// store values are reloaded and the object's own changes re-applied on top).
     open func refresh(_ object: NSManagedObject, mergeChanges flag: Bool) {
-        stateLock.lock(); defer { stateLock.unlock() }
+        stateLock.lock()
+        defer { stateLock.unlock() }
         guard object.managedObjectContext === self, !object.isInserted, object.payload.kind != .batch else { return }
         // Only an object of its own can have changes (a fetched row that is still shared has none).
         if flag, let data = object.payload as? ObjectData, !data.changedSlots.isEmpty, let values = data.values {
@@ -365,7 +397,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
 
     /// Refreshes every registered object.
     open func refreshAllObjects() {
-        stateLock.lock(); defer { stateLock.unlock() }
+        stateLock.lock()
+        defer { stateLock.unlock() }
         // Strong references first: refreshing one object can release another (see reset()).
         let objects = stateLock.withLock { registry.objects + batchMembers.filter { $0.payload is ObjectData } }
         for object in objects { refresh(object, mergeChanges: true) }
@@ -373,7 +406,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
 
     /// Gives inserted objects permanent IDs now (they get them on save anyway).
     open func obtainPermanentIDs(for objects: [NSManagedObject]) throws {
-        stateLock.lock(); defer { stateLock.unlock() }
+        stateLock.lock()
+        defer { stateLock.unlock() }
         let pending = objects.filter { $0.objectID.isTemporaryID && $0.managedObjectContext === self }
         guard !pending.isEmpty else { return }
         try assignPermanentIDs(pending)
@@ -381,7 +415,11 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
 
     private func updateMergeObservation() {
         guard let coordinator = persistentStoreCoordinator else { return }
-        if automaticallyMergesChangesFromParent { coordinator.addMergeObserver(self) } else { coordinator.removeMergeObserver(self) }
+        if automaticallyMergesChangesFromParent {
+            coordinator.addMergeObserver(self)
+        } else {
+            coordinator.removeMergeObserver(self)
+        }
     }
 
     /// A description with the context's name.

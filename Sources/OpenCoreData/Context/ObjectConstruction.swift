@@ -41,8 +41,10 @@ enum ObjectConstruction {
 
     /// Creates an object of `entity`'s class whose payload is `payload` (ObjectData, RowBlock or BatchGroup).
     /// The thread-specific slot points at `pending` on this stack frame until the initializer takes it.
-    static func make(entity: NSEntityDescription, cls: NSManagedObject.Type, context: NSManagedObjectContext,
-                     payload: ObjectPayload, index: Int32 = 0) -> NSManagedObject {
+    static func make(
+        entity: NSEntityDescription, cls: NSManagedObject.Type, context: NSManagedObjectContext,
+        payload: ObjectPayload, index: Int32 = 0
+    ) -> NSManagedObject {
         var pending = Pending(payload: payload, index: index)
         // Safe because the pointer is used only inside the closure, while `pending` is alive.
         let object = withUnsafeMutablePointer(to: &pending) { pointer in

@@ -62,7 +62,8 @@ extension ObjectRegistry {
         /// Calls `body` with each entry in use (neither empty nor a tombstone).
         func forEachLive(_ body: (Entry) -> Void) {
             // Safe because all `capacity` entries are initialized.
-            for entry in UnsafeBufferPointer(start: entries, count: capacity) where entry.root > ObjectRegistry.tombstone {
+            for entry in UnsafeBufferPointer(start: entries, count: capacity)
+            where entry.root > ObjectRegistry.tombstone {
                 body(entry)
             }
         }

@@ -34,7 +34,9 @@ final class ObjectRegistry {
 
     @inline(__always)
     private func home(_ root: UInt, _ primaryKey: Int64) -> Int {
-        let block = ((UInt64(bitPattern: primaryKey) &>> 4) ^ (UInt64(root) &<< 17) ^ (UInt64(root) &>> 4)) &* 0x9E37_79B9_7F4A_7C15
+        let block =
+            ((UInt64(bitPattern: primaryKey) &>> 4) ^ (UInt64(root) &<< 17) ^ (UInt64(root) &>> 4))
+            &* 0x9E37_79B9_7F4A_7C15
         // The capacity is at least 16, so a block start is a multiple of 16 below it.
         return Int(truncatingIfNeeded: block &>> shift) & ~15 | Int(primaryKey & 15)
     }
@@ -102,7 +104,10 @@ final class ObjectRegistry {
 
     /// Removes every entry, keeping the table's size up to `keptCapacity` entries.
     func removeAll() {
-        defer { count = 0; used = 0 }
+        defer {
+            count = 0
+            used = 0
+        }
         guard capacity <= Self.keptCapacity else {
             entries.free()
             entries = Table(capacity: 16)

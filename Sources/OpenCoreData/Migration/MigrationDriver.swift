@@ -7,7 +7,8 @@ import GRDB
 enum MigrationDriver {
     static func prepare(_ store: NSPersistentStore, model: NSManagedObjectModel, options: [AnyHashable: Any]) throws {
         guard store.type == NSSQLiteStoreType, !store.isReadOnly, let url = store.url,
-              FileManager.default.fileExists(atPath: url.path) else { return }
+            FileManager.default.fileExists(atPath: url.path)
+        else { return }
         var configuration = Configuration()
         configuration.busyMode = .timeout(30)
         let queue: DatabaseQueue
@@ -15,7 +16,8 @@ enum MigrationDriver {
             queue = try DatabaseQueue(path: url.path, configuration: configuration)
         } catch {
             throw coreDataError(
-                NSPersistentStoreOpenError, "Cannot open the store file at \(url.path) to check its model version: \(error)",
+                NSPersistentStoreOpenError,
+                "Cannot open the store file at \(url.path) to check its model version: \(error)",
                 [NSUnderlyingErrorKey: error, NSFilePathErrorKey: url.path])
         }
         // Closing a connection that only read cannot lose anything; a failure to close is not the caller's error.
@@ -25,8 +27,10 @@ enum MigrationDriver {
         let deferCleanup = (options[NSPersistentStoreDeferredLightweightMigrationOptionKey] as? Bool) ?? false
         if let manager = options[NSPersistentStoreStagedMigrationManagerOptionKey] as? NSStagedMigrationManager {
             let reporter = MigrationProgressReporter(options: options, progress: manager.progress)
-            try StagedMigration(manager: manager, writer: queue, url: url, finalModel: model,
-                                deferCleanup: deferCleanup, reporter: reporter).run()
+            try StagedMigration(
+                manager: manager, writer: queue, url: url, finalModel: model,
+                deferCleanup: deferCleanup, reporter: reporter
+            ).run()
             ModelRegistry.shared.register(model)
             return
         }
@@ -66,10 +70,11 @@ enum MigrationDriver {
             } else {
                 detail = " " + search.noMatchReport(destination: model)
             }
-            throw coreDataError(NSPersistentStoreIncompatibleVersionHashError,
-                                "The model used to open the store at \(url.path) is incompatible with the one used to create it, and "
-                                    + "automatic migration is off (NSMigratePersistentStoresAutomaticallyOption)." + detail,
-                                [NSFilePathErrorKey: url.path])
+            throw coreDataError(
+                NSPersistentStoreIncompatibleVersionHashError,
+                "The model used to open the store at \(url.path) is incompatible with the one used to create it, and "
+                    + "automatic migration is off (NSMigratePersistentStoresAutomaticallyOption)." + detail,
+                [NSFilePathErrorKey: url.path])
         }
         guard let source = match?.model else {
             throw coreDataError(
@@ -79,7 +84,10 @@ enum MigrationDriver {
                 [NSFilePathErrorKey: url.path])
         }
         guard infer else {
-            throw coreDataError(NSMigrationMissingMappingModelError, "Can't find mapping model for migration: NSInferMappingModelAutomaticallyOption is off and Orchard has no custom mapping models.")
+            throw coreDataError(
+                NSMigrationMissingMappingModelError,
+                "Can't find mapping model for migration: NSInferMappingModelAutomaticallyOption is off and Orchard has no custom mapping models."
+            )
         }
         _ = try LightweightMigration.infer([source, model], code: NSPersistentStoreIncompatibleVersionHashError)
         if !DeferredMigration.tasks(in: metadata).isEmpty { _ = try DeferredMigration.finishAll(in: queue) }

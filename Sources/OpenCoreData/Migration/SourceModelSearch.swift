@@ -33,7 +33,8 @@ struct SourceModelSearch {
     /// Model files that failed to load, with why (named in the error when nothing matches).
     private(set) var unreadable: [String] = []
 
-    init(metadata: [String: Any], layout: StoreLayout, destination: NSManagedObjectModel, cached: NSManagedObjectModel?) {
+    init(metadata: [String: Any], layout: StoreLayout, destination: NSManagedObjectModel, cached: NSManagedObjectModel?)
+    {
         self.metadata = metadata
         self.layout = layout
         var seen: [NSManagedObjectModel] = [destination]
@@ -82,9 +83,11 @@ struct SourceModelSearch {
     /// Why no version matched: what was searched, and how the app's model differs from the store.
     func noMatchReport(destination: NSManagedObjectModel) -> String {
         let differences = layout.differences(from: StoreLayout.expected(for: StoreSchema(model: destination)))
-        var report = "No model version matches the store's hashes or its schema. The app's model differs from the store: "
+        var report =
+            "No model version matches the store's hashes or its schema. The app's model differs from the store: "
             + differences.prefix(8).joined(separator: "; ") + (differences.count > 8 ? "; ..." : "") + "."
-        report += candidates.isEmpty
+        report +=
+            candidates.isEmpty
             ? " No other model version was found (searched: the store's model cache, the model's .xcdatamodeld, "
                 + "the coordinators' models, the main bundle)."
             : " Also tried: " + candidates.map(\.origin).joined(separator: ", ") + "."

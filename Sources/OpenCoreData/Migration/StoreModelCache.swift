@@ -18,7 +18,8 @@ enum StoreModelCache {
 
     static func read(_ db: Database) throws -> NSManagedObjectModel? {
         guard try isOrchards(db),
-              let data = try Data.fetchOne(db, sql: "SELECT Z_CONTENT FROM Z_MODELCACHE LIMIT 1") else { return nil }
+            let data = try Data.fetchOne(db, sql: "SELECT Z_CONTENT FROM Z_MODELCACHE LIMIT 1")
+        else { return nil }
         return try ModelArchive.decode(data)
     }
 
@@ -36,8 +37,9 @@ enum StoreModelCache {
         }
         try db.execute(sql: "CREATE TABLE IF NOT EXISTS Z_MODELCACHE (Z_CHECKSUM VARCHAR, Z_CONTENT BLOB)")
         try db.execute(sql: "DELETE FROM Z_MODELCACHE")
-        try db.execute(sql: "INSERT INTO Z_MODELCACHE (Z_CHECKSUM, Z_CONTENT) VALUES (?, ?)",
-                       arguments: [model.versionChecksum, try ModelArchive.encode(model)])
+        try db.execute(
+            sql: "INSERT INTO Z_MODELCACHE (Z_CHECKSUM, Z_CONTENT) VALUES (?, ?)",
+            arguments: [model.versionChecksum, try ModelArchive.encode(model)])
     }
 
     /// Records the model of a store that just opened, unless it is already recorded.
@@ -61,7 +63,9 @@ extension NSPersistentStoreCoordinator {
         let queue = try StoreFile.readOnlyQueue(at: url)
         defer { try? queue.close() }
         guard let model = try queue.read(StoreModelCache.read) else {
-            throw coreDataError(NSMigrationMissingSourceModelError, "The store at \(url.path) has no model cache (Z_MODELCACHE); pass the model instead.")
+            throw coreDataError(
+                NSMigrationMissingSourceModelError,
+                "The store at \(url.path) has no model cache (Z_MODELCACHE); pass the model instead.")
         }
         return model
     }

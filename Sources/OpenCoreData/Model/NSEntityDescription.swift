@@ -17,7 +17,10 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
     /// The entity's direct children. Setting it sets each child's superentity.
     open var subentities: [NSEntityDescription] = [] {
         didSet {
-            for sub in subentities { sub.superentity = self; sub.invalidateLayout() }
+            for sub in subentities {
+                sub.superentity = self
+                sub.invalidateLayout()
+            }
             invalidateLayout()
         }
     }
@@ -95,12 +98,15 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
     open var versionHash: Data { ModelHashing.hash(of: self) }
 
     /// Finds the entity of a name in the model of a context.
-    open class func entity(forEntityName entityName: String, in context: NSManagedObjectContext) -> NSEntityDescription? {
+    open class func entity(forEntityName entityName: String, in context: NSManagedObjectContext) -> NSEntityDescription?
+    {
         context.persistentStoreCoordinator?.managedObjectModel.entitiesByName[entityName]
     }
 
     /// Creates and inserts a new object of the named entity; traps, as Apple's does, when the model has no such entity.
-    open class func insertNewObject(forEntityName entityName: String, into context: NSManagedObjectContext) -> NSManagedObject {
+    open class func insertNewObject(
+        forEntityName entityName: String, into context: NSManagedObjectContext
+    ) -> NSManagedObject {
         guard let entity = entity(forEntityName: entityName, in: context) else {
             fatalError("+entityForName: could not locate an entity named '\(entityName)' in this model.")
         }
@@ -112,7 +118,8 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
 
     /// The entity's properties (inherited first) with their slot numbers, computed once and cached.
     var layout: EntityLayout {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         if let layout = _layout { return layout }
         let layout = EntityLayout(entity: self)
         _layout = layout
@@ -213,7 +220,10 @@ final class EntityLayout: @unchecked Sendable {
     init(entity: NSEntityDescription) {
         var chain: [NSEntityDescription] = []
         var current: NSEntityDescription? = entity
-        while let e = current { chain.insert(e, at: 0); current = e.superentity }
+        while let e = current {
+            chain.insert(e, at: 0)
+            current = e.superentity
+        }
         var properties: [NSPropertyDescription] = []
         var slots: [String: Int] = [:]
         for e in chain {
@@ -234,7 +244,9 @@ final class EntityLayout: @unchecked Sendable {
         self.root = chain[0]
         self.rootID = ObjectIdentifier(chain[0])
         self.defaults = NSManagedObject.computeDefaults(properties)
-        self.toManySlots = properties.indices.filter { (properties[$0] as? NSRelationshipDescription)?.isToMany == true }
+        self.toManySlots = properties.indices.filter {
+            (properties[$0] as? NSRelationshipDescription)?.isToMany == true
+        }
         self.attributeTypes = properties.map { ($0 as? NSAttributeDescription)?.attributeType }
         self.names = properties.map(\.name)
     }
@@ -259,7 +271,10 @@ final class ManagedClassRegistry: @unchecked Sendable {
     func lookup(className: String?, entityName: String) -> NSManagedObject.Type? {
         if let className, className != "NSManagedObject" {
             if let hit = lock.withLock({ byName[className] }) { return hit }
-            if let cls = NSClassFromString(className) as? NSManagedObject.Type { register(cls); return cls }
+            if let cls = NSClassFromString(className) as? NSManagedObject.Type {
+                register(cls)
+                return cls
+            }
             let short = className.split(separator: ".").last.map(String.init) ?? className
             if let hit = lock.withLock({ byName[short] }) { return hit }
             return nil

@@ -53,7 +53,9 @@ extension NSManagedObjectModel {
     /// main bundle when nil): every version of every model there, old ones included, is compared by its
     /// entity version hashes with the store's, and those whose entities the store has are merged. Nil when
     /// they don't make up the store's whole model.
-    public class func mergedModel(from bundles: [Bundle]?, forStoreMetadata metadata: [String: Any]) -> NSManagedObjectModel? {
+    public class func mergedModel(
+        from bundles: [Bundle]?, forStoreMetadata metadata: [String: Any]
+    ) -> NSManagedObjectModel? {
         let versions = ModelFiles.folders(for: bundles).flatMap { ModelFiles.allVersions(inFolder: $0) }
         // A version that doesn't load can't be the store's model: it is left out, as Apple's search leaves
         // out what it can't read (the migration search reports such files by name).
@@ -62,7 +64,9 @@ extension NSManagedObjectModel {
 
     /// Merges the models of `models` whose entity hashes are all among the store's (one of each set of equal
     /// versions), if together they are exactly the store's model.
-    static func merging(_ models: [NSManagedObjectModel], forStoreMetadata metadata: [String: Any]) -> NSManagedObjectModel? {
+    static func merging(
+        _ models: [NSManagedObjectModel], forStoreMetadata metadata: [String: Any]
+    ) -> NSManagedObjectModel? {
         guard let stored = metadata[NSStoreModelVersionHashesKey] as? [String: Data] else { return nil }
         var chosen: [NSManagedObjectModel] = []
         var covered: [String: Data] = [:]
@@ -94,8 +98,10 @@ enum ModelFiles {
         if let bundles {
             urls = bundles.map { $0.resourceURL ?? $0.bundleURL }
         } else {
-            urls = [Bundle.main.resourceURL ?? Bundle.main.bundleURL,
-                    URL(fileURLWithPath: FileManager.default.currentDirectoryPath)]
+            urls = [
+                Bundle.main.resourceURL ?? Bundle.main.bundleURL,
+                URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
+            ]
         }
         var seen = Set<String>()
         return urls.filter { seen.insert($0.standardizedFileURL.path).inserted }

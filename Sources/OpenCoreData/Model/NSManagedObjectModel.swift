@@ -100,7 +100,9 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
     }
 
     /// Whether a store whose metadata is `metadata` was written with this model.
-    open func isConfiguration(withName configuration: String?, compatibleWithStoreMetadata metadata: [String: Any]) -> Bool {
+    open func isConfiguration(
+        withName configuration: String?, compatibleWithStoreMetadata metadata: [String: Any]
+    ) -> Bool {
         guard let stored = metadata[NSStoreModelVersionHashesKey] as? [String: Data] else { return false }
         let mine = (entities(forConfigurationName: configuration) ?? entities)
         var hashes: [String: Data] = [:]
@@ -120,20 +122,26 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
             let c = map[ObjectIdentifier(entity)]!
             c.subentities = entity.subentities.compactMap { map[ObjectIdentifier($0)] }
             for (original, copied) in zip(entity.properties, c.properties) {
-                guard let o = original as? NSRelationshipDescription, let r = copied as? NSRelationshipDescription else { continue }
+                guard let o = original as? NSRelationshipDescription, let r = copied as? NSRelationshipDescription
+                else { continue }
                 if let d = o.destinationEntity { r.destinationEntity = map[ObjectIdentifier(d)] }
                 if let inv = o.inverseRelationship, let dest = r.destinationEntity,
-                   let invOwner = inv.entity, let copiedOwner = map[ObjectIdentifier(invOwner)] {
+                    let invOwner = inv.entity, let copiedOwner = map[ObjectIdentifier(invOwner)]
+                {
                     _ = dest
-                    r.inverseRelationship = copiedOwner.properties.first { $0.name == inv.name } as? NSRelationshipDescription
+                    r.inverseRelationship =
+                        copiedOwner.properties.first { $0.name == inv.name } as? NSRelationshipDescription
                 }
             }
             c.indexes = entity.indexes.map { index in
-                NSFetchIndexDescription(name: index.name, elements: index.elements.map {
-                    let e = NSFetchIndexElementDescription(keyPath: $0.propertyName, collationType: $0.collationType)
-                    e.isAscending = $0.isAscending
-                    return e
-                })
+                NSFetchIndexDescription(
+                    name: index.name,
+                    elements: index.elements.map {
+                        let e = NSFetchIndexElementDescription(
+                            keyPath: $0.propertyName, collationType: $0.collationType)
+                        e.isAscending = $0.isAscending
+                        return e
+                    })
             }
         }
         copy.entities = entities.compactMap { map[ObjectIdentifier($0)] }
@@ -167,15 +175,28 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
                         throw coreDataError(NSCoreDataError, problem, [NSValidationKeyErrorKey: composite.name])
                     }
                 } else if let attribute = property as? NSAttributeDescription {
-                    if !attribute.isTransient, attribute.attributeType == .undefinedAttributeType || attribute.attributeType == .objectIDAttributeType {
-                        throw coreDataError(NSCoreDataError, "Attribute \(name).\(attribute.name) has no storable type (\(attribute.attributeType.xcodeName)).")
+                    if !attribute.isTransient,
+                        attribute.attributeType == .undefinedAttributeType
+                            || attribute.attributeType == .objectIDAttributeType
+                    {
+                        throw coreDataError(
+                            NSCoreDataError,
+                            "Attribute \(name).\(attribute.name) has no storable type (\(attribute.attributeType.xcodeName))."
+                        )
                     }
                     if attribute.attributeType == .compositeAttributeType {
-                        throw coreDataError(NSCoreDataError, "Attribute \(name).\(attribute.name) is composite but not an NSCompositeAttributeDescription.")
+                        throw coreDataError(
+                            NSCoreDataError,
+                            "Attribute \(name).\(attribute.name) is composite but not an NSCompositeAttributeDescription."
+                        )
                     }
                 } else if let relationship = property as? NSRelationshipDescription {
-                    guard let destination = relationship.destinationEntity, entities.contains(where: { $0 === destination }) else {
-                        throw coreDataError(NSCoreDataError, "Relationship \(name).\(relationship.name) has no destination entity in this model.")
+                    guard let destination = relationship.destinationEntity,
+                        entities.contains(where: { $0 === destination })
+                    else {
+                        throw coreDataError(
+                            NSCoreDataError,
+                            "Relationship \(name).\(relationship.name) has no destination entity in this model.")
                     }
                 }
             }

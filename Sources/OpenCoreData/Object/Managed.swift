@@ -45,7 +45,8 @@ public struct ManagedProperty: Sendable {
     /// which is below any address).
     @inlinable
     var id: UInt {
-        staticName.hasPointerRepresentation ? UInt(bitPattern: staticName.utf8Start) : UInt(staticName.unicodeScalar.value)
+        staticName.hasPointerRepresentation
+            ? UInt(bitPattern: staticName.utf8Start) : UInt(staticName.unicodeScalar.value)
     }
 }
 
@@ -101,12 +102,16 @@ extension NSManagedObject {
     @usableFromInline
     final func _setManagedSlotValue(_ value: SlotValue, _ property: ManagedProperty) {
         let layout = payload.layout
-        guard let (slot, key) = layout.managedSlots.slotAndKey(for: property, layout: layout), let type = layout.attributeTypes[slot] else {
+        guard let (slot, key) = layout.managedSlots.slotAndKey(for: property, layout: layout),
+            let type = layout.attributeTypes[slot]
+        else {
             _setManagedValue(value.any, property)
             return
         }
         var stored = value
-        if case .composite(let dictionary) = value, let composite = layout.properties[slot] as? NSCompositeAttributeDescription {
+        if case .composite(let dictionary) = value,
+            let composite = layout.properties[slot] as? NSCompositeAttributeDescription
+        {
             // A composite's elements are normalized one by one (usually they already have their types).
             stored = .composite(CompositeValues.normalize(dictionary, composite: composite))
         } else if !value.isNormalized(for: type) {
@@ -147,11 +152,14 @@ enum ManagedValueCoercion {
 
     /// A stored value converted to a property's Swift type (numbers across widths, sets, zero for nil).
     @usableFromInline
-    static func coerce<Value>(_ any: Any?, to type: Value.Type, name key: String, entity: NSEntityDescription) -> Value {
+    static func coerce<Value>(_ any: Any?, to type: Value.Type, name key: String, entity: NSEntityDescription) -> Value
+    {
         if any == nil, let none = Optional<Any>.none as? Value { return none }
         if let converted = convert(any, to: type) { return converted }
         if any == nil, let zero = zeroValue(type) { return zero }
-        fatalError("\(entity.name ?? "?").\(key) holds \(String(describing: any)) of type \(any.map { String(describing: Swift.type(of: $0)) } ?? "nil"), which is not a \(Value.self)")
+        fatalError(
+            "\(entity.name ?? "?").\(key) holds \(String(describing: any)) of type \(any.map { String(describing: Swift.type(of: $0)) } ?? "nil"), which is not a \(Value.self)"
+        )
     }
 
     private static func convert<Value>(_ any: Any?, to type: Value.Type) -> Value? {
@@ -236,7 +244,11 @@ struct NumericValue {
         }
     }
 
-    private init(int: Int64) { int64 = int; double = Double(int); isInteger = true }
+    private init(int: Int64) {
+        int64 = int
+        double = Double(int)
+        isInteger = true
+    }
     private init(double: Double) {
         self.double = double
         self.int64 = double.isFinite && abs(double) < 9.2e18 ? Int64(double) : 0

@@ -64,7 +64,9 @@ open class NSManagedObject: NSObject {
     public convenience init(context: NSManagedObjectContext) {
         let cls = type(of: self)
         guard let entity = context.entityForClass(cls) else {
-            fatalError("No entity in the context's model uses class \(NSStringFromClass(cls)); set the entity's managedObjectClassName (or managedObjectClass).")
+            fatalError(
+                "No entity in the context's model uses class \(NSStringFromClass(cls)); set the entity's managedObjectClassName (or managedObjectClass)."
+            )
         }
         self.init(entity: entity, insertInto: context)
     }
@@ -216,7 +218,9 @@ open class NSManagedObject: NSObject {
         let layout = payload.layout
         guard let slot = layout.slot(named: key) else {
             if key.contains(".") { return value(forKeyPath: key) }
-            fatalError("[<\(entity.name ?? "?")> valueForUndefinedKey:]: the entity \(entity.name ?? "?") is not key value coding-compliant for the key \"\(key)\".")
+            fatalError(
+                "[<\(entity.name ?? "?")> valueForUndefinedKey:]: the entity \(entity.name ?? "?") is not key value coding-compliant for the key \"\(key)\"."
+            )
         }
         return value(atSlot: slot)
     }
@@ -244,8 +248,13 @@ open class NSManagedObject: NSObject {
     /// Sets a property's value, tracking the change and keeping inverse relationships consistent.
     open func setValue(_ value: Any?, forKey key: String) {
         guard let slot = payload.layout.slot(named: key) else {
-            if key.contains(".") { setValue(value, forKeyPath: key); return }
-            fatalError("[<\(entity.name ?? "?")> setValue:forUndefinedKey:]: the entity \(entity.name ?? "?") is not key value coding-compliant for the key \"\(key)\".")
+            if key.contains(".") {
+                setValue(value, forKeyPath: key)
+                return
+            }
+            fatalError(
+                "[<\(entity.name ?? "?")> setValue:forUndefinedKey:]: the entity \(entity.name ?? "?") is not key value coding-compliant for the key \"\(key)\"."
+            )
         }
         willChangeValue(forKey: key)
         setValue(value, atSlot: slot, maintainInverse: true)
@@ -255,7 +264,10 @@ open class NSManagedObject: NSObject {
     /// Sets a value at a key path; `"colorScheme.primary"` changes one composite element.
     open func setValue(_ value: Any?, forKeyPath keyPath: String) {
         let parts = keyPath.split(separator: ".").map(String.init)
-        guard parts.count > 1 else { setValue(value, forKey: keyPath); return }
+        guard parts.count > 1 else {
+            setValue(value, forKey: keyPath)
+            return
+        }
         let head = parts[0]
         if let composite = payload.layout.propertiesByName[head] as? NSCompositeAttributeDescription {
             var dictionary = (self.value(forKey: head) as? [String: Any]) ?? [:]
@@ -292,7 +304,9 @@ open class NSManagedObject: NSObject {
     /// The values last read from or saved to the store, for the given keys (all when nil).
     open func committedValues(forKeys keys: [String]?) -> [String: Any] {
         let properties = payload.layout.properties
-        guard payload.kind != .batch, case let data = self.data, let committed = data.committed ?? data.values else { return [:] }
+        guard payload.kind != .batch, case let data = self.data, let committed = data.committed ?? data.values else {
+            return [:]
+        }
         var result: [String: Any] = [:]
         for (slot, property) in properties.enumerated() where keys == nil || keys!.contains(property.name) {
             if property is NSRelationshipDescription, data.committed == nil { continue }
@@ -317,7 +331,9 @@ open class NSManagedObject: NSObject {
     /// (Linux has no autoreleasing pointers: the value is passed `inout`.)
     open func validateValue(_ value: inout Any?, forKey key: String) throws {
         guard let property = payload.layout.propertiesByName[key] else { return }
-        if let attribute = property as? NSAttributeDescription { value = AttributeValues.normalize(value, for: attribute) }
+        if let attribute = property as? NSAttributeDescription {
+            value = AttributeValues.normalize(value, for: attribute)
+        }
         if let error = Validation.check(value: value, property: property, object: self) { throw error }
     }
 
@@ -331,8 +347,11 @@ open class NSManagedObject: NSObject {
     /// A description listing the entity, ID and values (or that it is a fault).
     open override var description: String {
         if isFault { return "<\(entity.name ?? "?"): \(objectID.uriRepresentation().absoluteString)> (fault)" }
-        let values = payload.layout.properties.filter { $0 is NSAttributeDescription }.map { "\($0.name)=\(String(describing: value(forKey: $0.name) ?? "nil"))" }
-        return "<\(entity.name ?? "?"): \(objectID.uriRepresentation().absoluteString)> { \(values.joined(separator: ", ")) }"
+        let values = payload.layout.properties.filter { $0 is NSAttributeDescription }.map {
+            "\($0.name)=\(String(describing: value(forKey: $0.name) ?? "nil"))"
+        }
+        return
+            "<\(entity.name ?? "?"): \(objectID.uriRepresentation().absoluteString)> { \(values.joined(separator: ", ")) }"
     }
 
     // MARK: Slots
@@ -354,11 +373,14 @@ open class NSManagedObject: NSObject {
     }
 
     static func computeDefaults(_ properties: [NSPropertyDescription]) -> SlotValues {
-        SlotValues(properties.map { property -> SlotValue in
-            if let attribute = property as? NSAttributeDescription { return SlotValue(attribute.defaultValue) }
-            if let relationship = property as? NSRelationshipDescription, relationship.isToMany { return .objects(RelationshipObjects()) }
-            return .null
-        })
+        SlotValues(
+            properties.map { property -> SlotValue in
+                if let attribute = property as? NSAttributeDescription { return SlotValue(attribute.defaultValue) }
+                if let relationship = property as? NSRelationshipDescription, relationship.isToMany {
+                    return .objects(RelationshipObjects())
+                }
+                return .null
+            })
     }
 
     /// Loads the object's values from the store if it is a fault.
@@ -413,7 +435,8 @@ open class NSManagedObject: NSObject {
     func toManyObjects(slot: Int, relationship: NSRelationshipDescription) -> RelationshipObjects {
         fireFaultIfNeeded()
         if let loaded = data.values![slot] as? RelationshipObjects { return loaded }
-        let objects = RelationshipObjects(managedObjectContext?.fetchRelated(of: self, relationship: relationship) ?? [])
+        let objects = RelationshipObjects(
+            managedObjectContext?.fetchRelated(of: self, relationship: relationship) ?? [])
         data.values![slot] = objects
         if data.committed != nil, data.committed!.count > slot { data.committed![slot] = objects.copy() }
         return objects
@@ -428,7 +451,9 @@ open class NSManagedObject: NSObject {
                 let newObjects = RelationshipValues.objects(from: newValue)
                 setToMany(newObjects, slot: slot, relationship: relationship, maintainInverse: maintainInverse)
             } else {
-                setToOne(newValue as? NSManagedObject, slot: slot, relationship: relationship, maintainInverse: maintainInverse)
+                setToOne(
+                    newValue as? NSManagedObject, slot: slot, relationship: relationship,
+                    maintainInverse: maintainInverse)
             }
             return
         }
@@ -446,11 +471,14 @@ open class NSManagedObject: NSObject {
         if !flags.contains(.inserted), !flags.contains(.deleted) { managedObjectContext?.objectDidChange(self) }
     }
 
-    func setToOne(_ object: NSManagedObject?, slot: Int, relationship: NSRelationshipDescription, maintainInverse: Bool) {
+    func setToOne(_ object: NSManagedObject?, slot: Int, relationship: NSRelationshipDescription, maintainInverse: Bool)
+    {
         let old = relationshipValue(data.values![slot], relationship: relationship, slot: slot) as? NSManagedObject
         if old === object { return }
         if let object, let destination = relationship.destinationEntity, !object.entity.isKindOf(entity: destination) {
-            fatalError("Unacceptable type of value for to-one relationship: property = \"\(relationship.name)\"; desired type = \(destination.name ?? "?"); given type = \(object.entity.name ?? "?").")
+            fatalError(
+                "Unacceptable type of value for to-one relationship: property = \"\(relationship.name)\"; desired type = \(destination.name ?? "?"); given type = \(object.entity.name ?? "?")."
+            )
         }
         if let object, let context = managedObjectContext, object.managedObjectContext == nil {
             context.insert(object)
@@ -462,12 +490,16 @@ open class NSManagedObject: NSObject {
         if let object { object.addInverse(self, relationship: inverse) }
     }
 
-    func setToMany(_ objects: [NSManagedObject], slot: Int, relationship: NSRelationshipDescription, maintainInverse: Bool) {
+    func setToMany(
+        _ objects: [NSManagedObject], slot: Int, relationship: NSRelationshipDescription, maintainInverse: Bool
+    ) {
         let current = toManyObjects(slot: slot, relationship: relationship)
         let newSet = RelationshipObjects(objects)
         let removed = current.objects.filter { !newSet.contains($0) }
         let added = objects.filter { !current.contains($0) }
-        let reordered = relationship.isOrdered && current.objects.map(ObjectIdentifier.init) != newSet.objects.map(ObjectIdentifier.init)
+        let reordered =
+            relationship.isOrdered
+            && current.objects.map(ObjectIdentifier.init) != newSet.objects.map(ObjectIdentifier.init)
         if removed.isEmpty, added.isEmpty, !reordered { return }
         if let context = managedObjectContext {
             for object in added where object.managedObjectContext == nil { context.insert(object) }
@@ -494,7 +526,9 @@ open class NSManagedObject: NSObject {
             if old === object { return }
             markChanged(slot: slot)
             data.values![slot] = object
-            if let old, let inverse = relationship.inverseRelationship { old.removeInverse(self, relationship: inverse) }
+            if let old, let inverse = relationship.inverseRelationship {
+                old.removeInverse(self, relationship: inverse)
+            }
         }
     }
 
@@ -509,7 +543,8 @@ open class NSManagedObject: NSObject {
             markChanged(slot: slot)
             data.values![slot] = updated
         } else {
-            let current = relationshipValue(data.values![slot], relationship: relationship, slot: slot) as? NSManagedObject
+            let current =
+                relationshipValue(data.values![slot], relationship: relationship, slot: slot) as? NSManagedObject
             guard current === object else { return }
             markChanged(slot: slot)
             data.values![slot] = nil
@@ -519,7 +554,8 @@ open class NSManagedObject: NSObject {
     /// A value as callers see it (relationship containers turned into sets).
     func externalValue(_ raw: Any?, property: NSPropertyDescription) -> Any? {
         if let objects = raw as? RelationshipObjects {
-            return (property as? NSRelationshipDescription)?.isOrdered == true ? objects.asOrderedSet() : objects.asSet()
+            return (property as? NSRelationshipDescription)?.isOrdered == true
+                ? objects.asOrderedSet() : objects.asSet()
         }
         if let reference = raw as? RowReference { return managedObjectContext?.object(for: reference) }
         return raw

@@ -26,7 +26,8 @@ class ObjectPayload {
         self.layout = entity.layout
         self.kind = kind
         // `PayloadView` downcasts by the kind: it must be this payload's own class's.
-        precondition(ObjectPayload.kind(of: type(of: self)) == kind, "A \(type(of: self)) payload made with kind \(kind)")
+        precondition(
+            ObjectPayload.kind(of: type(of: self)) == kind, "A \(type(of: self)) payload made with kind \(kind)")
     }
 }
 

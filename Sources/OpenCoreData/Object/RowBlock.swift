@@ -29,8 +29,10 @@ final class RowBlock: ObjectPayload {
 
     /// A block for rows laid out as `rowLayout` says (whose slots must be the entity's).
     init(entity: NSEntityDescription, rowLayout: RowCodec.BlockLayout, capacity: Int) {
-        precondition(rowLayout.slotCount == entity.layout.properties.count,
-                     "Rows of \(entity.name ?? "?") have \(rowLayout.slotCount) slots, the entity \(entity.layout.properties.count)")
+        precondition(
+            rowLayout.slotCount == entity.layout.properties.count,
+            "Rows of \(entity.name ?? "?") have \(rowLayout.slotCount) slots, the entity \(entity.layout.properties.count)"
+        )
         self.rowLayout = rowLayout
         objectClass = entity.resolvedClass()
         self.capacity = capacity
@@ -101,8 +103,9 @@ struct RowBlockBuilder {
             current = previous
             return previous
         }
-        let block = RowBlock(entity: row.entity, rowLayout: row.blockLayout,
-                             capacity: min(RowBlock.maximumRows, max(8, (previous?.capacity ?? 4) * 2)))
+        let block = RowBlock(
+            entity: row.entity, rowLayout: row.blockLayout,
+            capacity: min(RowBlock.maximumRows, max(8, (previous?.capacity ?? 4) * 2)))
         block.context = context
         latest[key] = block
         current = block

@@ -31,23 +31,42 @@ enum SlotValue {
 
     /// The typed value for `value` (its exact Swift type decides the case).
     init(_ value: Any?) {
-        guard let value else { self = .null; return }
+        guard let value else {
+            self = .null
+            return
+        }
         let type = Swift.type(of: value)
-        if type == String.self { self = .string(value as! String) }
-        else if type == Int64.self { self = .int64(value as! Int64) }
-        else if type == Int32.self { self = .int32(value as! Int32) }
-        else if type == Int16.self { self = .int16(value as! Int16) }
-        else if type == Double.self { self = .double(value as! Double) }
-        else if type == Float.self { self = .float(value as! Float) }
-        else if type == Bool.self { self = .bool(value as! Bool) }
-        else if type == Date.self { self = .date(value as! Date) }
-        else if type == UUID.self { self = .uuid(value as! UUID) }
-        else if type == Data.self { self = .data(value as! Data) }
-        else if type == [String: Any].self { self = .composite(value as! [String: Any]) }
-        else if type == RowReference.self { self = .reference(value as! RowReference) }
-        else if type == RelationshipObjects.self { self = .objects(value as! RelationshipObjects) }
-        else if type is NSManagedObject.Type { self = .object(value as! NSManagedObject) }
-        else { self = .other(SlotBox(value)) }
+        if type == String.self {
+            self = .string(value as! String)
+        } else if type == Int64.self {
+            self = .int64(value as! Int64)
+        } else if type == Int32.self {
+            self = .int32(value as! Int32)
+        } else if type == Int16.self {
+            self = .int16(value as! Int16)
+        } else if type == Double.self {
+            self = .double(value as! Double)
+        } else if type == Float.self {
+            self = .float(value as! Float)
+        } else if type == Bool.self {
+            self = .bool(value as! Bool)
+        } else if type == Date.self {
+            self = .date(value as! Date)
+        } else if type == UUID.self {
+            self = .uuid(value as! UUID)
+        } else if type == Data.self {
+            self = .data(value as! Data)
+        } else if type == [String: Any].self {
+            self = .composite(value as! [String: Any])
+        } else if type == RowReference.self {
+            self = .reference(value as! RowReference)
+        } else if type == RelationshipObjects.self {
+            self = .objects(value as! RelationshipObjects)
+        } else if type is NSManagedObject.Type {
+            self = .object(value as! NSManagedObject)
+        } else {
+            self = .other(SlotBox(value))
+        }
     }
 
     /// The value as `Any` (nil for `null`), with the Swift type it was stored with.
@@ -98,10 +117,11 @@ enum SlotValue {
     /// Whether this is the exact type an attribute of `type` stores (so it needs no normalizing).
     func isNormalized(for type: NSAttributeType) -> Bool {
         switch (self, type) {
-        case (.null, _), (.string, .stringAttributeType), (.int16, .integer16AttributeType), (.int32, .integer32AttributeType),
-             (.int64, .integer64AttributeType), (.double, .doubleAttributeType), (.float, .floatAttributeType),
-             (.bool, .booleanAttributeType), (.date, .dateAttributeType), (.uuid, .UUIDAttributeType),
-             (.data, .binaryDataAttributeType):
+        case (.null, _), (.string, .stringAttributeType), (.int16, .integer16AttributeType),
+            (.int32, .integer32AttributeType),
+            (.int64, .integer64AttributeType), (.double, .doubleAttributeType), (.float, .floatAttributeType),
+            (.bool, .booleanAttributeType), (.date, .dateAttributeType), (.uuid, .UUIDAttributeType),
+            (.data, .binaryDataAttributeType):
             return true
         default:
             return false

@@ -25,11 +25,11 @@ enum StringLayout {
     @inline(__always)
     static func isImmortal(_ string: String) -> Bool {
         #if _pointerBitWidth(_64)
-        // Safe because a String is two words on 64-bit platforms (its size is checked by StringLayoutTests);
-        // the bits are only read, never used as a pointer.
-        return unsafeBitCast(string, to: (UInt64, UInt64).self).1 & (1 << 63) != 0
+            // Safe because a String is two words on 64-bit platforms (its size is checked by StringLayoutTests);
+            // the bits are only read, never used as a pointer.
+            return unsafeBitCast(string, to: (UInt64, UInt64).self).1 & (1 << 63) != 0
         #else
-        return false
+            return false
         #endif
     }
 }

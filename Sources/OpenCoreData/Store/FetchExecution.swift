@@ -83,7 +83,9 @@ extension NSPersistentStore {
         let root = schema.mapping(for: spec.entity.rootEntity)
         let numbers = entityNumbers(spec, mapping: mapping)
         if numbers.count != root.descendantNumbers.count {
-            conditions.append(numbers.count == 1 ? "t0.Z_ENT = \(numbers[0])" : "t0.Z_ENT IN (\(numbers.map(String.init).joined(separator: ", ")))")
+            conditions.append(
+                numbers.count == 1
+                    ? "t0.Z_ENT = \(numbers[0])" : "t0.Z_ENT IN (\(numbers.map(String.init).joined(separator: ", ")))")
         }
         do {
             if let predicate = spec.predicate {
@@ -125,8 +127,10 @@ extension NSPersistentStore {
                     lastCodec = codec(for: mapping.entity)
                     lastNumber = number
                 }
-                body(RowSource(primaryKey: row.int64(0) ?? 0, version: row.int64(2) ?? 0,
-                               columns: row, codec: lastCodec!, schema: schema))
+                body(
+                    RowSource(
+                        primaryKey: row.int64(0) ?? 0, version: row.int64(2) ?? 0,
+                        columns: row, codec: lastCodec!, schema: schema))
             }
         }
     }
@@ -145,7 +149,8 @@ extension NSPersistentStore {
             try forEachRow(statement, db: db) { row in
                 let number = Int(row.int64(1) ?? 0)
                 if number != lastNumber {
-                    let mapping = try rowMapping(number, table: schema.mapping(for: spec.entity).table.name, primaryKey: row.int64(0))
+                    let mapping = try rowMapping(
+                        number, table: schema.mapping(for: spec.entity).table.name, primaryKey: row.int64(0))
                     lastNumber = number
                     lastEntity = mapping.entity
                 }
@@ -173,8 +178,10 @@ extension NSPersistentStore {
     func fetchDictionaries(_ spec: FetchSpec, properties: [Any]?, groupBy: [Any]?) throws -> [NSDictionary] {
         let entity = spec.entity
         var translator = PredicateSQL(store: self)
-        var selections: [(name: String, sql: String, decode: (Row, Int) -> Any?, width: Int, composite: [CompositeColumn]?)] = []
-        let requested: [Any] = properties ?? entity.layout.properties.filter { $0 is NSAttributeDescription && !$0.isTransient }
+        var selections:
+            [(name: String, sql: String, decode: (Row, Int) -> Any?, width: Int, composite: [CompositeColumn]?)] = []
+        let requested: [Any] =
+            properties ?? entity.layout.properties.filter { $0 is NSAttributeDescription && !$0.isTransient }
         for item in requested {
             if let description = item as? NSExpressionDescription {
                 guard let expression = description.expression else { continue }
@@ -185,24 +192,47 @@ extension NSPersistentStore {
                 default: throw coreDataError(NSCoreDataError, "Expression \(description.name) cannot be fetched.")
                 }
                 let type = description.expressionResultType
-                selections.append((description.name, sql, { row, i in SQLValueCodec.decode(row, i, type: type == .undefinedAttributeType ? .doubleAttributeType : type) }, 1, nil))
+                selections.append(
+                    (
+                        description.name, sql,
+                        { row, i in
+                            SQLValueCodec.decode(
+                                row, i, type: type == .undefinedAttributeType ? .doubleAttributeType : type)
+                        }, 1, nil
+                    ))
                 continue
             }
             let name = (item as? NSPropertyDescription)?.name ?? (item as? String) ?? "\(item)"
-            let operand = try translator.operand(keyPath: name.split(separator: ".").map(String.init), entity: entity, alias: "t0")
+            let operand = try translator.operand(
+                keyPath: name.split(separator: ".").map(String.init), entity: entity, alias: "t0")
             switch operand {
             case .column(let column, let type):
-                selections.append((name, column, { row, i in SQLValueCodec.decode(row, i, type: type ?? .stringAttributeType) }, 1, nil))
+                selections.append(
+                    (
+                        name, column, { row, i in SQLValueCodec.decode(row, i, type: type ?? .stringAttributeType) }, 1,
+                        nil
+                    ))
             case .toOne(let column, let destination):
-                selections.append((name, column, { [weak self] row, i in
-                    guard let pk = row[i] as Int64?, let self, let store = Optional(self) else { return nil }
-                    return NSManagedObjectID(entity: destination, store: store, primaryKey: pk)
-                }, 1, nil))
+                selections.append(
+                    (
+                        name, column,
+                        { [weak self] row, i in
+                            guard let pk = row[i] as Int64?, let self, let store = Optional(self) else { return nil }
+                            return NSManagedObjectID(entity: destination, store: store, primaryKey: pk)
+                        }, 1, nil
+                    ))
             case .compositeColumns(let columns):
-                let flattened = columns.map { CompositeColumn(path: $0.path, name: $0.column, attribute: NSAttributeDescription(name: $0.path.last ?? "", type: $0.type)) }
-                selections.append((name, columns.map(\.column).joined(separator: ", "), { _, _ in nil }, columns.count, flattened))
+                let flattened = columns.map {
+                    CompositeColumn(
+                        path: $0.path, name: $0.column,
+                        attribute: NSAttributeDescription(name: $0.path.last ?? "", type: $0.type))
+                }
+                selections.append(
+                    (name, columns.map(\.column).joined(separator: ", "), { _, _ in nil }, columns.count, flattened))
             default:
-                throw coreDataError(NSCoreDataError, "Property \(name) of \(entity.name ?? "?") cannot be fetched as a dictionary value.")
+                throw coreDataError(
+                    NSCoreDataError,
+                    "Property \(name) of \(entity.name ?? "?") cannot be fetched as a dictionary value.")
             }
         }
         let (tail, tailArguments) = try fetchTail(spec)
@@ -210,7 +240,10 @@ extension NSPersistentStore {
         if let groupBy, !groupBy.isEmpty {
             let names = groupBy.map { ($0 as? NSPropertyDescription)?.name ?? "\($0)" }
             let columns = try names.map { name -> String in
-                guard case .column(let column, _) = try translator.operand(keyPath: name.split(separator: ".").map(String.init), entity: entity, alias: "t0") else {
+                guard
+                    case .column(let column, _) = try translator.operand(
+                        keyPath: name.split(separator: ".").map(String.init), entity: entity, alias: "t0")
+                else {
                     throw coreDataError(NSCoreDataError, "Cannot group by \(name).")
                 }
                 return column
@@ -221,7 +254,8 @@ extension NSPersistentStore {
                 sqlTail += " GROUP BY \(columns.joined(separator: ", "))"
             }
         }
-        let sql = "SELECT \(spec.distinct ? "DISTINCT " : "")\(selections.map(\.sql).joined(separator: ", ")) \(sqlTail)"
+        let sql =
+            "SELECT \(spec.distinct ? "DISTINCT " : "")\(selections.map(\.sql).joined(separator: ", ")) \(sqlTail)"
         let arguments = translator.arguments + tailArguments
         return try run { db in
             var result: [NSDictionary] = []
@@ -260,15 +294,18 @@ extension NSPersistentStore {
             while start < primaryKeys.count {
                 let chunk = primaryKeys[start..<min(start + 500, primaryKeys.count)]
                 start += 500
-                let sql = "SELECT \(selectColumns(table)) FROM \(table.name) t0 WHERE t0.Z_PK IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
+                let sql =
+                    "SELECT \(selectColumns(table)) FROM \(table.name) t0 WHERE t0.Z_PK IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
                 SQLDebug.log(sql, chunk.map(\.databaseValue))
                 let statement = try db.cachedStatement(sql: sql)
                 statement.setUncheckedArguments(StatementArguments(chunk.map(\.databaseValue)))
                 try forEachRow(statement, db: db) { row in
                     let mapping = try rowMapping(Int(row.int64(1) ?? 0), table: table.name, primaryKey: row.int64(0))
                     let codec = self.codec(for: mapping.entity)
-                    rows.append(FetchedRow(primaryKey: row.int64(0) ?? 0, entity: mapping.entity, version: row.int64(2) ?? 0,
-                                           values: codec.decode(row, schema: schema)))
+                    rows.append(
+                        FetchedRow(
+                            primaryKey: row.int64(0) ?? 0, entity: mapping.entity, version: row.int64(2) ?? 0,
+                            values: codec.decode(row, schema: schema)))
                 }
             }
             return rows
@@ -285,13 +322,16 @@ extension NSPersistentStore {
         switch mapping.slots[slot] {
         case .toManyByInverse(let table, let column, let orderColumn, _):
             relatedTable = table
-            sql = "SELECT \(column), Z_PK, Z_ENT FROM \(table) WHERE \(column) IN (\(list)) ORDER BY \(orderColumn.map { "\($0), " } ?? "")Z_PK"
+            sql =
+                "SELECT \(column), Z_PK, Z_ENT FROM \(table) WHERE \(column) IN (\(list)) ORDER BY \(orderColumn.map { "\($0), " } ?? "")Z_PK"
         case .toManyByJoin(let join, let isSource, let destination):
-            let (mine, theirs) = isSource ? (join.sourceColumn, join.destinationColumn) : (join.destinationColumn, join.sourceColumn)
+            let (mine, theirs) =
+                isSource ? (join.sourceColumn, join.destinationColumn) : (join.destinationColumn, join.sourceColumn)
             let order = isSource ? join.orderColumn : join.inverseOrderColumn
             let table = schema.mapping(for: destination).table.name
             relatedTable = table
-            sql = "SELECT j.\(mine), d.Z_PK, d.Z_ENT FROM \(join.name) j JOIN \(table) d ON d.Z_PK = j.\(theirs) WHERE j.\(mine) IN (\(list)) ORDER BY \(order.map { "j.\($0), " } ?? "")d.Z_PK"
+            sql =
+                "SELECT j.\(mine), d.Z_PK, d.Z_ENT FROM \(join.name) j JOIN \(table) d ON d.Z_PK = j.\(theirs) WHERE j.\(mine) IN (\(list)) ORDER BY \(order.map { "j.\($0), " } ?? "")d.Z_PK"
         default:
             return []
         }
@@ -325,7 +365,9 @@ extension NSPersistentStore {
             // and reentrancy is what a fetch inside a fetch's block needs.
             return try writer.unsafeReentrantRead { db in try body(db) }
         } catch let error as DatabaseError {
-            throw coreDataError(NSCoreDataError, "The store could not be read: \(error.message ?? "\(error)")", [NSUnderlyingErrorKey: error])
+            throw coreDataError(
+                NSCoreDataError, "The store could not be read: \(error.message ?? "\(error)")",
+                [NSUnderlyingErrorKey: error])
         }
     }
 }

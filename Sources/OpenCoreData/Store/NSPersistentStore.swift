@@ -17,7 +17,8 @@ public let NSMigratePersistentStoresAutomaticallyOption = "NSMigratePersistentSt
 /// Option: infer the mapping model when migrating automatically.
 public let NSInferMappingModelAutomaticallyOption = "NSInferMappingModelAutomaticallyOption"
 /// Option: postpone the cleanup work of a lightweight migration.
-public let NSPersistentStoreDeferredLightweightMigrationOptionKey = "NSPersistentStoreDeferredLightweightMigrationOptionKey"
+public let NSPersistentStoreDeferredLightweightMigrationOptionKey =
+    "NSPersistentStoreDeferredLightweightMigrationOptionKey"
 /// Option: the staged migration manager to migrate the store with.
 public let NSPersistentStoreStagedMigrationManagerOptionKey = "NSPersistentStoreStagedMigrationManagerOptionKey"
 /// Option: record persistent history (accepted; history is not recorded by this store).
@@ -52,7 +53,10 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
     private var primaryKeyMax: [Int: Int64] = [:]
 
     /// Creates a store; the coordinator opens it with `addPersistentStore`.
-    public init(persistentStoreCoordinator root: NSPersistentStoreCoordinator?, configurationName name: String?, at url: URL, options: [AnyHashable: Any]? = nil) {
+    public init(
+        persistentStoreCoordinator root: NSPersistentStoreCoordinator?, configurationName name: String?, at url: URL,
+        options: [AnyHashable: Any]? = nil
+    ) {
         self.type = NSSQLiteStoreType
         self.url = url
         self.options = options
@@ -62,7 +66,10 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
         super.init()
     }
 
-    init(type: String, coordinator: NSPersistentStoreCoordinator, configurationName: String?, url: URL?, options: [AnyHashable: Any]?) {
+    init(
+        type: String, coordinator: NSPersistentStoreCoordinator, configurationName: String?, url: URL?,
+        options: [AnyHashable: Any]?
+    ) {
         self.type = type
         self.url = url
         self.options = options
@@ -78,7 +85,12 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
     /// next save that writes to this store, in that save's transaction (a failed save leaves it to the next).
     open var metadata: [String: Any]! {
         get { lock.withLock { _metadata } }
-        set { lock.withLock { _metadata = newValue ?? [:]; _metadataNeedsWriting = true } }
+        set {
+            lock.withLock {
+                _metadata = newValue ?? [:]
+                _metadataNeedsWriting = true
+            }
+        }
     }
 
     private var _metadataNeedsWriting = false
@@ -124,24 +136,34 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
             writer = try DatabaseQueue(configuration: configuration)
         case NSSQLiteStoreType:
             guard let url else { throw coreDataError(NSPersistentStoreOpenError, "An SQLite store needs a file URL.") }
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             do {
                 writer = try DatabasePool(path: url.path, configuration: configuration)
             } catch {
                 throw coreDataError(NSPersistentStoreOpenError, "Cannot open SQLite store at \(url.path): \(error)")
             }
         default:
-            throw coreDataError(NSPersistentStoreInvalidTypeError, "Store type \(type) is not available on Linux; use NSSQLiteStoreType or NSInMemoryStoreType.")
+            throw coreDataError(
+                NSPersistentStoreInvalidTypeError,
+                "Store type \(type) is not available on Linux; use NSSQLiteStoreType or NSInMemoryStoreType.")
         }
         let existing = try writer.read { db in try db.tableExists("Z_METADATA") }
         if existing {
             let stored = try readMetadata()
-            lock.withLock { _metadata = stored; _identifier = stored[NSStoreUUIDKey] as? String }
+            lock.withLock {
+                _metadata = stored
+                _identifier = stored[NSStoreUUIDKey] as? String
+            }
             try checkCompatibility(with: model, metadata: stored)
         } else {
-            guard !isReadOnly else { throw coreDataError(NSPersistentStoreOpenError, "Read-only store at \(url?.path ?? "memory") has no Core Data schema.") }
+            guard !isReadOnly else {
+                throw coreDataError(
+                    NSPersistentStoreOpenError, "Read-only store at \(url?.path ?? "memory") has no Core Data schema.")
+            }
             let foreign = try writer.read { db in
-                try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+                try String.fetchAll(
+                    db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
             }
             guard foreign.isEmpty else {
                 throw coreDataError(
@@ -175,7 +197,8 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
             let cached = try StoreModelCache.read(db)
             let checksum = StoreMetadataFile.checksum(metadata)
             let cachedChecksum = try StoreModelCache.storedChecksum(db)
-            let recorded = (checksum != nil && cachedChecksum == checksum)
+            let recorded =
+                (checksum != nil && cachedChecksum == checksum)
                 || cached.map { SourceModelSearch.hashesMatch($0, metadata: metadata) } == true
             return (recorded, try StoreLayout.read(db))
         }
@@ -184,11 +207,14 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
             openedBySchema = true
             return
         }
-        let schemaNote = knownVersion
+        let schemaNote =
+            knownVersion
             ? "" : " Its schema differs too: " + differences.prefix(8).joined(separator: "; ") + "."
-        throw coreDataError(NSPersistentStoreIncompatibleVersionHashError,
-                            "The model used to open the store is incompatible with the one used to create the store (\(problems.joined(separator: "; ")))." + schemaNote,
-                            ["NSStoreModelVersionHashes": stored])
+        throw coreDataError(
+            NSPersistentStoreIncompatibleVersionHashError,
+            "The model used to open the store is incompatible with the one used to create the store (\(problems.joined(separator: "; ")))."
+                + schemaNote,
+            ["NSStoreModelVersionHashes": stored])
     }
 
     func createSchema(model: NSManagedObjectModel) throws {
@@ -209,28 +235,43 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
                 var columns = ["\(join.sourceColumn) INTEGER", "\(join.destinationColumn) INTEGER"]
                 if let order = join.orderColumn { columns.append("\(order) INTEGER") }
                 if let order = join.inverseOrderColumn { columns.append("\(order) INTEGER") }
-                try db.execute(sql: "CREATE TABLE \(join.name) (\(columns.joined(separator: ", ")), PRIMARY KEY (\(join.sourceColumn), \(join.destinationColumn)))")
-                try db.execute(sql: "CREATE INDEX \(join.name)_\(join.destinationColumn)_INDEX ON \(join.name) (\(join.destinationColumn))")
+                try db.execute(
+                    sql:
+                        "CREATE TABLE \(join.name) (\(columns.joined(separator: ", ")), PRIMARY KEY (\(join.sourceColumn), \(join.destinationColumn)))"
+                )
+                try db.execute(
+                    sql:
+                        "CREATE INDEX \(join.name)_\(join.destinationColumn)_INDEX ON \(join.name) (\(join.destinationColumn))"
+                )
             }
             for entity in schema.entities {
                 try self.createIndexes(for: entity, db: db)
             }
-            try db.execute(sql: "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
+            try db.execute(
+                sql:
+                    "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)"
+            )
             for entity in schema.entities {
                 let mapping = schema.mapping(for: entity)
                 let superNumber = entity.superentity.map { schema.mapping(for: $0).number } ?? 0
-                try db.execute(sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)",
-                               arguments: [mapping.number, entity.name ?? "", superNumber])
+                try db.execute(
+                    sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)",
+                    arguments: [mapping.number, entity.name ?? "", superNumber])
             }
-            try db.execute(sql: "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
+            try db.execute(
+                sql: "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
             let uuid = UUID().uuidString
             var metadata = model.storeMetadataKeys
             metadata[NSStoreTypeKey] = NSSQLiteStoreType
             metadata[NSStoreUUIDKey] = uuid
             metadata["NSPersistenceFrameworkVersion"] = 1
             let plist = try PropertyListSerialization.data(fromPropertyList: metadata, format: .binary, options: 0)
-            try db.execute(sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)", arguments: [uuid, plist])
-            self.lock.withLock { self._metadata = metadata; self._identifier = uuid }
+            try db.execute(
+                sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)", arguments: [uuid, plist])
+            self.lock.withLock {
+                self._metadata = metadata
+                self._identifier = uuid
+            }
         }
     }
 
@@ -241,29 +282,44 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
         let entityName = StoreSchema.columnName(entity.name ?? "")
         for property in entity.properties where property.isIndexed {
             if let columns = columns(forKeyPath: property.name, in: entity) {
-                try db.execute(sql: "CREATE INDEX IF NOT EXISTS Z\(entityName)_\(StoreSchema.columnName(property.name))_INDEX ON \(table) (\(columns.joined(separator: ", ")))")
+                try db.execute(
+                    sql:
+                        "CREATE INDEX IF NOT EXISTS Z\(entityName)_\(StoreSchema.columnName(property.name))_INDEX ON \(table) (\(columns.joined(separator: ", ")))"
+                )
             }
         }
         for index in entity.indexes {
             var parts: [String] = []
             for element in index.elements {
                 guard let columns = columns(forKeyPath: element.propertyName, in: entity) else {
-                    throw coreDataError(NSCoreDataError, "Index \(index.name) of \(entity.name ?? "?") names \(element.propertyName), which is not a stored attribute.")
+                    throw coreDataError(
+                        NSCoreDataError,
+                        "Index \(index.name) of \(entity.name ?? "?") names \(element.propertyName), which is not a stored attribute."
+                    )
                 }
                 parts += columns.map { $0 + (element.isAscending ? "" : " DESC") }
             }
-            try db.execute(sql: "CREATE INDEX IF NOT EXISTS Z\(entityName)_\(StoreSchema.columnName(index.name)) ON \(table) (\(parts.joined(separator: ", ")))")
+            try db.execute(
+                sql:
+                    "CREATE INDEX IF NOT EXISTS Z\(entityName)_\(StoreSchema.columnName(index.name)) ON \(table) (\(parts.joined(separator: ", ")))"
+            )
         }
         for (n, constraint) in entity.uniquenessConstraints.enumerated() {
             var columns: [String] = []
             for case let keyPath as String in constraint {
                 guard let c = self.columns(forKeyPath: keyPath, in: entity) else {
-                    throw coreDataError(NSCoreDataError, "Uniqueness constraint of \(entity.name ?? "?") names \(keyPath), which is not a stored attribute.")
+                    throw coreDataError(
+                        NSCoreDataError,
+                        "Uniqueness constraint of \(entity.name ?? "?") names \(keyPath), which is not a stored attribute."
+                    )
                 }
                 columns += c
             }
             guard !columns.isEmpty else { continue }
-            try db.execute(sql: "CREATE UNIQUE INDEX IF NOT EXISTS Z\(entityName)_UNIQUE_\(n) ON \(table) (\(columns.joined(separator: ", ")))")
+            try db.execute(
+                sql:
+                    "CREATE UNIQUE INDEX IF NOT EXISTS Z\(entityName)_UNIQUE_\(n) ON \(table) (\(columns.joined(separator: ", ")))"
+            )
         }
     }
 
@@ -284,7 +340,11 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
     func writeMetadata(in db: Database? = nil) throws {
         guard let writer, !isReadOnly else { return }
         let metadata = lock.withLock { _metadata }
-        if let db { try StoreMetadataFile.write(metadata, db) } else { try writer.write { try StoreMetadataFile.write(metadata, $0) } }
+        if let db {
+            try StoreMetadataFile.write(metadata, db)
+        } else {
+            try writer.write { try StoreMetadataFile.write(metadata, $0) }
+        }
     }
 
     func replaceMetadata(_ metadata: [String: Any]) { lock.withLock { _metadata = metadata } }
@@ -307,7 +367,8 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
     /// Reserves `count` primary keys for the table of `root`, recording them in Z_PRIMARYKEY.
     func allocatePrimaryKeys(root: NSEntityDescription, count: Int, db: Database) throws -> Int64 {
         let number = schema.mapping(for: root).number
-        let stored = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [number]) ?? 0
+        let stored =
+            try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [number]) ?? 0
         let first = lock.withLock { max(primaryKeyMax[number] ?? 0, stored) } + 1
         let last = first + Int64(count) - 1
         try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", arguments: [last, number])
@@ -320,7 +381,8 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
     }
 
     func codec(for entity: NSEntityDescription) -> RowCodec {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         if let codec = codecs[ObjectIdentifier(entity)] { return codec }
         let codec = RowCodec(mapping: schema.mapping(for: entity), schema: schema)
         codecs[ObjectIdentifier(entity)] = codec
@@ -343,7 +405,8 @@ enum MetadataCoding {
     /// The metadata as a binary property list; a value a property list can't hold fails, naming its key
     /// (Core Data fails the save that would write it).
     static func encode(_ metadata: [String: Any]) throws -> Data {
-        for key in metadata.keys.sorted() where !PropertyListSerialization.propertyList(metadata[key]!, isValidFor: .binary) {
+        for key in metadata.keys.sorted()
+        where !PropertyListSerialization.propertyList(metadata[key]!, isValidFor: .binary) {
             throw coreDataError(
                 NSCoreDataError,
                 "The store metadata's value for '\(key)' (\(type(of: metadata[key]!))) is not a property-list value "
@@ -354,7 +417,8 @@ enum MetadataCoding {
     }
 
     static func decode(_ data: Data) throws -> [String: Any] {
-        guard let metadata = try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any] else {
+        guard let metadata = try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
+        else {
             throw coreDataError(NSFileReadCorruptFileError, "The store's metadata is not a property-list dictionary.")
         }
         return metadata

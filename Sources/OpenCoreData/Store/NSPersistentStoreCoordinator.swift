@@ -25,25 +25,39 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     /// Opens a store and adds it. Options: `NSReadOnlyPersistentStoreOption`, `NSSQLitePragmasOption`,
     /// and the migration options (see `NSMigratePersistentStoresAutomaticallyOption`).
     @discardableResult
-    open func addPersistentStore(ofType storeType: String, configurationName configuration: String?, at storeURL: URL?, options: [AnyHashable: Any]? = nil) throws -> NSPersistentStore {
+    open func addPersistentStore(
+        ofType storeType: String, configurationName configuration: String?, at storeURL: URL?,
+        options: [AnyHashable: Any]? = nil
+    ) throws -> NSPersistentStore {
         if let storeURL, storeType == NSSQLiteStoreType,
-           persistentStores.contains(where: { $0.url?.standardizedFileURL == storeURL.standardizedFileURL }) {
-            throw coreDataError(NSPersistentStoreOperationError, "The store at \(storeURL.path) is already added to this coordinator.")
+            persistentStores.contains(where: { $0.url?.standardizedFileURL == storeURL.standardizedFileURL })
+        {
+            throw coreDataError(
+                NSPersistentStoreOperationError, "The store at \(storeURL.path) is already added to this coordinator.")
         }
-        let store = NSPersistentStore(type: storeType, coordinator: self, configurationName: configuration, url: storeURL, options: options)
+        let store = NSPersistentStore(
+            type: storeType, coordinator: self, configurationName: configuration, url: storeURL, options: options)
         try StoreOpening.open(store, coordinator: self, options: options ?? [:])
         lock.withLock { stores.append(store) }
         return store
     }
 
     /// Adds a store from a description.
-    open func addPersistentStore(with storeDescription: NSPersistentStoreDescription, completionHandler block: @escaping (NSPersistentStoreDescription, (any Error)?) -> Void) {
+    open func addPersistentStore(
+        with storeDescription: NSPersistentStoreDescription,
+        completionHandler block: @escaping (NSPersistentStoreDescription, (any Error)?) -> Void
+    ) {
         do {
             var options = storeDescription.options
             if storeDescription.isReadOnly { options[NSReadOnlyPersistentStoreOption] = true }
-            options[NSMigratePersistentStoresAutomaticallyOption] = options[NSMigratePersistentStoresAutomaticallyOption] ?? storeDescription.shouldMigrateStoreAutomatically
-            options[NSInferMappingModelAutomaticallyOption] = options[NSInferMappingModelAutomaticallyOption] ?? storeDescription.shouldInferMappingModelAutomatically
-            try addPersistentStore(ofType: storeDescription.type, configurationName: storeDescription.configuration, at: storeDescription.url, options: options)
+            options[NSMigratePersistentStoresAutomaticallyOption] =
+                options[NSMigratePersistentStoresAutomaticallyOption]
+                ?? storeDescription.shouldMigrateStoreAutomatically
+            options[NSInferMappingModelAutomaticallyOption] =
+                options[NSInferMappingModelAutomaticallyOption] ?? storeDescription.shouldInferMappingModelAutomatically
+            try addPersistentStore(
+                ofType: storeDescription.type, configurationName: storeDescription.configuration,
+                at: storeDescription.url, options: options)
             block(storeDescription, nil)
         } catch {
             block(storeDescription, error)
@@ -70,12 +84,17 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     }
 
     /// Reads the metadata of the store at a URL without adding it.
-    open class func metadataForPersistentStore(ofType storeType: String, at url: URL, options: [AnyHashable: Any]? = nil) throws -> [String: Any] {
+    open class func metadataForPersistentStore(
+        ofType storeType: String, at url: URL, options: [AnyHashable: Any]? = nil
+    ) throws -> [String: Any] {
         try StoreFile.readMetadata(at: url)
     }
 
     /// Writes metadata into the store at a URL without adding it.
-    open class func setMetadata(_ metadata: [String: Any]?, forPersistentStoreOfType storeType: String, at url: URL, options: [AnyHashable: Any]? = nil) throws {
+    open class func setMetadata(
+        _ metadata: [String: Any]?, forPersistentStoreOfType storeType: String, at url: URL,
+        options: [AnyHashable: Any]? = nil
+    ) throws {
         try StoreFile.writeMetadata(metadata ?? [:], at: url)
     }
 
@@ -84,8 +103,9 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         guard url.scheme == "x-coredata", let host = url.host else { return nil }
         let parts = url.path.split(separator: "/").map(String.init)
         guard parts.count == 2, parts[1].hasPrefix("p"), let pk = Int64(parts[1].dropFirst()),
-              let store = persistentStores.first(where: { $0.identifier == host }),
-              let entity = managedObjectModel.entitiesByName[parts[0]] else { return nil }
+            let store = persistentStores.first(where: { $0.identifier == host }),
+            let entity = managedObjectModel.entitiesByName[parts[0]]
+        else { return nil }
         return NSManagedObjectID(entity: entity, store: store, primaryKey: pk)
     }
 
@@ -159,8 +179,14 @@ enum EntityMatching {
     static func entity(for cls: AnyClass, in model: NSManagedObjectModel) -> NSEntityDescription? {
         let qualified = NSStringFromClass(cls)
         let short = qualified.split(separator: ".").last.map(String.init) ?? qualified
-        if let explicit = model.entities.first(where: { $0.managedObjectClass.map { $0 == cls } ?? false }) { return explicit }
-        if let byClass = model.entities.first(where: { $0.managedObjectClassName == qualified || $0.managedObjectClassName == short }) { return byClass }
+        if let explicit = model.entities.first(where: { $0.managedObjectClass.map { $0 == cls } ?? false }) {
+            return explicit
+        }
+        if let byClass = model.entities.first(where: {
+            $0.managedObjectClassName == qualified || $0.managedObjectClassName == short
+        }) {
+            return byClass
+        }
         return model.entities.first { $0.name == short }
     }
 }

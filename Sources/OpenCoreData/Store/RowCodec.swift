@@ -171,36 +171,60 @@ final class RowCodec: @unchecked Sendable {
             transformers.append(name)
             return Int32(transformers.count - 1)
         }
-        let empty = SlotPlan(kind: .empty, type: .undefinedAttributeType, column: -1, entityColumn: -1, item: -1, transformer: -1)
+        let empty = SlotPlan(
+            kind: .empty, type: .undefinedAttributeType, column: -1, entityColumn: -1, item: -1, transformer: -1)
         for (slot, slotMapping) in mapping.slots.enumerated() {
             switch slotMapping {
             case .transient:
                 plan.append(empty)
             case .attribute(let column, let attribute):
-                plan.append(SlotPlan(kind: .attribute, type: attribute.attributeType, column: Int32(columnIndex[column]!), entityColumn: -1,
-                                     item: -1, transformer: transformer(attribute.valueTransformerName)))
-                inserts.append(InsertColumn(name: column, slot: slot, path: nil, type: attribute.attributeType, transformer: attribute.valueTransformerName, kind: .value))
+                plan.append(
+                    SlotPlan(
+                        kind: .attribute, type: attribute.attributeType, column: Int32(columnIndex[column]!),
+                        entityColumn: -1,
+                        item: -1, transformer: transformer(attribute.valueTransformerName)))
+                inserts.append(
+                    InsertColumn(
+                        name: column, slot: slot, path: nil, type: attribute.attributeType,
+                        transformer: attribute.valueTransformerName, kind: .value))
             case .composite(let columns):
-                let composite = CompositePlan(columns: columns.map {
-                    CompositePlan.Column(column: Int32(columnIndex[$0.name]!), type: $0.attribute.attributeType, transformer: transformer($0.attribute.valueTransformerName))
-                }, paths: columns.map(\.path))
+                let composite = CompositePlan(
+                    columns: columns.map {
+                        CompositePlan.Column(
+                            column: Int32(columnIndex[$0.name]!), type: $0.attribute.attributeType,
+                            transformer: transformer($0.attribute.valueTransformerName))
+                    }, paths: columns.map(\.path))
                 composites.append(composite)
-                plan.append(SlotPlan(kind: .composite, type: .compositeAttributeType, column: -1, entityColumn: -1,
-                                     item: Int32(composites.count - 1), transformer: -1))
+                plan.append(
+                    SlotPlan(
+                        kind: .composite, type: .compositeAttributeType, column: -1, entityColumn: -1,
+                        item: Int32(composites.count - 1), transformer: -1))
                 for (i, column) in columns.enumerated() {
-                    var insert = InsertColumn(name: column.name, slot: slot, path: column.path, type: column.attribute.attributeType,
-                                              transformer: column.attribute.valueTransformerName, kind: .value)
+                    var insert = InsertColumn(
+                        name: column.name, slot: slot, path: column.path, type: column.attribute.attributeType,
+                        transformer: column.attribute.valueTransformerName, kind: .value)
                     // A flat composite (one with a template: distinct top-level keys) is bound in one walk.
-                    if i == 0, composite.template != nil, columns.count <= 64 { insert.flatCompositeColumns = columns.count }
+                    if i == 0, composite.template != nil, columns.count <= 64 {
+                        insert.flatCompositeColumns = columns.count
+                    }
                     inserts.append(insert)
                 }
             case .toOne(let column, let entityColumn, let destination):
                 destinations.append(destination)
-                plan.append(SlotPlan(kind: .toOne, type: .objectIDAttributeType, column: Int32(columnIndex[column]!),
-                                     entityColumn: Int32(entityColumn.flatMap { columnIndex[$0] } ?? -1), item: Int32(destinations.count - 1), transformer: -1))
-                inserts.append(InsertColumn(name: column, slot: slot, path: nil, type: .integer64AttributeType, transformer: nil, kind: .relationship))
+                plan.append(
+                    SlotPlan(
+                        kind: .toOne, type: .objectIDAttributeType, column: Int32(columnIndex[column]!),
+                        entityColumn: Int32(entityColumn.flatMap { columnIndex[$0] } ?? -1),
+                        item: Int32(destinations.count - 1), transformer: -1))
+                inserts.append(
+                    InsertColumn(
+                        name: column, slot: slot, path: nil, type: .integer64AttributeType, transformer: nil,
+                        kind: .relationship))
                 if let entityColumn {
-                    inserts.append(InsertColumn(name: entityColumn, slot: slot, path: nil, type: .integer64AttributeType, transformer: nil, kind: .relationshipEntity))
+                    inserts.append(
+                        InsertColumn(
+                            name: entityColumn, slot: slot, path: nil, type: .integer64AttributeType, transformer: nil,
+                            kind: .relationshipEntity))
                 }
             case .toManyByInverse, .toManyByJoin:
                 plan.append(empty)
@@ -219,13 +243,16 @@ final class RowCodec: @unchecked Sendable {
             deferred.append(DeferredComposite(slot: slot, firstElement: blockPlan.count, template: template))
             blockPlan[slot] = empty
             blockPlan += composite.columns.map {
-                SlotPlan(kind: .attribute, type: $0.type, column: $0.column, entityColumn: -1, item: -1, transformer: $0.transformer)
+                SlotPlan(
+                    kind: .attribute, type: $0.type, column: $0.column, entityColumn: -1, item: -1,
+                    transformer: $0.transformer)
             }
         }
         blockLayout = BlockLayout(slotCount: plan.count, deferred: deferred)
         self.blockPlan = blockPlan
         let names = ["Z_PK", "Z_ENT", "Z_OPT"] + inserts.map(\.name)
-        insertSQL = "INSERT INTO \(mapping.table.name) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))"
+        insertSQL =
+            "INSERT INTO \(mapping.table.name) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))"
         _ = schema
     }
 
@@ -244,7 +271,9 @@ final class RowCodec: @unchecked Sendable {
 
     /// Decodes a row into `slots`, one value per step of `steps` (uninitialized memory).
     @inline(__always)
-    private func decode<Columns: SQLColumns>(_ row: Columns, schema: StoreSchema, into slots: RowSlots, steps: [SlotPlan]) {
+    private func decode<Columns: SQLColumns>(
+        _ row: Columns, schema: StoreSchema, into slots: RowSlots, steps: [SlotPlan]
+    ) {
         for slot in steps.indices { slots.initialize(slot, to: decodeSlot(steps[slot], row, schema: schema)) }
     }
 
@@ -255,13 +284,16 @@ final class RowCodec: @unchecked Sendable {
         case .empty:
             return .null
         case .attribute:
-            return SQLValueCodec.decodeSlot(row, Int(step.column), type: step.type, transformerName: self.transformerName(step.transformer))
+            return SQLValueCodec.decodeSlot(
+                row, Int(step.column), type: step.type, transformerName: self.transformerName(step.transformer))
         case .composite:
             return decodeComposite(row, composites[Int(step.item)])
         case .toOne:
             guard let pk = row.int64(Int(step.column)) else { return .null }
             var entity = destinations[Int(step.item)]
-            if step.entityColumn >= 0, let number = row.int64(Int(step.entityColumn)), let m = schema.mapping(forNumber: Int(number)) {
+            if step.entityColumn >= 0, let number = row.int64(Int(step.entityColumn)),
+                let m = schema.mapping(forNumber: Int(number))
+            {
                 entity = m.entity
             }
             return .reference(RowReference(entity: entity, primaryKey: pk))
@@ -282,13 +314,19 @@ final class RowCodec: @unchecked Sendable {
         if let template = composite.template {
             let columns = composite.columns
             return template.value { i in
-                SQLValueCodec.decode(row, Int(columns[i].column), type: columns[i].type, transformerName: self.transformerName(columns[i].transformer))
+                SQLValueCodec.decode(
+                    row, Int(columns[i].column), type: columns[i].type,
+                    transformerName: self.transformerName(columns[i].transformer))
             }
         }
         // Nested composites: each element at its path.
         var dictionary = [String: Any](minimumCapacity: composite.columns.count)
         for (column, path) in zip(composite.columns, composite.paths) {
-            guard let value = SQLValueCodec.decode(row, Int(column.column), type: column.type, transformerName: self.transformerName(column.transformer)) else { continue }
+            guard
+                let value = SQLValueCodec.decode(
+                    row, Int(column.column), type: column.type,
+                    transformerName: self.transformerName(column.transformer))
+            else { continue }
             if path.count == 1 {
                 dictionary[path[0]] = value
             } else {
@@ -300,7 +338,10 @@ final class RowCodec: @unchecked Sendable {
 
     static func assign(_ value: Any, at path: ArraySlice<String>, in dictionary: inout [String: Any]) {
         guard let head = path.first else { return }
-        if path.count == 1 { dictionary[head] = value; return }
+        if path.count == 1 {
+            dictionary[head] = value
+            return
+        }
         var inner = dictionary[head] as? [String: Any] ?? [:]
         assign(value, at: path.dropFirst(), in: &inner)
         dictionary[head] = inner

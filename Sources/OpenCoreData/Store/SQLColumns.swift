@@ -60,7 +60,10 @@ extension NSPersistentStore {
         let columns = StatementColumns(handle: handle)
         while true {
             let code = sqlite3_step(handle)
-            if code == SQLITE_ROW { try body(columns); continue }
+            if code == SQLITE_ROW {
+                try body(columns)
+                continue
+            }
             if code == SQLITE_DONE { return }
             throw SQLiteBinding.failure(code, statement: statement, db: db)
         }

@@ -57,8 +57,10 @@ enum SQLValueCodec {
     /// Reads column `index` of a row as a typed slot value of the attribute's type (a transformable
     /// through the transformer named `transformerName`, asked for only then).
     @inline(__always)
-    static func decodeSlot<Columns: SQLColumns>(_ row: Columns, _ index: Int, type: NSAttributeType,
-                                                transformerName: @autoclosure () -> String? = nil) -> SlotValue {
+    static func decodeSlot<Columns: SQLColumns>(
+        _ row: Columns, _ index: Int, type: NSAttributeType,
+        transformerName: @autoclosure () -> String? = nil
+    ) -> SlotValue {
         switch type {
         case .stringAttributeType: return row.string(index).map(SlotValue.string) ?? .null
         case .integer64AttributeType: return row.int64(index).map(SlotValue.int64) ?? .null
@@ -67,7 +69,8 @@ enum SQLValueCodec {
         case .booleanAttributeType: return row.int64(index).map { .bool($0 != 0) } ?? .null
         case .doubleAttributeType: return row.double(index).map(SlotValue.double) ?? .null
         case .floatAttributeType: return row.double(index).map { .float(Float($0)) } ?? .null
-        case .dateAttributeType: return row.double(index).map { .date(Date(timeIntervalSinceReferenceDate: $0)) } ?? .null
+        case .dateAttributeType:
+            return row.double(index).map { .date(Date(timeIntervalSinceReferenceDate: $0)) } ?? .null
         case .binaryDataAttributeType: return row.data(index).map(SlotValue.data) ?? .null
         case .UUIDAttributeType:
             guard let data = row.data(index), let uuid = UUIDBytes.uuid(data) else { return .null }
@@ -85,8 +88,10 @@ enum SQLValueCodec {
 
     /// Reads column `index` of a row as a value of the attribute's type.
     @inline(__always)
-    static func decode<Columns: SQLColumns>(_ row: Columns, _ index: Int, type: NSAttributeType,
-                                            transformerName: @autoclosure () -> String? = nil) -> Any? {
+    static func decode<Columns: SQLColumns>(
+        _ row: Columns, _ index: Int, type: NSAttributeType,
+        transformerName: @autoclosure () -> String? = nil
+    ) -> Any? {
         decodeSlot(row, index, type: type, transformerName: transformerName()).takeAny()
     }
 }
@@ -94,7 +99,9 @@ enum SQLValueCodec {
 /// Transformable attribute support: a registered `ValueTransformer`, or by default a keyed archive.
 enum Transformers {
     static func encode(_ value: Any, transformerName: String?) -> Data? {
-        if let name = transformerName, let transformer = ValueTransformer.registered(forName: NSValueTransformerName(name)) {
+        if let name = transformerName,
+            let transformer = ValueTransformer.registered(forName: NSValueTransformerName(name))
+        {
             return transformer.transformedValue(value) as? Data
         }
         if let data = value as? Data { return data }
@@ -102,7 +109,9 @@ enum Transformers {
     }
 
     static func decode(_ data: Data, transformerName: String?) -> Any? {
-        if let name = transformerName, let transformer = ValueTransformer.registered(forName: NSValueTransformerName(name)) {
+        if let name = transformerName,
+            let transformer = ValueTransformer.registered(forName: NSValueTransformerName(name))
+        {
             return transformer.reverseTransformedValue(data)
         }
         return (try? NSKeyedUnarchiver.unarchiveTopLevelObjectWithData(data)) ?? data
@@ -120,6 +129,8 @@ enum UUIDBytes {
     static func uuid(_ data: Data) -> UUID? {
         guard data.count == 16 else { return nil }
         let b = Array(data)
-        return UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+        return UUID(
+            uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])
+        )
     }
 }

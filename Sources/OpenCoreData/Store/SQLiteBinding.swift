@@ -11,16 +11,22 @@ enum SQLiteBinding {
 
     /// Binds an attribute value to parameter `index` (1-based).
     @inline(__always)
-    static func bind(_ value: Any?, type: NSAttributeType, transformerName: String?, to statement: SQLiteStatement, at index: Int32) {
+    static func bind(
+        _ value: Any?, type: NSAttributeType, transformerName: String?, to statement: SQLiteStatement, at index: Int32
+    ) {
         bind(SlotValue(value), type: type, transformerName: transformerName, to: statement, at: index)
     }
 
     /// Binds a typed slot value of an attribute to parameter `index` (1-based): the exact types a
     /// normalized value has directly, anything else through the codec.
     @inline(__always)
-    static func bind(_ value: SlotValue, type: NSAttributeType, transformerName: String?, to statement: SQLiteStatement, at index: Int32) {
+    static func bind(
+        _ value: SlotValue, type: NSAttributeType, transformerName: String?, to statement: SQLiteStatement,
+        at index: Int32
+    ) {
         guard value.isNormalized(for: type) else {
-            bind(SQLValueCodec.encode(value.any, type: type, transformerName: transformerName), to: statement, at: index)
+            bind(
+                SQLValueCodec.encode(value.any, type: type, transformerName: transformerName), to: statement, at: index)
             return
         }
         switch value {
@@ -32,7 +38,9 @@ enum SQLiteBinding {
         case .bool(let v): sqlite3_bind_int64(statement, index, v ? 1 : 0)
         case .date(let v): sqlite3_bind_double(statement, index, v.timeIntervalSinceReferenceDate)
         case .null: sqlite3_bind_null(statement, index)
-        default: bind(SQLValueCodec.encode(value.any, type: type, transformerName: transformerName), to: statement, at: index)
+        default:
+            bind(
+                SQLValueCodec.encode(value.any, type: type, transformerName: transformerName), to: statement, at: index)
         }
     }
 

@@ -31,10 +31,13 @@ final class SaveWriter {
             for object in batch.inserted + batch.updated { try writeToMany(object, db: db) }
             if store.metadataNeedsWriting { try store.writeMetadata(in: db) }
             if !conflicts.isEmpty {
-                let names = conflicts.map { "\($0.sourceObject.entity.name ?? "?") \($0.sourceObject.objectID.uriRepresentation().absoluteString)" }
-                throw coreDataError(NSManagedObjectMergeError,
-                                    "Could not merge changes: \(conflicts.count) object(s) changed in the store since they were read (\(names.joined(separator: ", "))). Nothing was saved.",
-                                    [NSPersistentStoreSaveConflictsErrorKey: conflicts])
+                let names = conflicts.map {
+                    "\($0.sourceObject.entity.name ?? "?") \($0.sourceObject.objectID.uriRepresentation().absoluteString)"
+                }
+                throw coreDataError(
+                    NSManagedObjectMergeError,
+                    "Could not merge changes: \(conflicts.count) object(s) changed in the store since they were read (\(names.joined(separator: ", "))). Nothing was saved.",
+                    [NSPersistentStoreSaveConflictsErrorKey: conflicts])
             }
         }
         store.metadataNeedsWriting = false
@@ -94,9 +97,13 @@ final class SaveWriter {
                     continue
                 }
                 if let path = columns[i].path {
-                    SQLiteBinding.bind(RowCodec.lookup(path, in: slotValue), type: columns[i].type, transformerName: columns[i].transformer, to: handle, at: parameter)
+                    SQLiteBinding.bind(
+                        RowCodec.lookup(path, in: slotValue), type: columns[i].type,
+                        transformerName: columns[i].transformer, to: handle, at: parameter)
                 } else {
-                    SQLiteBinding.bind(slotValue, type: columns[i].type, transformerName: columns[i].transformer, to: handle, at: parameter)
+                    SQLiteBinding.bind(
+                        slotValue, type: columns[i].type, transformerName: columns[i].transformer, to: handle,
+                        at: parameter)
                 }
                 i += 1
             }
@@ -106,18 +113,23 @@ final class SaveWriter {
 
     /// Binds a flat composite's elements to their columns' parameters (`first` and on) by walking the
     /// dictionary once: a key is matched by comparing strings, not hashed. Absent elements are NULL.
-    private func bindElements(of dictionary: [String: Any], columns: ArraySlice<InsertColumn>, to handle: SQLiteStatement, at first: Int32) {
+    private func bindElements(
+        of dictionary: [String: Any], columns: ArraySlice<InsertColumn>, to handle: SQLiteStatement, at first: Int32
+    ) {
         var bound: UInt64 = 0
         let start = columns.startIndex
         for (key, value) in dictionary {
             for j in columns.indices where columns[j].path![0] == key {
                 let parameter = first + Int32(j - start)
-                SQLiteBinding.bind(value, type: columns[j].type, transformerName: columns[j].transformer, to: handle, at: parameter)
+                SQLiteBinding.bind(
+                    value, type: columns[j].type, transformerName: columns[j].transformer, to: handle, at: parameter)
                 bound |= 1 << UInt64(j - start)
                 break
             }
         }
-        for j in columns.indices where bound & (1 << UInt64(j - start)) == 0 { sqlite3_bind_null(handle, first + Int32(j - start)) }
+        for j in columns.indices where bound & (1 << UInt64(j - start)) == 0 {
+            sqlite3_bind_null(handle, first + Int32(j - start))
+        }
     }
 
     private func encode(_ column: InsertColumn, values: SlotValues) -> DatabaseValue {
@@ -125,7 +137,9 @@ final class SaveWriter {
         switch column.kind {
         case .value:
             if let path = column.path {
-                return SQLValueCodec.encode(RowCodec.lookup(path, in: values[slot: column.slot]), type: column.type, transformerName: column.transformer)
+                return SQLValueCodec.encode(
+                    RowCodec.lookup(path, in: values[slot: column.slot]), type: column.type,
+                    transformerName: column.transformer)
             }
             return SQLValueCodec.encode(raw, type: column.type, transformerName: column.transformer)
         case .relationship, .relationshipEntity:
@@ -153,26 +167,38 @@ final class SaveWriter {
         let version = data.version
         var values = data.values ?? []
         // Optimistic locking: read the row's current version.
-        let stored = try Int64.fetchOne(db, sql: "SELECT Z_OPT FROM \(table) WHERE Z_PK = ?", arguments: [data.primaryKey])
+        let stored = try Int64.fetchOne(
+            db, sql: "SELECT Z_OPT FROM \(table) WHERE Z_PK = ?", arguments: [data.primaryKey])
         guard let storedVersion = stored else {
-            conflicts.append(NSMergeConflict(source: object, objectSnapshot: object.committedValues(forKeys: nil), persistedSnapshot: nil,
-                                             oldVersion: Int(version), newVersion: 0))
+            conflicts.append(
+                NSMergeConflict(
+                    source: object, objectSnapshot: object.committedValues(forKeys: nil), persistedSnapshot: nil,
+                    oldVersion: Int(version), newVersion: 0))
             return nil
         }
         if storedVersion != version {
             switch policy {
             case .errorMergePolicyType:
-                conflicts.append(NSMergeConflict(source: object, objectSnapshot: object.committedValues(forKeys: nil),
-                                                 persistedSnapshot: try persistedSnapshot(object, db: db),
-                                                 oldVersion: Int(version), newVersion: Int(storedVersion)))
+                conflicts.append(
+                    NSMergeConflict(
+                        source: object, objectSnapshot: object.committedValues(forKeys: nil),
+                        persistedSnapshot: try persistedSnapshot(object, db: db),
+                        oldVersion: Int(version), newVersion: Int(storedVersion)))
                 return nil
             case .overwriteMergePolicyType:
                 changedColumns = codec.insertColumns
-            case .mergeByPropertyObjectTrumpMergePolicyType, .mergeByPropertyStoreTrumpMergePolicyType, .rollbackMergePolicyType:
-                guard let row = try Row.fetchOne(db, sql: "SELECT \(store.selectColumns(codec.mapping.table)) FROM \(table) t0 WHERE t0.Z_PK = ?", arguments: [data.primaryKey]) else { return nil }
+            case .mergeByPropertyObjectTrumpMergePolicyType, .mergeByPropertyStoreTrumpMergePolicyType,
+                .rollbackMergePolicyType:
+                guard
+                    let row = try Row.fetchOne(
+                        db,
+                        sql: "SELECT \(store.selectColumns(codec.mapping.table)) FROM \(table) t0 WHERE t0.Z_PK = ?",
+                        arguments: [data.primaryKey])
+                else { return nil }
                 let fresh = codec.decode(row, schema: schema)
                 let committed = data.committed ?? values
-                for (slot, property) in object.entity.layout.properties.enumerated() where !(property is NSRelationshipDescription && (property as! NSRelationshipDescription).isToMany) {
+                for (slot, property) in object.entity.layout.properties.enumerated()
+                where !(property is NSRelationshipDescription && (property as! NSRelationshipDescription).isToMany) {
                     let storeChanged = !Equality.same(fresh[slot], committed[slot])
                     let mine = data.changedSlots.contains(slot)
                     switch policy {
@@ -195,7 +221,8 @@ final class SaveWriter {
         }
         let newVersion = storedVersion + 1
         guard !changedColumns.isEmpty else {
-            try db.execute(sql: "UPDATE \(table) SET Z_OPT = ? WHERE Z_PK = ?", arguments: [newVersion, data.primaryKey])
+            try db.execute(
+                sql: "UPDATE \(table) SET Z_OPT = ? WHERE Z_PK = ?", arguments: [newVersion, data.primaryKey])
             return newVersion
         }
         let assignments = changedColumns.map { "\($0.name) = ?" }.joined(separator: ", ")
@@ -210,8 +237,13 @@ final class SaveWriter {
 
     private func persistedSnapshot(_ object: NSManagedObject, db: Database) throws -> [String: Any]? {
         let codec = store.codec(for: object.entity)
-        guard let row = try Row.fetchOne(db, sql: "SELECT \(store.selectColumns(codec.mapping.table)) FROM \(codec.mapping.table.name) t0 WHERE t0.Z_PK = ?",
-                                         arguments: [object.data.primaryKey]) else { return nil }
+        guard
+            let row = try Row.fetchOne(
+                db,
+                sql:
+                    "SELECT \(store.selectColumns(codec.mapping.table)) FROM \(codec.mapping.table.name) t0 WHERE t0.Z_PK = ?",
+                arguments: [object.data.primaryKey])
+        else { return nil }
         let values = codec.decode(row, schema: schema)
         var snapshot: [String: Any] = [:]
         for (slot, property) in object.entity.layout.properties.enumerated() where property is NSAttributeDescription {
@@ -225,18 +257,23 @@ final class SaveWriter {
         let codec = store.codec(for: object.entity)
         let table = codec.mapping.table.name
         if policy == .errorMergePolicyType {
-            let stored = try Int64.fetchOne(db, sql: "SELECT Z_OPT FROM \(table) WHERE Z_PK = ?", arguments: [data.primaryKey])
+            let stored = try Int64.fetchOne(
+                db, sql: "SELECT Z_OPT FROM \(table) WHERE Z_PK = ?", arguments: [data.primaryKey])
             if let stored, stored != data.version {
-                conflicts.append(NSMergeConflict(source: object, objectSnapshot: object.committedValues(forKeys: nil),
-                                                 persistedSnapshot: try persistedSnapshot(object, db: db),
-                                                 oldVersion: Int(data.version), newVersion: Int(stored)))
+                conflicts.append(
+                    NSMergeConflict(
+                        source: object, objectSnapshot: object.committedValues(forKeys: nil),
+                        persistedSnapshot: try persistedSnapshot(object, db: db),
+                        oldVersion: Int(data.version), newVersion: Int(stored)))
                 return
             }
         }
         try db.execute(sql: "DELETE FROM \(table) WHERE Z_PK = ?", arguments: [data.primaryKey])
         for slot in codec.mapping.slots {
             if case .toManyByJoin(let join, let isSource, _) = slot {
-                try db.execute(sql: "DELETE FROM \(join.name) WHERE \(isSource ? join.sourceColumn : join.destinationColumn) = ?", arguments: [data.primaryKey])
+                try db.execute(
+                    sql: "DELETE FROM \(join.name) WHERE \(isSource ? join.sourceColumn : join.destinationColumn) = ?",
+                    arguments: [data.primaryKey])
             }
         }
     }
@@ -256,26 +293,36 @@ final class SaveWriter {
             case .toManyByInverse(let table, _, let orderColumn, _):
                 guard let orderColumn else { continue }
                 for (index, member) in current.objects.enumerated() where !member.isDeleted {
-                    try db.execute(sql: "UPDATE \(table) SET \(orderColumn) = ? WHERE Z_PK = ?", arguments: [index + 1, member.primaryKeyIfKnown])
+                    try db.execute(
+                        sql: "UPDATE \(table) SET \(orderColumn) = ? WHERE Z_PK = ?",
+                        arguments: [index + 1, member.primaryKeyIfKnown])
                 }
             case .toManyByJoin(let join, let isSource, _):
                 guard isSource || relationship.inverseRelationship == nil else { continue }
-                let (mine, theirs) = isSource ? (join.sourceColumn, join.destinationColumn) : (join.destinationColumn, join.sourceColumn)
+                let (mine, theirs) =
+                    isSource ? (join.sourceColumn, join.destinationColumn) : (join.destinationColumn, join.sourceColumn)
                 let previous = (data.committed?[slot] as? RelationshipObjects)?.objects ?? []
                 if join.orderColumn != nil && isSource {
                     try db.execute(sql: "DELETE FROM \(join.name) WHERE \(mine) = ?", arguments: [data.primaryKey])
                     for (index, member) in current.objects.enumerated() where !member.isDeleted {
-                        try db.execute(sql: "INSERT OR REPLACE INTO \(join.name) (\(mine), \(theirs), \(join.orderColumn!)) VALUES (?, ?, ?)",
-                                       arguments: [data.primaryKey, member.primaryKeyIfKnown, index + 1])
+                        try db.execute(
+                            sql:
+                                "INSERT OR REPLACE INTO \(join.name) (\(mine), \(theirs), \(join.orderColumn!)) VALUES (?, ?, ?)",
+                            arguments: [data.primaryKey, member.primaryKeyIfKnown, index + 1])
                     }
                     continue
                 }
                 let previousIDs = Set(previous.map(ObjectIdentifier.init))
                 for member in previous where !current.contains(member) {
-                    try db.execute(sql: "DELETE FROM \(join.name) WHERE \(mine) = ? AND \(theirs) = ?", arguments: [data.primaryKey, member.primaryKeyIfKnown])
+                    try db.execute(
+                        sql: "DELETE FROM \(join.name) WHERE \(mine) = ? AND \(theirs) = ?",
+                        arguments: [data.primaryKey, member.primaryKeyIfKnown])
                 }
-                for member in current.objects where !previousIDs.contains(ObjectIdentifier(member)) && !member.isDeleted {
-                    try db.execute(sql: "INSERT OR IGNORE INTO \(join.name) (\(mine), \(theirs)) VALUES (?, ?)", arguments: [data.primaryKey, member.primaryKeyIfKnown])
+                for member in current.objects where !previousIDs.contains(ObjectIdentifier(member)) && !member.isDeleted
+                {
+                    try db.execute(
+                        sql: "INSERT OR IGNORE INTO \(join.name) (\(mine), \(theirs)) VALUES (?, ?)",
+                        arguments: [data.primaryKey, member.primaryKeyIfKnown])
                 }
             default:
                 continue
@@ -290,14 +337,16 @@ enum Equality {
         switch (a, b) {
         case (nil, nil): return true
         case (nil, _), (_, nil): return false
-        case let (x as NSManagedObject, y as NSManagedObject): return x === y
-        case let (x as RowReference, y as RowReference): return x.primaryKey == y.primaryKey && x.entity.rootEntity === y.entity.rootEntity
-        case let (x as NSManagedObject, y as RowReference), let (y as RowReference, x as NSManagedObject):
+        case (let x as NSManagedObject, let y as NSManagedObject): return x === y
+        case (let x as RowReference, let y as RowReference):
+            return x.primaryKey == y.primaryKey && x.entity.rootEntity === y.entity.rootEntity
+        case (let x as NSManagedObject, let y as RowReference), (let y as RowReference, let x as NSManagedObject):
             return x.primaryKeyIfKnown == y.primaryKey && x.entity.rootEntity === y.entity.rootEntity
-        case let (x as RelationshipObjects, y as RelationshipObjects): return x.objects.map(ObjectIdentifier.init) == y.objects.map(ObjectIdentifier.init)
-        case let (x as [String: Any], y as [String: Any]):
+        case (let x as RelationshipObjects, let y as RelationshipObjects):
+            return x.objects.map(ObjectIdentifier.init) == y.objects.map(ObjectIdentifier.init)
+        case (let x as [String: Any], let y as [String: Any]):
             return x.count == y.count && x.allSatisfy { same($0.value, y[$0.key]) }
-        case let (x as AnyHashable, y as AnyHashable): return x == y
+        case (let x as AnyHashable, let y as AnyHashable): return x == y
         default: return String(describing: a!) == String(describing: b!)
         }
     }

@@ -59,7 +59,9 @@ struct StoreLayout: Equatable {
                 (["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name)).map { $0.uppercased() })
         }
         for join in schema.joinTables {
-            let columns = [join.sourceColumn, join.destinationColumn] + [join.orderColumn, join.inverseOrderColumn]
+            let columns =
+                [join.sourceColumn, join.destinationColumn]
+                + [join.orderColumn, join.inverseOrderColumn]
                 .compactMap { $0 }
             layout.tables[join.name.uppercased()] = Set(columns.map { $0.uppercased() })
         }
