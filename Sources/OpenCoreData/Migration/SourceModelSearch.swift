@@ -39,6 +39,12 @@ struct SourceModelSearch {
         self.layout = layout
         var seen: [NSManagedObjectModel] = [destination]
         func add(_ model: NSManagedObjectModel, _ origin: String) {
+            // A model Core Data would refuse (no destination for a relationship, two entities of one name)
+            // can't be a store's version, and has no layout to compare: it is reported, not searched.
+            do { try model.validate() } catch {
+                unreadable.append("\(origin): \(error.localizedDescription)")
+                return
+            }
             guard !seen.contains(where: { $0 === model || $0.versionChecksum == model.versionChecksum }) else { return }
             seen.append(model)
             candidates.append(Candidate(model: model, origin: origin))
