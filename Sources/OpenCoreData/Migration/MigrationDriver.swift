@@ -49,7 +49,8 @@ enum MigrationDriver {
         let (cachedModel, cachedChecksum, layout) = try queue.read { db in
             (try StoreModelCache.read(db), try StoreModelCache.storedChecksum(db), try StoreLayout.read(db))
         }
-        let search = SourceModelSearch(metadata: metadata, layout: layout, destination: model, cached: cachedModel)
+        // Made only when the model cache doesn't name the store's version (it loads every model it can find).
+        lazy var search = SourceModelSearch(metadata: metadata, layout: layout, destination: model, cached: cachedModel)
         let match: SourceModelSearch.Match?
         if let cachedModel, cachedChecksum == stored {
             match = .hashes(cachedModel)

@@ -65,8 +65,8 @@ struct SourceModelSearch {
 
     /// Whether the store's hashes are `model`'s (entity by entity, or by checksum for a store with only that).
     static func hashesMatch(_ model: NSManagedObjectModel, metadata: [String: Any]) -> Bool {
-        if let stored = metadata[NSStoreModelVersionHashesKey] as? [String: Data] {
-            return stored == model.entityVersionHashesByName
+        if metadata[NSStoreModelVersionHashesKey] != nil {
+            return model.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata)
         }
         return StoreMetadataFile.checksum(metadata) == model.versionChecksum
     }
