@@ -73,11 +73,11 @@ extension NSManagedObjectModel {
         for model in models {
             let hashes = model.entityVersionHashesByName
             guard !hashes.isEmpty, hashes.allSatisfy({ stored[$0.key] == $0.value }) else { continue }
-            // A version equal to one already chosen (the same entities, unchanged) adds nothing.
-            guard !hashes.keys.allSatisfy({ covered[$0] != nil }) else { continue }
+            // A version sharing an entity with one already chosen (an equal version, or an overlapping one) adds
+            // nothing that can be merged: merging refuses two entities of one name.
             guard hashes.keys.allSatisfy({ covered[$0] == nil }) else { continue }
             chosen.append(model)
-            covered.merge(hashes) { old, _ in old }
+            covered.merge(hashes) { _, new in new }
         }
         guard covered == stored else { return nil }
         return chosen.count == 1 ? chosen[0] : NSManagedObjectModel(byMerging: chosen)

@@ -8,6 +8,8 @@ import Synchronization
 /// has few properties, so a linear scan of identities beats hashing. Entries are only ever appended (at most
 /// `capacity`), so readers take no lock: an entry is written before the count that publishes it. The table
 /// is the one owner of its entry buffer.
+// Safe because (Sendable) writers serialize on `lock`, and readers see only entries published through the
+// atomic count after they were written; published entries are never changed.
 @usableFromInline
 final class ManagedSlotTable: @unchecked Sendable {
     @usableFromInline
