@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A scratchpad of managed objects: changes are tracked here and written to the store by `save()`.
 ///
@@ -80,7 +79,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     // MARK: Running blocks
 
     /// The contexts whose blocks are running, innermost last, by thread (each held while its block runs).
-    private static let currentStack = Mutex<[ObjectIdentifier: [NSManagedObjectContext]]>([:])
+    private static let currentStack = Locked<[ObjectIdentifier: [NSManagedObjectContext]]>([:])
 
     /// The context whose block is running on this thread, if any.
     static var current: NSManagedObjectContext? {

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The name under which a value transformer is registered.
 public struct NSValueTransformerName: RawRepresentable, Hashable, Sendable {
@@ -15,7 +14,7 @@ public struct NSValueTransformerName: RawRepresentable, Hashable, Sendable {
 /// attributes. Subclass it, override `transformedValue(_:)` (value → `Data`) and
 /// `reverseTransformedValue(_:)`, and register it with `setValueTransformer(_:forName:)`.
 open class ValueTransformer: NSObject, @unchecked Sendable {
-    private static let registry = Mutex<[NSValueTransformerName: ValueTransformer]>([:])
+    private static let registry = Locked<[NSValueTransformerName: ValueTransformer]>([:])
 
     /// Creates a transformer.
     public override init() { super.init() }
