@@ -11,6 +11,7 @@ let package = Package(
         .executable(name: "coredata-tool", targets: ["coredata-tool"]),
         .library(name: "OpenNetwork", targets: ["OpenNetwork"]),
         .library(name: "SwiftUIWeb", targets: ["SwiftUIWeb"]),
+        .library(name: "UniformTypeIdentifiers", targets: ["UniformTypeIdentifiers"]),
         .library(name: "OpenHealthKit", targets: ["OpenHealthKit"]),
     ],
     dependencies: [
@@ -112,9 +113,12 @@ let package = Package(
         ),
 
         // MARK: SwiftUIWeb
+        // UTType: Apple's UniformTypeIdentifiers, so `import UniformTypeIdentifiers` compiles unchanged.
+        .target(name: "UniformTypeIdentifiers"),
         .target(
             name: "SwiftUIWeb",
             dependencies: [
+                "UniformTypeIdentifiers",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
@@ -122,12 +126,25 @@ let package = Package(
         ),
         .target(name: "SwiftUIWebDriver", path: "Sources/SwiftUIWebDriver"),
         .testTarget(name: "SwiftUIWebTests", dependencies: [
-            "SwiftUIWeb", "SwiftUIWebDriver", "BookClub", "Groceries",
+            "SwiftUIWeb", "SwiftUIWebDriver", "BookClub", "Groceries", "UniformTypeIdentifiers",
+            "SeedDocumentApp", "SeedSettingsApp", "SeedCommandsApp",
             .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "BookClub", dependencies: ["SwiftUIWeb"], path: "Examples/BookClub"),
         .executableTarget(name: "Groceries", dependencies: ["SwiftUIWeb"], path: "Examples/Groceries"),
+        // The seed's document, Settings and commands samples, extracted from ../shared/seeds at build time.
+        .executableTarget(name: "seed-extract", path: "Tools/seed-extract"),
+        .plugin(name: "SeedSamples", capability: .buildTool(), dependencies: ["seed-extract"]),
+        .executableTarget(
+            name: "SeedDocumentApp", dependencies: ["SwiftUIWeb", "UniformTypeIdentifiers"], path: "Tests/SeedSamples/SeedDocumentApp",
+            exclude: ["seed-sample.json"], plugins: ["SeedSamples"]),
+        .executableTarget(
+            name: "SeedSettingsApp", dependencies: ["SwiftUIWeb"], path: "Tests/SeedSamples/SeedSettingsApp",
+            exclude: ["seed-sample.json"], plugins: ["SeedSamples"]),
+        .executableTarget(
+            name: "SeedCommandsApp", dependencies: ["SwiftUIWeb"], path: "Tests/SeedSamples/SeedCommandsApp",
+            exclude: ["seed-sample.json"], plugins: ["SeedSamples"]),
         .executableTarget(
             name: "SwiftUIWebBenchmark",
             dependencies: [

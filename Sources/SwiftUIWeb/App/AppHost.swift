@@ -9,12 +9,26 @@ public final class AppHost {
     public private(set) var scenes: [String: SceneInstance] = [:]
     let storageFile: URL
     var storedScenes: [String: [String: Data]] = [:]
+    /// The scene of each single window (`Window`, `Settings`) by group id.
+    var singleWindows: [String: String] = [:]
     /// How long a scene without a window is kept.
     public var retention: TimeInterval = 300
+    /// The folder a document app's documents are in.
+    public let documentsFolder: URL
+    /// How long after a change an edited document saves itself (`nil`: only when asked to).
+    public var autosaveDelay: TimeInterval? = 2
+    /// The app's name (its type's name), shown in the app menu and the document start page.
+    public let appName: String
+    var library: DocumentLibrary?
+    /// Open documents by file name.
+    var openDocuments: [String: DocumentController] = [:]
 
-    /// Creates a host for an app, keeping @SceneStorage in `storageDirectory/scene-storage.json`.
-    public init<A: App>(app: A, storageDirectory: String) {
+    /// Creates a host for an app, keeping @SceneStorage in `storageDirectory/scene-storage.json` and
+    /// documents in `documentsFolder` (by default `storageDirectory/Documents`).
+    public init<A: App>(app: A, storageDirectory: String, documentsFolder: URL? = nil) {
         self.app = app
+        self.appName = String(describing: A.self).replacingOccurrences(of: "App", with: "", options: [.anchored, .backwards])
+        self.documentsFolder = documentsFolder ?? URL(fileURLWithPath: storageDirectory).appendingPathComponent("Documents")
         try? FileManager.default.createDirectory(atPath: storageDirectory, withIntermediateDirectories: true)
         storageFile = URL(fileURLWithPath: storageDirectory).appendingPathComponent("scene-storage.json")
         if let data = try? Data(contentsOf: storageFile),
@@ -34,14 +48,23 @@ public final class AppHost {
         }
     }
 
-    /// The root view of a window group (`nil`: the app's first group).
-    func rootView(group: String? = nil) -> any View {
-        if let group, let v = SceneList.root(of: app.body, group: group) { return v }
-        return SceneList.root(of: app.body) ?? EmptyView()
+    /// The root view of a window (of its group's scene; the app's first scene when the group is gone).
+    func rootView(for scene: SceneInstance) -> any View {
+        let catalog = SceneCatalog(app: app)
+        guard let entry = catalog.entry(for: scene.group) ?? catalog.entry(for: nil) else { return EmptyView() }
+        return entry.root(scene)
     }
 
-    /// Whether the app has a window group with this id.
-    public func hasGroup(_ id: String) -> Bool { SceneList.root(of: app.body, group: id) != nil }
+    /// Whether the app has a window group (or window, or settings scene) with this id.
+    public func hasGroup(_ id: String) -> Bool { SceneCatalog(app: app).entry(for: id) != nil }
+
+    /// The single window's scene of a `Window` or `Settings` scene: opening it again finds the same one.
+    func singleScene(group: String) -> SceneInstance {
+        if let id = singleWindows[group], let scene = scene(id: id) { return scene }
+        let scene = newScene(group: group)
+        singleWindows[group] = scene.id
+        return scene
+    }
 
     /// Creates a new scene with a fresh unguessable id, in a window group (`nil`: the first).
     public func newScene(group: String? = nil) -> SceneInstance {
@@ -85,8 +108,10 @@ public final class AppHost {
         if let data = try? JSONEncoder().encode(storedScenes) { try? data.write(to: storageFile, options: .atomic) }
     }
 
-    /// Closes a scene and frees it (its @SceneStorage stays saved).
+    /// Closes a scene and frees it (its @SceneStorage stays saved; its document saves and closes when no
+    /// other window shows it).
     public func remove(_ scene: SceneInstance) {
+        detachDocument(scene)
         scene.close()
         scenes[scene.id] = nil
     }
@@ -99,7 +124,7 @@ public final class AppHost {
 
     /// Frees scenes whose window has been gone longer than `retention`.
     public func sweep(now: Date = Date()) {
-        for (id, s) in scenes where s.sink == nil && now.timeIntervalSince(s.lastSeen) > retention { s.close(); scenes[id] = nil }
+        for (_, s) in scenes where s.sink == nil && now.timeIntervalSince(s.lastSeen) > retention { remove(s) }
     }
 
     private var connections: UInt64 = 0

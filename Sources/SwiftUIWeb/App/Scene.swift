@@ -9,14 +9,11 @@ public protocol Scene {
 
 extension Never: Scene {}
 
-/// Primitive scenes expose their root view.
+/// A scene SwiftUIWeb knows how to show: it adds its windows (and commands) to the app's catalog.
 @MainActor
 protocol PrimitiveScene {
-    var rootView: any View { get }
-    var groupID: String? { get }
+    func collect(into catalog: inout SceneCatalog)
 }
-
-extension PrimitiveScene { var groupID: String? { nil } }
 
 /// Builds scenes.
 @MainActor @resultBuilder
@@ -54,17 +51,8 @@ public struct SceneList: Scene, PrimitiveScene {
     let scenes: [any Scene]
     /// Primitive scene.
     public var body: Never { fatalError("primitive scene") }
-    var rootView: any View {
-        for s in scenes { if let v = SceneList.root(of: s) { return v } }
-        return EmptyView()
-    }
-    static func root(of scene: any Scene, group: String? = nil) -> (any View)? {
-        if let list = scene as? SceneList { for s in list.scenes { if let v = root(of: s, group: group) { return v } }; return nil }
-        if let p = scene as? any PrimitiveScene {
-            if let group { return p.groupID == group ? p.rootView : nil }
-            return p.rootView
-        }
-        return root(of: scene.body, group: group)
+    func collect(into catalog: inout SceneCatalog) {
+        for scene in scenes { catalog.add(scene) }
     }
 }
 
@@ -72,16 +60,101 @@ public struct SceneList: Scene, PrimitiveScene {
 public struct WindowGroup<Content: View>: Scene, PrimitiveScene {
     let content: @MainActor () -> Content
     let id: String?
+    let title: String?
     /// Creates a window group.
-    public init(@ViewBuilder content: @escaping @MainActor () -> Content) { self.content = content; id = nil }
+    public init(@ViewBuilder content: @escaping @MainActor () -> Content) { self.content = content; id = nil; title = nil }
     /// Creates a window group with a title.
-    public init<S: StringProtocol>(_ title: S, @ViewBuilder content: @escaping @MainActor () -> Content) { self.content = content; id = nil }
+    public init<S: StringProtocol>(_ title: S, @ViewBuilder content: @escaping @MainActor () -> Content) {
+        self.content = content; id = nil; self.title = String(title)
+    }
     /// Creates a window group with a title and an identifier.
-    public init<S: StringProtocol>(_ title: S, id: String, @ViewBuilder content: @escaping @MainActor () -> Content) { self.content = content; self.id = id }
+    public init<S: StringProtocol>(_ title: S, id: String, @ViewBuilder content: @escaping @MainActor () -> Content) {
+        self.content = content; self.id = id; self.title = String(title)
+    }
     /// Creates a window group with an identifier.
-    public init(id: String, @ViewBuilder content: @escaping @MainActor () -> Content) { self.content = content; self.id = id }
+    public init(id: String, @ViewBuilder content: @escaping @MainActor () -> Content) { self.content = content; self.id = id; title = nil }
     /// Primitive scene.
     public var body: Never { fatalError("primitive scene") }
-    var rootView: any View { content() }
-    var groupID: String? { id }
+    func collect(into catalog: inout SceneCatalog) {
+        let content = self.content
+        catalog.entries.append(.init(kind: .windowGroup, id: id, title: title) { _ in content() })
+    }
+}
+
+/// A scene that presents one window: opening it again shows the same window.
+public struct Window<Content: View>: Scene, PrimitiveScene {
+    let title: String
+    let id: String
+    let content: @MainActor () -> Content
+    /// Creates a single window with a title and an identifier (used by `openWindow(id:)`).
+    public init<S: StringProtocol>(_ title: S, id: String, @ViewBuilder content: @escaping @MainActor () -> Content) {
+        self.title = String(title); self.id = id; self.content = content
+    }
+    /// Primitive scene.
+    public var body: Never { fatalError("primitive scene") }
+    func collect(into catalog: inout SceneCatalog) {
+        let content = self.content
+        catalog.entries.append(.init(kind: .window, id: id, title: title) { _ in content() })
+    }
+}
+
+/// A scene for the app's settings: one window, opened from the app menu's "Settings…" item (⌘,).
+///
+/// Apple's SwiftUI has `Settings` on macOS only, and the seed wraps it in `#if os(macOS)`. On Linux the
+/// `os(macOS)` condition is false, so that code leaves the Settings scene out, as it would on iOS. Apps
+/// that want it here write `#if os(macOS) || os(Linux)`: the browser's windows behave like a Mac's.
+public struct Settings<Content: View>: Scene, PrimitiveScene {
+    let content: @MainActor () -> Content
+    /// Creates the settings scene.
+    public init(@ViewBuilder content: @escaping @MainActor () -> Content) { self.content = content }
+    /// Primitive scene.
+    public var body: Never { fatalError("primitive scene") }
+    func collect(into catalog: inout SceneCatalog) {
+        let content = self.content
+        catalog.entries.append(.init(kind: .settings, id: SceneCatalog.settingsID, title: "Settings") { _ in content() })
+    }
+}
+
+/// Everything the app's scenes declare: the windows it can open and the commands of its menu bar.
+@MainActor
+struct SceneCatalog {
+    enum Kind { case windowGroup, window, settings, documentBrowser, document }
+
+    /// One kind of window.
+    struct Entry {
+        let kind: Kind
+        /// The id `openWindow(id:)` and `?g=` name (`nil`: a window group without one).
+        let id: String?
+        let title: String?
+        let root: @MainActor (SceneInstance) -> any View
+    }
+
+    static let settingsID = "_settings"
+    static let browserID = "_documents"
+
+    var entries: [Entry] = []
+    var commands: [any Commands] = []
+    var documentGroups: [DocumentGroupSpec] = []
+    /// `commandsRemoved()`: the scene's default menu items are left out.
+    var removesDefaultCommands = false
+
+    init() {}
+
+    init(app: any App) { add(app.body) }
+
+    mutating func add(_ scene: any Scene) {
+        if let primitive = scene as? any PrimitiveScene {
+            primitive.collect(into: &self)
+        } else {
+            add(scene.body)
+        }
+    }
+
+    /// The window kind for a group id (`nil`: the first window group, window or document browser).
+    func entry(for group: String?) -> Entry? {
+        if let group { return entries.first { $0.id == group } }
+        return entries.first { $0.kind != .settings && $0.kind != .document }
+    }
+
+    var hasSettings: Bool { entries.contains { $0.kind == .settings } }
 }

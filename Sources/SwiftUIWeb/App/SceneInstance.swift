@@ -40,6 +40,16 @@ public final class SceneInstance {
     var running: [String: (hook: TaskHook, task: Task<Void, Never>)] = [:]
     /// How many passes ran (for tests and the benchmark).
     public private(set) var renderCount = 0
+    /// The values the focused view and this window publish to commands (from the last pass).
+    var focusedValues = FocusedValues()
+    /// The id of the page element that has keyboard focus (sent by the page).
+    var focusedElement: String?
+    /// Whether the last pass had values that depend on which element has focus.
+    private var focusDependent = false
+    /// The document window shows its Rename sheet.
+    var renaming = false
+    /// A message for the person (a failed menu command), shown at the top of the window until dismissed.
+    var notice: String?
 
     init(id: String, host: AppHost, group: String? = nil) { self.id = id; self.host = host; self.group = group }
 
@@ -176,13 +186,39 @@ public final class SceneInstance {
     func makeContext() -> RenderContext {
         let context = RenderContext(scene: self)
         context.environment.openWindow = OpenWindowAction { [weak self] group in self?.openWindow(group: group) }
+        installDocumentActions(in: &context.environment)
         return context
     }
 
-    /// Asks the browser to open a new window of a window group.
+    /// Asks the browser to open a new window of a window group (a `Window` or `Settings` scene's one
+    /// window is reused: the browser window is named after it).
     func openWindow(group: String?) {
-        pending.append(.open(url: group.map { "/?g=" + ($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "") } ?? "/"))
+        let url = group.map { "/?g=" + ($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "") } ?? "/"
+        let kind = SceneCatalog(app: host.app).entry(for: group)?.kind
+        if let group, kind == .window || kind == .settings {
+            pending.append(.openNamed(url: url, name: "swiftuiweb-" + group))
+        } else {
+            pending.append(.open(url: url))
+        }
         schedule()
+    }
+
+    /// Opens a URL of this server in a new browser window.
+    func openURL(_ url: String) {
+        pending.append(.open(url: url))
+        schedule()
+    }
+
+    /// Loads a URL of this server in this window.
+    func navigate(_ url: String) {
+        pending.append(.navigate(url: url))
+        schedule()
+    }
+
+    /// Shows a message at the top of the window (a command that failed), until dismissed.
+    func report(_ message: String) {
+        notice = message
+        invalidate()
     }
 
     /// Renders the scene's root view to a node tree, with the window bar (title, toolbar, New Window).
@@ -192,7 +228,24 @@ public final class SceneInstance {
         context.forcing = needsFull
         needsFull = false
         live = []
-        let nodes = context.render(RootView(content: host.rootView(group: group)), path: "v", axis: .vertical)
+        var nodes = context.render(RootView(content: host.rootView(for: self)), path: "v", axis: .vertical)
+        let catalog = SceneCatalog(app: host.app)
+        let isDocument = catalog.entry(for: group)?.kind == .document
+        if renaming, isDocument {
+            let sheet = context.render(RenameDocumentView(scene: self), path: "rename", axis: .vertical)
+            nodes.append(Node("div", id: "rename~", attributes: [("class", "sw-overlay")], children: [
+                Node("div", id: "rename~s", attributes: [("class", "sw-sheet"), ("role", "dialog"), ("aria-label", "Rename Document")],
+                     children: sheet)
+            ]))
+        }
+        var values = FocusedValues()
+        focusDependent = false
+        for entry in context.focused {
+            if entry.sceneWide || entry.covers(focusedElement) { entry.apply(&values) }
+            if !entry.sceneWide { focusDependent = true }
+        }
+        focusedValues = values
+        let menuBar = MenuBar(scene: self, context: context, catalog: catalog).build()
         records = records.filter { live.contains($0.key) }
         for (key, entry) in observed {
             let paths = entry.paths.filter { live.contains($0) }
@@ -200,11 +253,14 @@ public final class SceneInstance {
         }
         actions = context.actions
         inputs = context.inputs
-        title = context.title ?? ""
+        title = context.title ?? catalog.entry(for: group)?.title ?? ""
+        if isDocument, let controller = try? host.documentController(for: self) {  // A document that failed to open keeps the view's title.
+            title = DocumentLibrary.displayName(controller.name) + (controller.isEdited ? " — Edited" : "")
+        }
         slots = slots.filter { context.usedSlots.contains($0.key) }
         runLifecycle(context)
         let newWindowURL = group.map { "/?g=" + ($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "") } ?? "/"
-        let bar = Node("header", id: "bar", attributes: [("class", "sw-windowbar")], children: [
+        let bar = Node("header", id: "bar", attributes: [("class", "sw-windowbar")], children: (menuBar.map { [$0] } ?? []) + [
             Node("div", id: "bar.l", attributes: [("class", "sw-toolbar sw-leading")], children: context.toolbar.filter { $0.attributes.first?.1.contains("sw-leading") == true }),
             Node("div", id: "bar.t", attributes: [("class", "sw-window-title")], text: context.titleShown ? "" : title),
             Node("div", id: "bar.r", attributes: [("class", "sw-toolbar")], children: context.toolbar.filter { $0.attributes.first?.1.contains("sw-leading") != true }),
@@ -212,8 +268,17 @@ public final class SceneInstance {
                  children: [Node("span", id: "bar.new.i", attributes: [("class", "sw-symbol")], raw: Symbols.svg("macwindow.badge.plus")),
                             Node("span", id: "bar.new.t", text: "New Window")]),
         ])
-        return Node("main", id: "root", attributes: [("class", "sw-window")], children: [
-            bar, Node("div", id: "content", attributes: [("class", "sw-content")], children: nodes),
+        var noticeNodes: [Node] = []
+        if let notice {
+            context.addAction("notice.x") { [weak self] in self?.notice = nil; self?.invalidate() }
+            noticeNodes.append(Node("div", id: "notice", attributes: [("class", "sw-notice"), ("role", "alert")], children: [
+                Node("span", id: "notice.t", text: notice),
+                Node("button", id: "notice.x", attributes: [("class", "sw-button sw-borderless"), ("data-click", "1")], text: "Dismiss"),
+            ]))
+            actions = context.actions
+        }
+        return Node("main", id: "root", attributes: [("class", "sw-window")], children: [bar] + noticeNodes + [
+            Node("div", id: "content", attributes: [("class", "sw-content")], children: nodes),
         ])
     }
 
@@ -321,15 +386,24 @@ public final class SceneInstance {
         case "click":
             guard let action = actions[event.id] else { return [] }
             action()
+            host.endUndoEventGroups()
+            return flush()
+        case "focus":
+            let changed = focusedElement != event.id
+            focusedElement = event.id
+            guard changed, focusDependent else { return [] }
+            invalidate()
             return flush()
         case "submit":
             guard let action = actions[event.id + "!submit"] else { return [] }
             action()
+            host.endUndoEventGroups()
             return flush()
         case "input":
             guard let input = inputs[event.id] else { return [] }
             let value = event.v ?? ""
             input(value)
+            host.endUndoEventGroups()
             return flush(echo: (event.id, value))
         default:
             return []

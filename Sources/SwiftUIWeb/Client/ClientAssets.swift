@@ -21,7 +21,8 @@ function connect(){
 }
 function apply(q){
  if(q.op==='title'){document.title=q.text;return;}
- if(q.op==='open'){window.open(q.url,'_blank');return;}
+ if(q.op==='open'){window.open(q.url,q.name||'_blank');return;}
+ if(q.op==='navigate'){location.assign(q.url);return;}
  var el=document.getElementById(q.id);if(!el)return;
  if(q.op==='replace'){var a=document.activeElement,aid=a&&a.id;el.outerHTML=q.html;
   if(aid){var f=document.getElementById(aid);if(f&&f!==a)f.focus();}}
@@ -33,11 +34,70 @@ function apply(q){
  else if(q.op==='insert'){var t=document.createElement('template');t.innerHTML=q.html;
   var ref=q.before?document.getElementById(q.before):null;el.insertBefore(t.content,ref);}
 }
-document.addEventListener('click',function(e){var t=e.target.closest('[data-click]');
- if(t&&!t.disabled){e.preventDefault();send({t:'click',id:t.id});}});
+var mac=/Mac|iPhone|iPad/.test(navigator.platform||'');
+function closeMenus(){document.querySelectorAll('.sw-menu.sw-open').forEach(function(m){m.classList.remove('sw-open');
+ var t=m.querySelector('[data-menu]');if(t)t.setAttribute('aria-expanded','false');});}
+function openMenu(m,focusFirst){closeMenus();m.classList.add('sw-open');var t=m.querySelector('[data-menu]');
+ t.setAttribute('aria-expanded','true');if(focusFirst){var f=m.querySelector('.sw-menu-items [role^=menuitem]:not([disabled])');if(f)f.focus();}}
+function field(){var a=document.activeElement;return a&&(a.tagName==='INPUT'||a.tagName==='TEXTAREA')?a:(sw.lastField||null);}
+function edit(f,fn){if(!f)return;var s=f.selectionStart,e=f.selectionEnd;if(s===e){s=0;e=f.value.length;}
+ f.value=f.value.slice(0,s)+fn(f.value.slice(s,e))+f.value.slice(e);f.setSelectionRange(s,e);
+ f.dispatchEvent(new Event('input',{bubbles:true}));}
+var client={
+ copy:function(){document.execCommand('copy');},cut:function(){document.execCommand('cut');},
+ paste:function(){var f=field();if(navigator.clipboard&&f)navigator.clipboard.readText().then(function(t){f.focus();document.execCommand('insertText',false,t);});},
+ selectAll:function(){var f=field();if(f){f.focus();f.select();}else document.execCommand('selectAll');},
+ print:function(){window.print();},
+ fullscreen:function(){if(document.fullscreenElement)document.exitFullscreen();else document.documentElement.requestFullscreen();},
+ toggleSidebar:function(){document.documentElement.classList.toggle('sw-no-sidebar');},
+ toggleToolbar:function(){document.documentElement.classList.toggle('sw-no-toolbar');},
+ upper:function(){edit(field(),function(t){return t.toUpperCase();});},
+ lower:function(){edit(field(),function(t){return t.toLowerCase();});},
+ capitalize:function(){edit(field(),function(t){return t.replace(/\b\w/g,function(c){return c.toUpperCase();});});},
+ open:function(u){window.open(u,'_blank');},
+ window:function(u){window.open(u,'swiftuiweb-'+(new URLSearchParams(u.slice(u.indexOf('?')))).get('g'));},
+ navigate:function(u){location.assign(u);},
+ download:function(u){var a=document.createElement('a');a.href=u;a.download='';document.body.appendChild(a);a.click();a.remove();}
+};
+function activate(t){if(t.disabled)return;closeMenus();
+ if(t.dataset.click){send({t:'click',id:t.id});}
+ else if(t.dataset.client&&client[t.dataset.client]){client[t.dataset.client](t.dataset.arg);}}
+sw.activate=activate;
+document.addEventListener('click',function(e){
+ var m=e.target.closest('[data-menu]');
+ if(m){e.preventDefault();var menu=m.parentNode;if(menu.classList.contains('sw-open'))closeMenus();else openMenu(menu,false);return;}
+ var t=e.target.closest('[data-click],[data-client]');
+ if(t){e.preventDefault();activate(t);return;}
+ if(!e.target.closest('.sw-menu'))closeMenus();});
+document.addEventListener('mouseover',function(e){var m=e.target.closest('.sw-menu');
+ if(m&&!m.classList.contains('sw-open')&&document.querySelector('.sw-menu.sw-open'))openMenu(m,false);});
+document.addEventListener('focusin',function(e){var t=e.target;if(t.tagName==='INPUT'||t.tagName==='TEXTAREA')sw.lastField=t;
+ if(t.id&&!t.closest('.sw-menubar'))send({t:'focus',id:t.id});});
+document.addEventListener('change',function(e){var t=e.target;if(!t.dataset||!t.dataset.upload||!t.files.length)return;
+ var f=t.files[0];fetch('/_swiftuiweb/upload?w='+id,{method:'POST',body:f,headers:{'X-SwiftUIWeb-Filename':encodeURIComponent(f.name)}})
+ .then(function(r){return r.json();}).then(function(j){if(j.w)location.assign('/?w='+j.w);else sw.uploadError=j.error;});t.value='';});
+function keyCode(e){var k=e.key.toLowerCase(),p=[];if(mac?e.metaKey:e.ctrlKey)p.push('mod');if(e.altKey)p.push('alt');
+ if(e.shiftKey)p.push('shift');if(e.code&&/^Key[A-Z]$/.test(e.code))k=e.code.slice(3).toLowerCase();
+ else if(e.code&&/^Digit[0-9]$/.test(e.code))k=e.code.slice(5);p.push(k);return p.join('+');}
+sw.keyCode=keyCode;
 document.addEventListener('input',function(e){var t=e.target;
  if(t.dataset&&t.dataset.input)send({t:'input',id:t.id,v:String(t.type==='checkbox'?t.checked:t.value)});});
 document.addEventListener('keydown',function(e){var t=e.target;
+ var open=document.querySelector('.sw-menu.sw-open');
+ if(open){var items=Array.prototype.slice.call(open.querySelectorAll('.sw-menu-items [role^=menuitem]:not([disabled])'));
+  var i=items.indexOf(document.activeElement),menus=Array.prototype.slice.call(document.querySelectorAll('.sw-menu')),j=menus.indexOf(open);
+  if(e.key==='Escape'){e.preventDefault();closeMenus();open.querySelector('[data-menu]').focus();return;}
+  if(e.key==='ArrowDown'&&items.length){e.preventDefault();items[(i+1)%items.length].focus();return;}
+  if(e.key==='ArrowUp'&&items.length){e.preventDefault();items[(i-1+items.length)%items.length].focus();return;}
+  if(e.key==='ArrowRight'){e.preventDefault();openMenu(menus[(j+1)%menus.length],true);return;}
+  if(e.key==='ArrowLeft'){e.preventDefault();openMenu(menus[(j-1+menus.length)%menus.length],true);return;}
+  if((e.key==='Enter'||e.key===' ')&&i>=0){e.preventDefault();activate(items[i]);return;}}
+ if(t.dataset&&t.dataset.menu&&(e.key==='ArrowDown'||e.key==='Enter'||e.key===' ')){e.preventDefault();openMenu(t.parentNode,true);return;}
+ var code=keyCode(e),inField=t.tagName==='INPUT'||t.tagName==='TEXTAREA';
+ if(code.indexOf('mod+')===0||code.indexOf('alt+')===0||!inField){
+  var s=document.querySelector('[data-shortcut="'+code.replace(/"/g,'')+'"]');
+  if(s&&!s.disabled&&!(inField&&(s.dataset.client==='copy'||s.dataset.client==='cut'||s.dataset.client==='paste'||s.dataset.client==='selectAll'))){
+   e.preventDefault();activate(s);return;}}
  if(e.key==='Enter'&&t.dataset&&t.dataset.submit){e.preventDefault();send({t:'submit',id:t.id});}
  if(e.key==='Escape'){var o=document.querySelectorAll('[data-escape]');if(o.length)send({t:'click',id:o[o.length-1].dataset.escape});}});
 connect();
@@ -154,6 +214,27 @@ connect();
     .sw-alert-title{font-size:16px;font-weight:600;margin:0 0 4px}.sw-alert-message{font-size:13px;color:var(--sw-secondary)}\
     .sw-alert-buttons{display:flex;gap:8px;margin-top:16px}.sw-alert-buttons>.sw-button{flex:1}\
     @keyframes sw-fade{from{opacity:0}to{opacity:1}}\
-    .sw-missing{color:#b25000;font-size:13px}
+    .sw-missing{color:#b25000;font-size:13px}\
+    .sw-menubar{display:flex;align-items:center;gap:2px;font-size:13px}\
+    .sw-menu{position:relative}\
+    .sw-menu-title{font:inherit;border:0;background:transparent;padding:4px 9px;border-radius:5px;cursor:default;color:#1d1d1f}\
+    .sw-menu:first-child .sw-menu-title{font-weight:600}\
+    .sw-menu-title:hover,.sw-menu.sw-open .sw-menu-title{background:rgba(0,0,0,.08)}\
+    .sw-menu-items{display:none;position:absolute;top:100%;left:0;min-width:230px;padding:5px;margin-top:2px;\
+    background:rgba(246,246,248,.98);border-radius:8px;box-shadow:0 0 0 .5px rgba(0,0,0,.2),0 10px 30px rgba(0,0,0,.2);z-index:30}\
+    .sw-menu.sw-open .sw-menu-items{display:block}\
+    .sw-menuitem{font:inherit;display:flex;align-items:center;gap:8px;width:100%;border:0;background:transparent;\
+    padding:4px 10px;border-radius:5px;text-align:left;color:#1d1d1f;cursor:default}\
+    .sw-menuitem:hover:not(:disabled),.sw-menuitem:focus-visible{background:var(--sw-accent);color:#fff;outline:none}\
+    .sw-menuitem:disabled{color:#aeaeb2}\
+    .sw-menuitem-label{flex:1}.sw-shortcut{font-size:12px;opacity:.65}.sw-check{width:1em}\
+    .sw-menu-sep{height:1px;background:rgba(0,0,0,.1);margin:5px 8px}\
+    .sw-menu-group+.sw-menu-group,.sw-menu-group+.sw-menuitem,.sw-menuitem+.sw-menu-group{border-top:1px solid rgba(0,0,0,.1);margin-top:5px;padding-top:5px}\
+    .sw-menu-header{font-size:11px;font-weight:600;color:var(--sw-secondary);padding:4px 10px}\
+    html.sw-no-sidebar .sw-sidebar{display:none}html.sw-no-toolbar .sw-windowbar .sw-toolbar{display:none}\
+    .sw-notice{display:flex;align-items:center;gap:12px;justify-content:space-between;padding:8px 16px;background:#fff4e5;\
+    color:#8a4b00;border-bottom:1px solid #f3d4a7;font-size:13px}\
+    .sw-upload{cursor:pointer}\
+    .sw-editor{flex:1;align-self:stretch;min-height:60vh;resize:none;font:14px/1.5 ui-monospace,Menlo,monospace;border-radius:0;border:0}
     """
 }

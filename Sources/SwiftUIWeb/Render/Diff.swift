@@ -12,6 +12,10 @@ public enum Patch: Equatable, Sendable {
     case title(String)
     /// Open a new browser window on this URL (`openWindow`).
     case open(url: String)
+    /// Open a URL of this server in a named browser window (a single window: opening it again reuses the tab).
+    case openNamed(url: String, name: String)
+    /// Load a URL of this server in the same browser window (a document opened from the start page).
+    case navigate(url: String)
     /// Remove the element with this id.
     case remove(id: String)
     /// Insert HTML into a parent, before a child (or at the end).
@@ -26,6 +30,8 @@ public enum Patch: Equatable, Sendable {
             return "{\"op\":\"attr\",\"id\":\(JSON.quote(id)),\"name\":\(JSON.quote(name)),\"value\":\(JSON.quote(value))}"
         case .title(let t): return "{\"op\":\"title\",\"text\":\(JSON.quote(t))}"
         case .open(let url): return "{\"op\":\"open\",\"url\":\(JSON.quote(url))}"
+        case .openNamed(let url, let name): return "{\"op\":\"open\",\"url\":\(JSON.quote(url)),\"name\":\(JSON.quote(name))}"
+        case .navigate(let url): return "{\"op\":\"navigate\",\"url\":\(JSON.quote(url))}"
         case .remove(let id): return "{\"op\":\"remove\",\"id\":\(JSON.quote(id))}"
         case .insert(let parent, let before, let html):
             return "{\"op\":\"insert\",\"id\":\(JSON.quote(parent)),\"before\":\(before.map(JSON.quote) ?? "null"),\"html\":\(JSON.quote(html))}"

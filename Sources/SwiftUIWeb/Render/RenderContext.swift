@@ -15,6 +15,7 @@ final class Effects {
     var slots: [String] = []
     var destinations: [(ObjectIdentifier, (Any) -> any View)] = []
     var toolbar: [Node] = []
+    var focused: [FocusedEntry] = []
     var detail: (any View)?
     var title: String?
     var titleShown = false
@@ -22,6 +23,7 @@ final class Effects {
     func absorb(_ e: Effects) {
         actions += e.actions; inputs += e.inputs; tags += e.tags; appear += e.appear; disappear += e.disappear
         changes += e.changes; tasks += e.tasks; slots += e.slots; destinations += e.destinations; toolbar += e.toolbar
+        focused += e.focused
         if let d = e.detail { detail = d }
     }
 }
@@ -40,6 +42,8 @@ final class RenderContext {
     var environment = EnvironmentValues()
     var axis: StackAxis = .none
     private(set) var toolbar: [Node] = []
+    /// Values published to commands (`focusedValue`, `focusedSceneValue`) in this pass.
+    private(set) var focused: [FocusedEntry] = []
     /// Life-cycle hooks, by path: run by the scene after the pass.
     private(set) var appear: [String: () -> Void] = [:]
     private(set) var disappear: [String: () -> Void] = [:]
@@ -113,6 +117,7 @@ final class RenderContext {
     func addChange(_ hook: ChangeHook) { changes.append(hook); effects.last?.changes.append(hook) }
     func addTask(_ path: String, _ hook: TaskHook) { tasks[path] = hook; effects.last?.tasks.append((path, hook)) }
     func useSlot(_ key: String) { usedSlots.insert(key); effects.last?.slots.append(key) }
+    func addFocused(_ entry: FocusedEntry) { focused.append(entry); effects.last?.focused.append(entry) }
     func addToolbar(_ nodes: [Node]) { toolbar += nodes; effects.last?.toolbar += nodes }
     func addDestination(_ type: ObjectIdentifier, _ make: @escaping (Any) -> any View) {
         destinations[type] = make; effects.last?.destinations.append((type, make))
@@ -137,6 +142,7 @@ final class RenderContext {
         for k in e.slots { useSlot(k) }
         for (t, m) in e.destinations { addDestination(t, m) }
         if !e.toolbar.isEmpty { addToolbar(e.toolbar) }
+        for f in e.focused { addFocused(f) }
         if let d = e.detail { setDetail(d) }
         if title == nil, let t = e.title { title = t }
         if e.titleShown { titleShown = true }

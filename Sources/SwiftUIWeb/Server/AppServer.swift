@@ -25,10 +25,12 @@ public struct AppServer: Sendable {
         do {
             try await runServices(app)
         } catch {
-            // Stopped (cancelled) or failed: @SceneStorage is written either way.
+            // Stopped (cancelled) or failed: @SceneStorage and edited documents are written either way.
+            await host.saveDocuments()
             await MainActor.run { host.saveStorage() }
             throw error
         }
+        await host.saveDocuments()
         await MainActor.run { host.saveStorage() }
     }
 
@@ -62,13 +64,20 @@ public struct AppServer: Sendable {
             }
             guard let html else {
                 // No such scene: a fresh one under a new random id (a client never picks its scene's id).
+                // A single window (`Window`, `Settings`) is found again rather than made twice.
                 let group = request.uri.queryParameters.get("g").map { String($0) }
-                let id = await MainActor.run { host.newScene(group: group.flatMap { host.hasGroup($0) ? $0 : nil }).id }
+                let id = await MainActor.run { host.sceneForRequest(group: group).id }
                 return Response(status: .seeOther, headers: [.location: "/?w=" + id, .cacheControl: "no-store"])
             }
             return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
                                                    .contentSecurityPolicy: AppServer.contentSecurityPolicy],
                             body: .init(byteBuffer: ByteBuffer(string: html)))
+        }
+        router.post("/_swiftuiweb/upload") { request, _ -> Response in
+            try await AppServer.upload(request, host: host, logger: logger)
+        }
+        router.get("/_swiftuiweb/download") { request, _ -> Response in
+            await AppServer.download(request, host: host)
         }
         router.get("/_swiftuiweb/client.js") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/javascript"], body: .init(byteBuffer: ByteBuffer(string: ClientAssets.script)))

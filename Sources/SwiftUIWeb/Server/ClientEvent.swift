@@ -1,9 +1,9 @@
 import Foundation
 
 /// An event message from the browser: `{"t":"click","id":"…"}`, `{"t":"input","id":"…","v":"…"}`,
-/// `{"t":"submit","id":"…"}` or `{"t":"ping","id":""}` (answered with `{"pong":true}`).
+/// `{"t":"submit","id":"…"}`, `{"t":"focus","id":"…"}` (the element that got keyboard focus) or `{"t":"ping","id":""}` (answered with `{"pong":true}`).
 public struct ClientEvent: Codable, Sendable {
-    /// Event type: `click`, `input`, `submit` or `ping`.
+    /// Event type: `click`, `input`, `submit`, `focus` or `ping`.
     public var t: String
     /// Target element id.
     public var id: String
@@ -13,7 +13,7 @@ public struct ClientEvent: Codable, Sendable {
     public init(t: String, id: String, v: String? = nil) { self.t = t; self.id = id; self.v = v }
 
     /// The event types a page sends.
-    static let types: Set<String> = ["click", "input", "submit", "ping"]
+    static let types: Set<String> = ["click", "input", "submit", "focus", "ping"]
     /// Longest element id a page can name (ids are structural paths, far shorter).
     static let maxIDLength = 1024
 

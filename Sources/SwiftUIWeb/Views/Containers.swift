@@ -29,7 +29,8 @@ public struct Divider: View, PrimitiveView {
     /// Primitive view.
     public var body: Never { fatalError("primitive view") }
     func makeNodes(_ context: RenderContext, path: String) -> [Node] {
-        [Node("hr", id: path, attributes: [("class", context.axis == .horizontal ? "sw-divider sw-vertical" : "sw-divider")])]
+        if context.environment.isInMenu { return [Node("div", id: path, attributes: [("role", "separator"), ("class", "sw-menu-sep")])] }
+        return [Node("hr", id: path, attributes: [("class", context.axis == .horizontal ? "sw-divider sw-vertical" : "sw-divider")])]
     }
 }
 
@@ -114,6 +115,14 @@ public struct Section<Parent: View, Content: View, Footer: View>: View, Primitiv
     /// Primitive view.
     public var body: Never { fatalError("primitive view") }
     func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+        if context.environment.isInMenu {
+            // In a menu: a group of items between separators, under its header.
+            let h = context.render(header, path: path + ".h")
+            var children: [Node] = []
+            if !h.isEmpty { children.append(Node("div", id: path + ".hd", attributes: [("class", "sw-menu-header")], children: h)) }
+            children += context.render(content, path: path + ".c", axis: .vertical)
+            return [Node("div", id: path, attributes: [("role", "group"), ("class", "sw-menu-group")], children: children)]
+        }
         var children: [Node] = []
         let h = context.render(header, path: path + ".h")
         if !h.isEmpty { children.append(Node("div", id: path + ".hd", attributes: [("class", "sw-section-header")], children: h)) }

@@ -25,6 +25,22 @@ extension RenderContext {
 /// The axis of a text field that grows (`.vertical` makes a multi-line field).
 public enum Axis: Sendable { case horizontal, vertical }
 
+/// A multi-line text editor bound to a string (a `textarea` filling its container).
+public struct TextEditor: View, PrimitiveView {
+    let text: Binding<String>
+    /// Creates an editor for a string.
+    public init(text: Binding<String>) { self.text = text }
+    /// Primitive view.
+    public var body: Never { fatalError("primitive view") }
+    func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+        let text = self.text
+        _ = context.input(path) { text.wrappedValue = $0 }
+        let value = text.wrappedValue
+        return [Node("textarea", id: path, attributes: [("class", "sw-field sw-editor"), ("data-input", "1"), ("spellcheck", "false"),
+                                                         ("value", value)] + context.disabledAttribute, text: value)]
+    }
+}
+
 /// An editable text field bound to a string (or to a value through a parseable format).
 public struct TextField<Label: View>: View, PrimitiveView {
     let label: Label
@@ -132,6 +148,18 @@ public struct Toggle<Label: View>: View, PrimitiveView {
     public var body: Never { fatalError("primitive view") }
     func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         let isOn = self.isOn
+        if context.environment.isInMenu {
+            // In a menu: a checkable item that flips the value when chosen.
+            let enabled = context.action(path) { isOn.wrappedValue.toggle() }
+            var attributes: [(String, String)] = [("class", "sw-menuitem"), ("role", "menuitemcheckbox"),
+                                                  ("aria-checked", isOn.wrappedValue ? "true" : "false"), ("data-click", "1")]
+            if let shortcut = context.environment.keyboardShortcut, enabled { attributes.append(("data-shortcut", shortcut.code)) }
+            return [Node("button", id: path, attributes: attributes + context.disabledAttribute, children: [
+                Node("span", id: path + ".c", attributes: [("class", "sw-check")], text: isOn.wrappedValue ? "✓" : ""),
+                Node("span", id: path + ".l", attributes: [("class", "sw-menuitem-label")],
+                     children: context.render(label, path: path + ".lv", axis: .horizontal)),
+            ])]
+        }
         _ = context.input(path) { isOn.wrappedValue = ($0 == "true") }
         let style = context.environment.toggleStyle.name
         let box = Node("input", id: path, attributes: [("class", "sw-" + style), ("type", "checkbox"), ("data-input", "1"),

@@ -89,10 +89,28 @@ public struct Button<Label: View>: View, PrimitiveView {
     func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         var action = self.action
         if let dismiss = context.alertDismiss { let a = action; action = { a(); dismiss() } }
-        _ = context.action(path, action)
+        let enabled = context.action(path, action)
+        let shortcut = context.environment.keyboardShortcut
+        var shortcutAttributes: [(String, String)] = []
+        if let shortcut, enabled { shortcutAttributes.append(("data-shortcut", shortcut.code)) }
+        if context.environment.isInMenu {
+            // A menu item: its label, then its shortcut as the menu shows it.
+            var children = [Node("span", id: path + ".l", attributes: [("class", "sw-menuitem-label")],
+                                 children: context.render(label, path: path + ".lv", axis: .horizontal))]
+            if let shortcut { children.append(Node("span", id: path + ".k", attributes: [("class", "sw-shortcut")], text: shortcut.label)) }
+            var cls = "sw-menuitem"
+            if let role { cls += " sw-role-" + role.name }
+            return [Node("button", id: path, attributes: [("class", cls), ("role", "menuitem"), ("data-click", "1")]
+                         + shortcutAttributes + context.disabledAttribute, children: children)]
+        }
         var cls = "sw-button " + context.buttonStyle.cssClass
         if let role { cls += " sw-role-" + role.name }
-        return [Node("button", id: path, attributes: [("class", cls), ("data-click", "1")] + context.disabledAttribute,
+        var attributes: [(String, String)] = [("class", cls), ("data-click", "1")] + shortcutAttributes
+        if let shortcut { attributes.append(("aria-keyshortcuts", shortcut.label.replacingOccurrences(of: "Ctrl", with: "Control"))) }
+        let savedShortcut = context.environment.keyboardShortcut
+        context.environment.keyboardShortcut = nil
+        defer { context.environment.keyboardShortcut = savedShortcut }
+        return [Node("button", id: path, attributes: attributes + context.disabledAttribute,
                      children: context.render(label, path: path + ".l", axis: .horizontal))]
     }
 }
