@@ -127,12 +127,14 @@ let package = Package(
         .target(name: "SwiftUIWebDriver", path: "Sources/SwiftUIWebDriver"),
         .testTarget(name: "SwiftUIWebTests", dependencies: [
             "SwiftUIWeb", "SwiftUIWebDriver", "BookClub", "Groceries", "UniformTypeIdentifiers",
-            "SeedDocumentApp", "SeedSettingsApp", "SeedCommandsApp",
+            "SeedDocumentApp", "SeedSettingsApp", "SeedCommandsApp", "PlainText", "Sketch",
             .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "BookClub", dependencies: ["SwiftUIWeb"], path: "Examples/BookClub"),
         .executableTarget(name: "Groceries", dependencies: ["SwiftUIWeb"], path: "Examples/Groceries"),
+        .executableTarget(name: "PlainText", dependencies: ["SwiftUIWeb", "UniformTypeIdentifiers"], path: "Examples/PlainText"),
+        .executableTarget(name: "Sketch", dependencies: ["SwiftUIWeb", "UniformTypeIdentifiers"], path: "Examples/Sketch"),
         // The seed's document, Settings and commands samples, extracted from ../shared/seeds at build time.
         .executableTarget(name: "seed-extract", path: "Tools/seed-extract"),
         .plugin(name: "SeedSamples", capability: .buildTool(), dependencies: ["seed-extract"]),

@@ -256,6 +256,8 @@ public final class ExampleServer: @unchecked Sendable {
     }
 
     public var url: String { "http://127.0.0.1:\(port)/" }
+    /// Where a document app keeps its documents (inside the state directory).
+    public var documentsDirectory: String { stateDirectory + "/Documents" }
 
     public static func executable(_ name: String) throws -> String {
         // The test bundle sits in the build products directory next to the example executables.
@@ -273,7 +275,9 @@ public final class ExampleServer: @unchecked Sendable {
 
     public func start() async throws {
         child = try ChildProcess(try ExampleServer.executable(name), [],
-                                 environment: ["SWIFTUIWEB_PORT": String(port), "SWIFTUIWEB_STATE_DIR": stateDirectory])
+                                 environment: ["SWIFTUIWEB_PORT": String(port), "SWIFTUIWEB_STATE_DIR": stateDirectory,
+                                               "SWIFTUIWEB_DOCUMENTS": documentsDirectory,
+                                               "XDG_CONFIG_HOME": stateDirectory + "/config"])
         let url = URL(string: "http://127.0.0.1:\(port)/_swiftuiweb/client.js")!
         try await waitUntil("\(name) to listen on \(port)", timeout: 15) {
             try await offCooperativePool { try httpRequest("GET", url, timeout: 2).status } == 200

@@ -121,23 +121,29 @@ func documentHost<A: App>(_ app: A) -> (AppHost, URL) {
         #expect(try String(contentsOf: folder.appendingPathComponent("Untitled.txt"), encoding: .utf8) == "hello")
     }
 
-    @Test func undoAndRedoWalkTheChangesOneEventAtATime() throws {
+    @Test func undoTakesBackARunOfTypingAndRedoBringsItBack() throws {
         let (host, _) = documentHost(TextDocumentApp())
         let window = try host.createDocument()
         _ = window.document()
         let editor = try #require(window.editor).id
+        #expect(window.menuItem("Undo")?.attr("disabled") == "true")
         window.input(editor, "a")
         window.input(editor, "ab")
-        #expect(window.menuItem("Undo")?.attr("data-shortcut") == "mod+z")
-        window.clickMenu("Undo")
-        #expect(window.editor?.text == "a")
-        window.clickMenu("Undo")
+        // One run of typing in one field is one step, named as a Mac names it.
+        #expect(window.menuItem("Undo Typing")?.attr("data-shortcut") == "mod+z")
+        window.clickMenu("Undo Typing")
         #expect(window.editor?.text == "")
         #expect(window.title == "Untitled")  // Undone back to the saved state: not edited.
         #expect(window.menuItem("Undo")?.attr("disabled") == "true")
-        window.clickMenu("Redo")
-        #expect(window.editor?.text == "a")
+        window.clickMenu("Redo Typing")
+        #expect(window.editor?.text == "ab")
         #expect(window.title == "Untitled — Edited")
+        // Typing after an undo or redo starts a new step.
+        window.input(editor, "abc")
+        window.clickMenu("Undo Typing")
+        #expect(window.editor?.text == "ab")
+        window.clickMenu("Undo Typing")
+        #expect(window.editor?.text == "")
     }
 
     @Test func twoWindowsOnOneDocumentShareIt() throws {

@@ -22,6 +22,8 @@ public final class AppHost {
     var library: DocumentLibrary?
     /// Open documents by file name.
     var openDocuments: [String: DocumentController] = [:]
+    /// The field an input event being handled comes from (`scene/element`), for typing's undo steps.
+    var currentInput: String?
 
     /// Creates a host for an app, keeping @SceneStorage in `storageDirectory/scene-storage.json` and
     /// documents in `documentsFolder` (by default `storageDirectory/Documents`).

@@ -402,7 +402,9 @@ public final class SceneInstance {
         case "input":
             guard let input = inputs[event.id] else { return [] }
             let value = event.v ?? ""
+            host.currentInput = id + "/" + event.id
             input(value)
+            host.currentInput = nil
             host.endUndoEventGroups()
             return flush(echo: (event.id, value))
         default:

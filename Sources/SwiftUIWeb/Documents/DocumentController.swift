@@ -168,12 +168,31 @@ final class ValueDocumentController<Document: FileDocument>: DocumentController 
         super.init(fileURL: fileURL, contentType: contentType, isEditable: isEditable, existingFile: existingFile)
     }
 
+    /// The run of typing into one field that the last undo step covers: typing goes on in it without
+    /// new steps, so Undo takes back the whole run ("Undo Typing"), as a Mac text view does.
+    private var typing: (field: String, at: Date, count: Int)?
+    /// How long a pause in typing ends its undo step.
+    static var typingPause: TimeInterval { 2 }
+
     /// Sets the document, registering the undo step that sets it back.
     func set(_ newValue: Document) {
         guard isEditable else { return }
         let old = document
         document = newValue
-        undoManager.registerUndo(withTarget: self) { controller in controller.set(old) }
+        let field = host?.currentInput
+        if let field, let run = typing, run.field == field, run.count == changeCount, isEdited,
+            !undoManager.isUndoing, !undoManager.isRedoing, Date().timeIntervalSince(run.at) < Self.typingPause
+        {
+            typing?.at = Date()
+        } else {
+            undoManager.registerUndo(withTarget: self) { controller in controller.set(old) }
+            if let field, !undoManager.isUndoing, !undoManager.isRedoing {
+                undoManager.setActionName("Typing")
+                typing = (field, Date(), changeCount + 1)
+            } else {
+                typing = nil
+            }
+        }
         // Registration counts the change when its event ends; the windows must show it now.
         for id in sceneIDs { host?.scenes[id]?.invalidate() }
     }
