@@ -277,3 +277,58 @@ struct PreferencesApp: App {
         #expect(!undo.canUndo)
     }
 }
+
+struct Recipe: Codable, Hashable { var name: String }
+
+struct RecipeList: View {
+    @Environment(\.openWindow) private var openWindow
+    var body: some View {
+        VStack {
+            Button("Open Soup") { openWindow(value: Recipe(name: "Soup")) }
+            Button("Open Bread") { openWindow(id: "recipe", value: Recipe(name: "Bread")) }
+        }
+    }
+}
+
+struct RecipeWindow: View {
+    @Binding var recipe: Recipe?
+    @Environment(\.dismissWindow) private var dismissWindow
+    var body: some View {
+        VStack {
+            Text("Recipe: \(recipe?.name ?? "none")")
+            Button("Rename") { recipe?.name += "!" }
+            Button("Close") { dismissWindow() }
+        }
+    }
+}
+
+struct RecipesApp: App {
+    var body: some Scene {
+        WindowGroup { RecipeList() }
+        WindowGroup(id: "recipe", for: Recipe.self) { $recipe in RecipeWindow(recipe: $recipe) }
+    }
+}
+
+@Suite @MainActor struct WindowValueTests {
+    @Test func openWindowWithAValueOpensAWindowThatKeepsIt() throws {
+        let dir = tempDir()
+        let host = AppHost(app: RecipesApp(), storageDirectory: dir)
+        let list = host.newScene()
+        _ = list.document()
+        let patches = list.click("Open Soup")
+        let url = try #require(patches.compactMap { if case .open(let u) = $0 { return u } else { return nil } }.first)
+        let id = String(url.dropFirst("/?w=".count))
+        let window = try #require(host.scene(id: id))
+        _ = window.document()
+        #expect(window.text("Recipe: Soup"))
+        window.click("Rename")
+        #expect(window.text("Recipe: Soup!"))
+        #expect(window.click("Close").contains(.close))
+        // The value is the window's: it survives a restart.
+        host.saveStorage()
+        let restarted = AppHost(app: RecipesApp(), storageDirectory: dir)
+        let revived = try #require(restarted.scene(id: id))
+        _ = revived.document()
+        #expect(revived.text("Recipe: Soup!"))
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// Owns the app value, its App-level state, every live scene, and the @SceneStorage file.
 @MainActor
@@ -25,18 +26,28 @@ public final class AppHost {
     /// The field an input event being handled comes from (`scene/element`), for typing's undo steps.
     var currentInput: String?
 
+    /// How long the @SceneStorage of a window that stopped coming back is kept (a closed browser tab
+    /// can't be told apart from one that will reload, so entries expire instead). Default: 30 days.
+    public var storageRetention: TimeInterval = 30 * 24 * 3600
+    /// When each stored scene was last seen.
+    var storedSeen: [String: Date] = [:]
+    /// What went wrong with the @SceneStorage file, if anything (also logged).
+    public private(set) var storageProblem: String?
+    let logger = Logger(label: "SwiftUIWeb")
+
     /// Creates a host for an app, keeping @SceneStorage in `storageDirectory/scene-storage.json` and
     /// documents in `documentsFolder` (by default `storageDirectory/Documents`).
     public init<A: App>(app: A, storageDirectory: String, documentsFolder: URL? = nil) {
         self.app = app
         self.appName = String(describing: A.self).replacingOccurrences(of: "App", with: "", options: [.anchored, .backwards])
         self.documentsFolder = documentsFolder ?? URL(fileURLWithPath: storageDirectory).appendingPathComponent("Documents")
-        try? FileManager.default.createDirectory(atPath: storageDirectory, withIntermediateDirectories: true)
         storageFile = URL(fileURLWithPath: storageDirectory).appendingPathComponent("scene-storage.json")
-        if let data = try? Data(contentsOf: storageFile),
-           let decoded = try? JSONDecoder().decode([String: [String: Data]].self, from: data) {
-            storedScenes = decoded
+        do {
+            try FileManager.default.createDirectory(atPath: storageDirectory, withIntermediateDirectories: true)
+        } catch {
+            problem("could not create the state folder \(storageDirectory): \(error.localizedDescription); @SceneStorage won't be kept")
         }
+        loadStorage()
         installAppState()
     }
 
@@ -95,6 +106,7 @@ public final class AppHost {
     func persist(_ scene: SceneInstance) {
         guard scene.id != "app" else { return }
         storedScenes[scene.id] = scene.sceneStorage
+        storedSeen[scene.id] = Date()
         // Coalesce writes (typing into a @SceneStorage field changes it on every key).
         guard !saveScheduled else { return }
         saveScheduled = true
@@ -104,10 +116,79 @@ public final class AppHost {
         }
     }
 
+    /// The file's format: each scene's values and when it was last seen.
+    struct StoredFile: Codable {
+        var version = 2
+        var scenes: [String: StoredScene]
+        struct StoredScene: Codable {
+            var lastSeen: Date
+            var values: [String: Data]
+        }
+    }
+
+    private func problem(_ message: String) {
+        storageProblem = message
+        logger.error("\(message)")
+    }
+
+    /// Reads the @SceneStorage file. A file that can't be read or decoded is moved aside (kept, not
+    /// overwritten) and reported; entries older than `storageRetention` are dropped.
+    private func loadStorage() {
+        guard FileManager.default.fileExists(atPath: storageFile.path) else { return }
+        do {
+            let data = try Data(contentsOf: storageFile)
+            let decoder = JSONDecoder()
+            if let file = try? decoder.decode(StoredFile.self, from: data) {  // Not the current format: tried as the first one below.
+                for (id, scene) in file.scenes {
+                    storedScenes[id] = scene.values
+                    storedSeen[id] = scene.lastSeen
+                }
+            } else {
+                // The first format: values by scene, without dates (every scene counts as seen now).
+                storedScenes = try decoder.decode([String: [String: Data]].self, from: data)
+                for id in storedScenes.keys { storedSeen[id] = Date() }
+            }
+            expireStoredScenes()
+        } catch {
+            let aside = storageFile.deletingLastPathComponent()
+                .appendingPathComponent("scene-storage.corrupt-\(Int(Date().timeIntervalSince1970)).json")
+            do {
+                try FileManager.default.moveItem(at: storageFile, to: aside)
+                problem("the @SceneStorage file \(storageFile.path) could not be read (\(error)); it was moved to \(aside.lastPathComponent) and windows start afresh")
+            } catch let moveError {
+                problem("the @SceneStorage file \(storageFile.path) could not be read (\(error)) nor moved aside (\(moveError)); it is left as it is and nothing will be saved over it")
+                storageWritable = false
+            }
+        }
+    }
+
+    /// Whether the file may be written (not when a corrupt one couldn't be moved aside).
+    private var storageWritable = true
+
+    /// Drops the stored values of scenes not seen for longer than `storageRetention`.
+    func expireStoredScenes(now: Date = Date()) {
+        for (id, seen) in storedSeen where now.timeIntervalSince(seen) > storageRetention && scenes[id]?.sink == nil {
+            storedScenes[id] = nil
+            storedSeen[id] = nil
+        }
+    }
+
     /// Writes the @SceneStorage file now (also done 50 ms after any change, and when the server stops).
+    /// A failure is logged and kept in `storageProblem`.
     public func saveStorage() {
         saveScheduled = false
-        if let data = try? JSONEncoder().encode(storedScenes) { try? data.write(to: storageFile, options: .atomic) }
+        guard storageWritable else { return }
+        for (id, scene) in scenes where storedScenes[id] != nil { storedSeen[id] = max(storedSeen[id] ?? .distantPast, scene.lastSeen) }
+        var file = StoredFile(scenes: [:])
+        for (id, values) in storedScenes {
+            file.scenes[id] = .init(lastSeen: storedSeen[id] ?? Date(), values: values)
+        }
+        do {
+            let data = try JSONEncoder().encode(file)
+            try data.write(to: storageFile, options: .atomic)
+        } catch {
+            problem("could not write the @SceneStorage file \(storageFile.path): \(error.localizedDescription)")
+        }
     }
 
     /// Closes a scene and frees it (its @SceneStorage stays saved; its document saves and closes when no
@@ -124,8 +205,10 @@ public final class AppHost {
         return nil
     }
 
-    /// Frees scenes whose window has been gone longer than `retention`.
+    /// Frees scenes whose window has been gone longer than `retention`, and forgets the @SceneStorage of
+    /// scenes not seen for `storageRetention`.
     public func sweep(now: Date = Date()) {
+        expireStoredScenes(now: now)
         for (_, s) in scenes where s.sink == nil && now.timeIntervalSince(s.lastSeen) > retention { remove(s) }
     }
 

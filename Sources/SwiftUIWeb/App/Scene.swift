@@ -58,26 +58,69 @@ public struct SceneList: Scene, PrimitiveScene {
 
 /// A scene that presents a group of identically structured windows; every browser window is one instance.
 public struct WindowGroup<Content: View>: Scene, PrimitiveScene {
-    let content: @MainActor () -> Content
+    let root: @MainActor (SceneInstance) -> Content
     let id: String?
     let title: String?
+    /// The type of value the group's windows present (`nil`: none).
+    var valueType: ObjectIdentifier?
     /// Creates a window group.
-    public init(@ViewBuilder content: @escaping @MainActor () -> Content) { self.content = content; id = nil; title = nil }
+    public init(@ViewBuilder content: @escaping @MainActor () -> Content) { root = { _ in content() }; id = nil; title = nil }
     /// Creates a window group with a title.
     public init<S: StringProtocol>(_ title: S, @ViewBuilder content: @escaping @MainActor () -> Content) {
-        self.content = content; id = nil; self.title = String(title)
+        root = { _ in content() }; id = nil; self.title = String(title)
     }
     /// Creates a window group with a title and an identifier.
     public init<S: StringProtocol>(_ title: S, id: String, @ViewBuilder content: @escaping @MainActor () -> Content) {
-        self.content = content; self.id = id; self.title = String(title)
+        root = { _ in content() }; self.id = id; self.title = String(title)
     }
     /// Creates a window group with an identifier.
-    public init(id: String, @ViewBuilder content: @escaping @MainActor () -> Content) { self.content = content; self.id = id; title = nil }
+    public init(id: String, @ViewBuilder content: @escaping @MainActor () -> Content) { root = { _ in content() }; self.id = id; title = nil }
+
+    init(title: String?, id: String?, valueType: ObjectIdentifier?, root: @escaping @MainActor (SceneInstance) -> Content) {
+        self.title = title; self.id = id; self.valueType = valueType; self.root = root
+    }
+
     /// Primitive scene.
     public var body: Never { fatalError("primitive scene") }
     func collect(into catalog: inout SceneCatalog) {
-        let content = self.content
-        catalog.entries.append(.init(kind: .windowGroup, id: id, title: title) { _ in content() })
+        let root = self.root
+        // A value group without an id gets one of its own, so its windows find it again.
+        let groupID = id ?? (valueType != nil ? "_for\(catalog.entries.count)" : nil)
+        catalog.entries.append(.init(kind: .windowGroup, id: groupID, title: title, valueType: valueType) { scene in root(scene) })
+    }
+}
+
+/// The content of a window that presents a value (`WindowGroup(for:)`): the app's view with a binding to
+/// the value, which is kept with the window (restored on reload and after a restart).
+public struct PresentedWindowContent<Data: Codable & Hashable, Content: View>: View {
+    let value: Binding<Data?>
+    let content: (Binding<Data?>) -> Content
+    /// The app's view.
+    public var body: some View { content(value) }
+}
+
+extension WindowGroup {
+    /// A group of windows, each presenting a value given to `openWindow(value:)`.
+    public init<D: Codable & Hashable, C: View>(for type: D.Type, @ViewBuilder content: @escaping @MainActor (Binding<D?>) -> C)
+    where Content == PresentedWindowContent<D, C> {
+        self.init(title: nil, id: nil, valueType: ObjectIdentifier(D.self)) { scene in
+            PresentedWindowContent(value: scene.presentedValue(D.self), content: content)
+        }
+    }
+    /// A group of windows with an identifier, each presenting a value given to `openWindow(id:value:)`.
+    public init<D: Codable & Hashable, C: View>(id: String, for type: D.Type, @ViewBuilder content: @escaping @MainActor (Binding<D?>) -> C)
+    where Content == PresentedWindowContent<D, C> {
+        self.init(title: nil, id: id, valueType: ObjectIdentifier(D.self)) { scene in
+            PresentedWindowContent(value: scene.presentedValue(D.self), content: content)
+        }
+    }
+    /// A titled group of windows with an identifier, each presenting a value.
+    public init<S: StringProtocol, D: Codable & Hashable, C: View>(
+        _ title: S, id: String, for type: D.Type, @ViewBuilder content: @escaping @MainActor (Binding<D?>) -> C
+    ) where Content == PresentedWindowContent<D, C> {
+        self.init(title: String(title), id: id, valueType: ObjectIdentifier(D.self)) { scene in
+            PresentedWindowContent(value: scene.presentedValue(D.self), content: content)
+        }
     }
 }
 
@@ -126,6 +169,7 @@ struct SceneCatalog {
         /// The id `openWindow(id:)` and `?g=` name (`nil`: a window group without one).
         let id: String?
         let title: String?
+        var valueType: ObjectIdentifier? = nil
         let root: @MainActor (SceneInstance) -> any View
     }
 

@@ -46,6 +46,8 @@ public final class SceneInstance {
     var focusedElement: String?
     /// Whether the last pass had values that depend on which element has focus.
     private var focusDependent = false
+    /// The window's phase, from the page's visibility and focus (`.background` while no page is connected).
+    var phase: ScenePhase = .background
     /// The document window shows its Rename sheet.
     var renaming = false
     /// A message for the person (a failed menu command), shown at the top of the window until dismissed.
@@ -185,8 +187,14 @@ public final class SceneInstance {
 
     func makeContext() -> RenderContext {
         let context = RenderContext(scene: self)
-        context.environment.openWindow = OpenWindowAction { [weak self] group in self?.openWindow(group: group) }
+        var open = OpenWindowAction { [weak self] group in self?.openWindow(group: group) }
+        open.openValue = { [weak self] group, type, value in self?.openWindow(group: group, type: type, value: value) }
+        context.environment.openWindow = open
+        context.environment.dismissWindow = DismissWindowAction { [weak self] own, group, type, value in
+            self?.dismissWindows(own: own, group: group, type: type, value: value)
+        }
         installDocumentActions(in: &context.environment)
+        context.environment.scenePhase = phase
         return context
     }
 
@@ -201,6 +209,63 @@ public final class SceneInstance {
             pending.append(.open(url: url))
         }
         schedule()
+    }
+
+    /// The reserved @SceneStorage key of the value a window presents.
+    static let valueKey = "_swiftuiweb.value"
+
+    /// A binding to the value the window presents (`WindowGroup(for:)`), kept in its @SceneStorage.
+    func presentedValue<D: Codable & Hashable>(_ type: D.Type) -> Binding<D?> {
+        Binding(
+            get: { [weak self] in
+                guard let data = self?.sceneStorage[SceneInstance.valueKey] else { return nil }
+                do { return try PresentedValueCoding.decode(D.self, data) } catch {
+                    self?.host.logger.error("window \(self?.id ?? "?"): its presented \(D.self) no longer decodes (\(error)); it presents none")
+                    return nil
+                }
+            },
+            set: { [weak self] value in
+                guard let self else { return }
+                self.sceneStorage[SceneInstance.valueKey] = value.flatMap { PresentedValueCoding.encode($0) }
+                self.invalidate()
+            })
+    }
+
+    /// Opens a window presenting a value: the group with this id (or the first for the value's type); the
+    /// window already presenting the value is shown again instead of a second one.
+    func openWindow(group: String?, type: ObjectIdentifier, value: Data) {
+        let catalog = SceneCatalog(app: host.app)
+        guard let entry = group.flatMap({ catalog.entry(for: $0) }) ?? catalog.entries.first(where: { $0.valueType == type }),
+            entry.valueType == type
+        else {
+            report("openWindow(value:): no window group presents this type of value")
+            return
+        }
+        if let existing = host.scenes.values.first(where: {
+            $0.group == entry.id && $0.sink != nil && $0.sceneStorage[SceneInstance.valueKey] == value
+        }) {
+            pending.append(.openNamed(url: "/?w=" + existing.id, name: "swiftuiweb-" + existing.id))
+        } else {
+            let scene = host.newScene(group: entry.id)
+            scene.sceneStorage[SceneInstance.valueKey] = value
+            pending.append(.open(url: "/?w=" + scene.id))
+        }
+        schedule()
+    }
+
+    /// Closes this window, or the windows of a group and/or presenting a value.
+    func dismissWindows(own: Bool, group: String?, type: ObjectIdentifier?, value: Data?) {
+        if own {
+            pending.append(.close)
+            schedule()
+            return
+        }
+        for scene in host.scenes.values where scene.sink != nil {
+            if let group, scene.group != group { continue }
+            if let value, scene.sceneStorage[SceneInstance.valueKey] != value { continue }
+            scene.pending.append(.close)
+            scene.schedule()
+        }
     }
 
     /// Opens a URL of this server in a new browser window.
@@ -323,7 +388,7 @@ public final class SceneInstance {
         schedule()
     }
 
-    private func schedule() {
+    func schedule() {
         if dirty || id == "app" { return }
         dirty = true
         Task { @MainActor in if self.dirty { self.flush() } }
@@ -387,6 +452,12 @@ public final class SceneInstance {
             guard let action = actions[event.id] else { return [] }
             action()
             host.endUndoEventGroups()
+            return flush()
+        case "phase":
+            let new: ScenePhase = event.id == "active" ? .active : event.id == "inactive" ? .inactive : .background
+            guard new != phase else { return [] }
+            phase = new
+            invalidate()
             return flush()
         case "focus":
             let changed = focusedElement != event.id

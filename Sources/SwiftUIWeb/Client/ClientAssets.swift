@@ -5,11 +5,17 @@ enum ClientAssets {
 (function(){
 var id=document.body.dataset.scene,ws,tries=0,B={checked:1,disabled:1,selected:1,hidden:1,readonly:1};
 var sw=window.__swiftuiweb={patches:0,last:0,open:false,opens:0};
+window.name='swiftuiweb-'+id;
 function send(o){if(ws&&ws.readyState===1){ws.send(JSON.stringify(o));return true;}return false;}
 sw.ping=function(){return send({t:'ping',id:''});};
+var lastPhase='';
+function phase(force){var p=document.visibilityState==='hidden'?'background':document.hasFocus()?'active':'inactive';
+ if(force||p!==lastPhase){if(send({t:'phase',id:p}))lastPhase=p;}}
+document.addEventListener('visibilitychange',function(){phase(false);});
+window.addEventListener('focus',function(){phase(false);});window.addEventListener('blur',function(){phase(false);});
 function connect(){
  ws=new WebSocket((location.protocol==='https:'?'wss:':'ws:')+'//'+location.host+'/_swiftuiweb/ws?w='+id);
- ws.onopen=function(){tries=0;sw.open=true;sw.opens++;document.documentElement.classList.remove('sw-offline');};
+ ws.onopen=function(){tries=0;sw.open=true;sw.opens++;document.documentElement.classList.remove('sw-offline');phase(true);};
  ws.onmessage=function(m){var ps=JSON.parse(m.data);
   if(ps.rebind){id=ps.rebind;history.replaceState(null,'','/?w='+id);location.reload();return;}
   if(ps.reload){location.reload();return;}
@@ -23,6 +29,7 @@ function apply(q){
  if(q.op==='title'){document.title=q.text;return;}
  if(q.op==='open'){window.open(q.url,q.name||'_blank');return;}
  if(q.op==='navigate'){location.assign(q.url);return;}
+ if(q.op==='close'){window.close();return;}
  var el=document.getElementById(q.id);if(!el)return;
  if(q.op==='replace'){var a=document.activeElement,aid=a&&a.id;el.outerHTML=q.html;
   if(aid){var f=document.getElementById(aid);if(f&&f!==a)f.focus();}}

@@ -99,10 +99,52 @@ public struct DismissAction: Sendable {
 @MainActor
 public struct OpenWindowAction: Sendable {
     let open: @MainActor @Sendable (String?) -> Void
+    var openValue: @MainActor @Sendable (String?, ObjectIdentifier, Data) -> Void = { _, _, _ in }
     /// Opens a new window of the app's main window group.
     public func callAsFunction() { open(nil) }
-    /// Opens a new window of the window group with this id.
+    /// Opens a new window of the window group (or the window) with this id.
     public func callAsFunction(id: String) { open(id) }
+    /// Opens a window presenting `value`, in the window group for its type (the window already
+    /// presenting it, if one is open, is shown instead).
+    public func callAsFunction<D: Codable & Hashable>(value: D) {
+        guard let data = PresentedValueCoding.encode(value) else { return }
+        openValue(nil, ObjectIdentifier(D.self), data)
+    }
+    /// Opens a window of the group with this id presenting `value`.
+    public func callAsFunction<D: Codable & Hashable>(id: String, value: D) {
+        guard let data = PresentedValueCoding.encode(value) else { return }
+        openValue(id, ObjectIdentifier(D.self), data)
+    }
+}
+
+/// Closes windows (`@Environment(\.dismissWindow)`).
+@MainActor
+public struct DismissWindowAction: Sendable {
+    let dismiss: @MainActor @Sendable (_ own: Bool, _ id: String?, _ type: ObjectIdentifier?, _ value: Data?) -> Void
+    /// Closes the window this view is in.
+    public func callAsFunction() { dismiss(true, nil, nil, nil) }
+    /// Closes the windows of the group (or the window) with this id.
+    public func callAsFunction(id: String) { dismiss(false, id, nil, nil) }
+    /// Closes the windows presenting `value`.
+    public func callAsFunction<D: Codable & Hashable>(value: D) { dismiss(false, nil, ObjectIdentifier(D.self), PresentedValueCoding.encode(value)) }
+    /// Closes the windows of the group with this id presenting `value`.
+    public func callAsFunction<D: Codable & Hashable>(id: String, value: D) {
+        dismiss(false, id, ObjectIdentifier(D.self), PresentedValueCoding.encode(value))
+    }
+}
+
+/// A presented value's stored form: JSON with sorted keys, so equal values have equal bytes.
+enum PresentedValueCoding {
+    static func encode<D: Encodable>(_ value: D) -> Data? {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        do { return try encoder.encode([value]) } catch {
+            preconditionFailure("openWindow(value:) could not encode \(D.self): \(error)")
+        }
+    }
+    static func decode<D: Decodable>(_ type: D.Type, _ data: Data) throws -> D? {
+        try JSONDecoder().decode([D].self, from: data).first
+    }
 }
 
 /// Light or dark appearance.
@@ -113,6 +155,7 @@ public enum ScenePhase: Sendable, Hashable { case active, inactive, background }
 
 private struct DismissKey: EnvironmentKey { static var defaultValue: DismissAction { DismissAction {} } }
 private struct OpenWindowKey: EnvironmentKey { static var defaultValue: OpenWindowAction { OpenWindowAction { _ in } } }
+private struct DismissWindowKey: EnvironmentKey { static var defaultValue: DismissWindowAction { DismissWindowAction { _, _, _, _ in } } }
 private struct IsEnabledKey: EnvironmentKey { static var defaultValue: Bool { true } }
 private struct ColorSchemeKey: EnvironmentKey { static var defaultValue: ColorScheme { .light } }
 private struct ScenePhaseKey: EnvironmentKey { static var defaultValue: ScenePhase { .active } }
@@ -127,11 +170,14 @@ extension EnvironmentValues {
     public var dismiss: DismissAction { get { self[DismissKey.self] } set { self[DismissKey.self] = newValue } }
     /// Opens new windows.
     public var openWindow: OpenWindowAction { get { self[OpenWindowKey.self] } set { self[OpenWindowKey.self] = newValue } }
+    /// Closes windows.
+    public var dismissWindow: DismissWindowAction { get { self[DismissWindowKey.self] } set { self[DismissWindowKey.self] = newValue } }
     /// Whether controls accept interaction (`disabled(_:)` turns it off).
     public var isEnabled: Bool { get { self[IsEnabledKey.self] } set { self[IsEnabledKey.self] = newValue } }
     /// The color scheme (always light in the default stylesheet).
     public var colorScheme: ColorScheme { get { self[ColorSchemeKey.self] } set { self[ColorSchemeKey.self] = newValue } }
-    /// The scene phase: `.active` while the window is connected.
+    /// The window's phase: `.active` while its page is visible and focused, `.inactive` while visible
+    /// without focus, `.background` while hidden or not connected.
     public var scenePhase: ScenePhase { get { self[ScenePhaseKey.self] } set { self[ScenePhaseKey.self] = newValue } }
     /// The default font.
     public var font: Font? { get { self[FontKey.self] } set { self[FontKey.self] = newValue } }

@@ -16,6 +16,8 @@ public enum Patch: Equatable, Sendable {
     case openNamed(url: String, name: String)
     /// Load a URL of this server in the same browser window (a document opened from the start page).
     case navigate(url: String)
+    /// Close this browser window (`dismissWindow`).
+    case close
     /// Remove the element with this id.
     case remove(id: String)
     /// Insert HTML into a parent, before a child (or at the end).
@@ -32,6 +34,7 @@ public enum Patch: Equatable, Sendable {
         case .open(let url): return "{\"op\":\"open\",\"url\":\(JSON.quote(url))}"
         case .openNamed(let url, let name): return "{\"op\":\"open\",\"url\":\(JSON.quote(url)),\"name\":\(JSON.quote(name))}"
         case .navigate(let url): return "{\"op\":\"navigate\",\"url\":\(JSON.quote(url))}"
+        case .close: return "{\"op\":\"close\"}"
         case .remove(let id): return "{\"op\":\"remove\",\"id\":\(JSON.quote(id))}"
         case .insert(let parent, let before, let html):
             return "{\"op\":\"insert\",\"id\":\(JSON.quote(parent)),\"before\":\(before.map(JSON.quote) ?? "null"),\"html\":\(JSON.quote(html))}"

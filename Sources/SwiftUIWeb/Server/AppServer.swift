@@ -79,6 +79,18 @@ public struct AppServer: Sendable {
         router.get("/_swiftuiweb/download") { request, _ -> Response in
             await AppServer.download(request, host: host)
         }
+        let assets = AppAssets.standard()
+        router.get("/_swiftuiweb/images/:name") { _, context -> Response in
+            guard let name = context.parameters.get("name")?.removingPercentEncoding, let image = assets.image(named: name),
+                let data = FileManager.default.contents(atPath: image.url.path)
+            else {
+                return Response(status: .notFound, headers: [.contentType: "text/plain; charset=utf-8"],
+                                body: .init(byteBuffer: ByteBuffer(string: "no image with that name in the app's assets")))
+            }
+            return Response(status: .ok, headers: [.contentType: image.mimeType, .cacheControl: "no-cache",
+                                                   .init("X-Content-Type-Options")!: "nosniff"],
+                            body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        }
         router.get("/_swiftuiweb/client.js") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/javascript"], body: .init(byteBuffer: ByteBuffer(string: ClientAssets.script)))
         }
@@ -146,6 +158,8 @@ public struct AppServer: Sendable {
             // A page just served has the last rendering: it gets only what changed since. Any other
             // page (a reconnection) gets the whole window again.
             if !scene.pageInSync { scene.lastTree = nil }
+            // A connected page is active until it says otherwise (its first message reports its phase).
+            if scene.phase == .background { scene.phase = .active; scene.needsFull = true }
             scene.pageInSync = false
             scene.flush()
             return .bound(scene, connection)
@@ -192,7 +206,11 @@ public struct AppServer: Sendable {
                 logger.debug("event socket ended: \(error)")
             }
             await MainActor.run {
-                if scene.connection == connection { scene.sink = nil; scene.hangUp = nil; scene.connection = 0; scene.lastSeen = Date() }
+                if scene.connection == connection {
+                    scene.sink = nil; scene.hangUp = nil; scene.connection = 0; scene.lastSeen = Date()
+                    // No page shows the window: it is in the background (onChange(of: scenePhase) runs now).
+                    if scene.phase != .background { scene.phase = .background; scene.invalidate() }
+                }
             }
             continuation.finish()
             group.cancelAll()
