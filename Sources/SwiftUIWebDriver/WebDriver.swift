@@ -45,7 +45,9 @@ public func waitUntil(_ what: String, timeout: Double = 8, _ condition: @Sendabl
 
 /// One HTTP/1.1 exchange over a plain loopback socket. (chromedriver writes headers without the space
 /// after the colon, which FoundationNetworking's parser refuses, so the tests speak HTTP themselves.)
-public func httpRequest(_ method: String, _ url: URL, body: Data? = nil, timeout: Double = 30) throws -> (status: Int, body: Data) {
+public func httpRequest(_ method: String, _ url: URL, body: Data? = nil, headers: [String: String] = [:], timeout: Double = 30) throws
+    -> (status: Int, body: Data)
+{
     guard let host = url.host, let port = url.port else { throw BrowserError(description: "bad url \(url)") }
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw BrowserError(description: "socket failed") }
@@ -62,7 +64,8 @@ public func httpRequest(_ method: String, _ url: URL, body: Data? = nil, timeout
     var path = url.path.isEmpty ? "/" : url.path
     if let q = url.query { path += "?" + q }
     var head = "\(method) \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nConnection: close\r\n"
-    if let body { head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n" }
+    if let body { head += "Content-Type: \(headers["Content-Type"] ?? "application/json")\r\nContent-Length: \(body.count)\r\n" }
+    for (name, value) in headers.sorted(by: { $0.key < $1.key }) where name != "Content-Type" { head += "\(name): \(value)\r\n" }
     var request = Data((head + "\r\n").utf8)
     if let body { request += body }
     try request.withUnsafeBytes { raw in
