@@ -282,3 +282,25 @@ func documentHost<A: App>(_ app: A) -> (AppHost, URL) {
         #expect(host.openDocuments.isEmpty)
     }
 }
+
+@Suite @MainActor struct SpliceTests {
+    @Test func aLongFieldSendsItsEditsAndTheServerAppliesThem() throws {
+        let (host, _) = documentHost(TextDocumentApp())
+        let window = try host.createDocument()
+        _ = window.document()
+        let editor = try #require(window.editor).id
+        window.input(editor, "a😀b")
+        #expect(!window.html.contains("value=\"a😀b\""))  // A textarea's value is written once, as its text.
+        // Replace "b" (UTF-16 offset 3, after the emoji's two units) with "c".
+        var patches = window.handle(event: ClientEvent(t: "splice", id: editor, v: "c", a: 3, d: 1, n: 4))
+        #expect(window.editor?.text == "a😀c")
+        #expect(!patches.contains { if case .attribute(editor, "value", _) = $0 { return true } else { return false } })
+        // A page that edited another value (wrong base length, or an offset inside the emoji) gets the value back.
+        patches = window.handle(event: ClientEvent(t: "splice", id: editor, v: "x", a: 0, d: 0, n: 9))
+        #expect(patches.contains(.attribute(id: editor, name: "value", value: "a😀c")))
+        patches = window.handle(event: ClientEvent(t: "splice", id: editor, v: "x", a: 2, d: 0, n: 4))
+        #expect(patches.contains(.attribute(id: editor, name: "value", value: "a😀c")))
+        #expect(window.editor?.text == "a😀c")
+        #expect(throws: EventError.self) { try ClientEvent.decode(Data(#"{"t":"splice","id":"x","a":5,"d":1,"n":3}"#.utf8)) }
+    }
+}

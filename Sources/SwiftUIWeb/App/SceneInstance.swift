@@ -459,6 +459,25 @@ public final class SceneInstance {
             phase = new
             invalidate()
             return flush()
+        case "splice":
+            // A long text field sends its edits; the server applies them to the value it last rendered.
+            guard let input = inputs[event.id], let a = event.a, let d = event.d, let n = event.n else { return [] }
+            let base = lastTree?.find(id: event.id)?.attributes.first { $0.0 == "value" }?.1 ?? ""
+            let units = base.utf16
+            guard units.count == n, a + d <= n,
+                let start = units.index(units.startIndex, offsetBy: a, limitedBy: units.endIndex).flatMap({ String.Index($0, within: base) }),
+                let end = units.index(units.startIndex, offsetBy: a + d, limitedBy: units.endIndex).flatMap({ String.Index($0, within: base) })
+            else {
+                // The page edited another value than the server's (a change crossed it): it gets the value again.
+                pending.append(.attribute(id: event.id, name: "value", value: base))
+                return flush()
+            }
+            let value = String(base[..<start]) + (event.v ?? "") + String(base[end...])
+            host.currentInput = id + "/" + event.id
+            input(value)
+            host.currentInput = nil
+            host.endUndoEventGroups()
+            return flush(echo: (event.id, value))
         case "focus":
             let changed = focusedElement != event.id
             focusedElement = event.id

@@ -36,7 +36,7 @@ function apply(q){
  else if(q.op==='text'){el.textContent=q.text;}
  else if(q.op==='attr'){var n=q.name,v=q.value;
   if(B[n]){el.toggleAttribute(n,v==='true');el[n]=v==='true';}
-  else{el.setAttribute(n,v);if(n==='value'&&el.value!==v)el.value=v;}}
+  else{el.setAttribute(n,v);if(n==='value'){if(el.value!==v)el.value=v;el._sent=v;}}}
  else if(q.op==='remove'){el.remove();}
  else if(q.op==='insert'){var t=document.createElement('template');t.innerHTML=q.html;
   var ref=q.before?document.getElementById(q.before):null;el.insertBefore(t.content,ref);}
@@ -87,7 +87,17 @@ function keyCode(e){var k=e.key.toLowerCase(),p=[];if(mac?e.metaKey:e.ctrlKey)p.
  if(e.shiftKey)p.push('shift');if(e.code&&/^Key[A-Z]$/.test(e.code))k=e.code.slice(3).toLowerCase();
  else if(e.code&&/^Digit[0-9]$/.test(e.code))k=e.code.slice(5);p.push(k);return p.join('+');}
 sw.keyCode=keyCode;
+function hi(c){return c>=0xD800&&c<=0xDBFF;}
+function splice(t){var o=t._sent!==undefined?t._sent:t.defaultValue,v=t.value,p=0,s=0,m=Math.min(o.length,v.length);
+ while(p<m&&o.charCodeAt(p)===v.charCodeAt(p))p++;if(p>0&&hi(o.charCodeAt(p-1)))p--;
+ while(s<m-p&&o.charCodeAt(o.length-1-s)===v.charCodeAt(v.length-1-s))s++;
+ if(s>0&&hi(v.charCodeAt(v.length-s-1))&&v.length-s-1>=p)s--;
+ var del=o.length-p-s,ins=v.slice(p,v.length-s),n=o.length,at=p,C=4000;
+ do{var k=Math.min(C,ins.length);if(k<ins.length&&hi(ins.charCodeAt(k-1)))k--;
+  send({t:'splice',id:t.id,a:at,d:del,n:n,v:ins.slice(0,k)});n=n-del+k;at+=k;del=0;ins=ins.slice(k);}while(ins.length);
+ t._sent=v;}
 document.addEventListener('input',function(e){var t=e.target;
+ if(t.dataset&&t.dataset.splice){splice(t);return;}
  if(t.dataset&&t.dataset.input)send({t:'input',id:t.id,v:String(t.type==='checkbox'?t.checked:t.value)});});
 document.addEventListener('keydown',function(e){var t=e.target;
  var open=document.querySelector('.sw-menu.sw-open');

@@ -22,6 +22,8 @@ struct Node: Equatable, Sendable {
     func html(into out: inout String) {
         out += "<" + tag + " id=\"" + HTML.escape(id) + "\""
         for (k, v) in attributes {
+            // A textarea's value is its text: written once, not twice (a long document would double).
+            if k == "value" && tag == "textarea" { continue }
             if HTML.booleanAttributes.contains(k) {
                 if v == "true" { out += " " + k }
             } else {

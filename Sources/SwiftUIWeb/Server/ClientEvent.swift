@@ -1,20 +1,29 @@
 import Foundation
 
 /// An event message from the browser: `{"t":"click","id":"…"}`, `{"t":"input","id":"…","v":"…"}`,
-/// `{"t":"submit","id":"…"}`, `{"t":"focus","id":"…"}` (the element that got keyboard focus),
+/// `{"t":"splice","id":"…","a":start,"d":removed,"n":baseLength,"v":"inserted"}` (a change to a long text
+/// field sent as the edit, not the whole value), `{"t":"submit","id":"…"}`, `{"t":"focus","id":"…"}` (the element that got keyboard focus),
 /// `{"t":"phase","id":"active|inactive|background"}` (the page's visibility and focus) or `{"t":"ping","id":""}` (answered with `{"pong":true}`).
 public struct ClientEvent: Codable, Sendable {
     /// Event type: `click`, `input`, `submit`, `focus`, `phase` or `ping`.
     public var t: String
     /// Target element id.
     public var id: String
-    /// New value for `input`.
+    /// New value for `input`; inserted text for `splice`.
     public var v: String?
+    /// `splice`: where the change starts, in UTF-16 code units of the field's value.
+    public var a: Int?
+    /// `splice`: how many UTF-16 code units it removes.
+    public var d: Int?
+    /// `splice`: the length (UTF-16) of the value the page changed; the server checks it has the same one.
+    public var n: Int?
     /// Creates an event.
-    public init(t: String, id: String, v: String? = nil) { self.t = t; self.id = id; self.v = v }
+    public init(t: String, id: String, v: String? = nil, a: Int? = nil, d: Int? = nil, n: Int? = nil) {
+        self.t = t; self.id = id; self.v = v; self.a = a; self.d = d; self.n = n
+    }
 
     /// The event types a page sends.
-    static let types: Set<String> = ["click", "input", "submit", "focus", "phase", "ping"]
+    static let types: Set<String> = ["click", "input", "splice", "submit", "focus", "phase", "ping"]
     /// Longest element id a page can name (ids are structural paths, far shorter).
     static let maxIDLength = 1024
 
@@ -26,6 +35,11 @@ public struct ClientEvent: Codable, Sendable {
         }
         guard types.contains(event.t) else { throw EventError("unknown event type \(JSON.quote(String(event.t.prefix(40))))") }
         guard event.id.utf8.count <= maxIDLength else { throw EventError("element id over \(maxIDLength) bytes") }
+        if event.t == "splice" {
+            guard let a = event.a, let d = event.d, let n = event.n, a >= 0, d >= 0, n >= 0, a + d <= n else {
+                throw EventError("a splice needs a start, a removed count and a base length that fit together")
+            }
+        }
         if event.t == "phase" && !["active", "inactive", "background"].contains(event.id) {
             throw EventError("unknown scene phase \(JSON.quote(String(event.id.prefix(40))))")
         }

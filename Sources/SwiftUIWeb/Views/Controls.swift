@@ -36,7 +36,7 @@ public struct TextEditor: View, PrimitiveView {
         let text = self.text
         _ = context.input(path) { text.wrappedValue = $0 }
         let value = text.wrappedValue
-        return [Node("textarea", id: path, attributes: [("class", "sw-field sw-editor"), ("data-input", "1"), ("spellcheck", "false"),
+        return [Node("textarea", id: path, attributes: [("class", "sw-field sw-editor"), ("data-input", "1"), ("data-splice", "1"), ("spellcheck", "false"),
                                                          ("value", value)] + context.disabledAttribute, text: value)]
     }
 }
