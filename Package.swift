@@ -150,7 +150,7 @@ let package = Package(
         .executableTarget(
             name: "SwiftUIWebBenchmark",
             dependencies: [
-                "BenchmarkKit", "SwiftUIWeb", "SwiftUIWebDriver",
+                "BenchmarkKit", "SwiftUIWeb", "SwiftUIWebDriver", "UniformTypeIdentifiers",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),

@@ -1,5 +1,6 @@
 import Foundation
 import SwiftUIWeb
+import UniformTypeIdentifiers
 
 /// The app-owned rows of the List workload.
 final class Rows: ObservableObject {
@@ -84,4 +85,32 @@ func elementID(in html: String, tag: String, text: String? = nil) -> String? {
         rest = after
     }
     return nil
+}
+
+/// The document workloads' app: a plain-text document editor whose window also shows the text's size
+/// (so every keystroke has a patch to wait for).
+struct BenchDocumentApp: App {
+    var body: some Scene {
+        DocumentGroup(newDocument: BenchText()) { file in
+            VStack {
+                TextEditor(text: file.$document.text)
+                Text("\(file.document.text.utf8.count) bytes")
+            }
+        }
+    }
+}
+
+struct BenchText: FileDocument {
+    static var readableContentTypes: [UTType] { [.plainText] }
+    var text = ""
+    init() {}
+    init(configuration: ReadConfiguration) throws {
+        guard let data = configuration.file.regularFileContents, let text = String(data: data, encoding: .utf8) else {
+            throw CocoaError(.fileReadCorruptFile)
+        }
+        self.text = text
+    }
+    func fileWrapper(configuration: WriteConfiguration) throws -> FileWrapper {
+        FileWrapper(regularFileWithContents: Data(text.utf8))
+    }
 }

@@ -132,18 +132,18 @@ func documentHost<A: App>(_ app: A) -> (AppHost, URL) {
         // One run of typing in one field is one step, named as a Mac names it.
         #expect(window.menuItem("Undo Typing")?.attr("data-shortcut") == "mod+z")
         window.clickMenu("Undo Typing")
-        #expect(window.editor?.text == "")
+        #expect(window.editor?.attr("value") == "")
         #expect(window.title == "Untitled")  // Undone back to the saved state: not edited.
         #expect(window.menuItem("Undo")?.attr("disabled") == "true")
         window.clickMenu("Redo Typing")
-        #expect(window.editor?.text == "ab")
+        #expect(window.editor?.attr("value") == "ab")
         #expect(window.title == "Untitled — Edited")
         // Typing after an undo or redo starts a new step.
         window.input(editor, "abc")
         window.clickMenu("Undo Typing")
-        #expect(window.editor?.text == "ab")
+        #expect(window.editor?.attr("value") == "ab")
         window.clickMenu("Undo Typing")
-        #expect(window.editor?.text == "")
+        #expect(window.editor?.attr("value") == "")
     }
 
     @Test func twoWindowsOnOneDocumentShareIt() throws {
@@ -155,7 +155,7 @@ func documentHost<A: App>(_ app: A) -> (AppHost, URL) {
         _ = b.document()
         a.input(try #require(a.editor).id, "shared")
         b.flush()
-        #expect(b.editor?.text == "shared")
+        #expect(b.editor?.attr("value") == "shared")
         #expect(b.title == "Untitled — Edited")
     }
 
@@ -195,7 +195,7 @@ func documentHost<A: App>(_ app: A) -> (AppHost, URL) {
         _ = window.document()
         window.input(try #require(window.editor).id, "draft")
         window.clickMenu("Revert to Saved")
-        #expect(window.editor?.text == "")
+        #expect(window.editor?.attr("value") == "")
         #expect(window.title == "Untitled")
     }
 
@@ -293,14 +293,14 @@ func documentHost<A: App>(_ app: A) -> (AppHost, URL) {
         #expect(!window.html.contains("value=\"a😀b\""))  // A textarea's value is written once, as its text.
         // Replace "b" (UTF-16 offset 3, after the emoji's two units) with "c".
         var patches = window.handle(event: ClientEvent(t: "splice", id: editor, v: "c", a: 3, d: 1, n: 4))
-        #expect(window.editor?.text == "a😀c")
+        #expect(window.editor?.attr("value") == "a😀c")
         #expect(!patches.contains { if case .attribute(editor, "value", _) = $0 { return true } else { return false } })
         // A page that edited another value (wrong base length, or an offset inside the emoji) gets the value back.
         patches = window.handle(event: ClientEvent(t: "splice", id: editor, v: "x", a: 0, d: 0, n: 9))
         #expect(patches.contains(.attribute(id: editor, name: "value", value: "a😀c")))
         patches = window.handle(event: ClientEvent(t: "splice", id: editor, v: "x", a: 2, d: 0, n: 4))
         #expect(patches.contains(.attribute(id: editor, name: "value", value: "a😀c")))
-        #expect(window.editor?.text == "a😀c")
+        #expect(window.editor?.attr("value") == "a😀c")
         #expect(throws: EventError.self) { try ClientEvent.decode(Data(#"{"t":"splice","id":"x","a":5,"d":1,"n":3}"#.utf8)) }
     }
 }

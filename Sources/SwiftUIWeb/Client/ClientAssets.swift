@@ -89,7 +89,9 @@ function keyCode(e){var k=e.key.toLowerCase(),p=[];if(mac?e.metaKey:e.ctrlKey)p.
 sw.keyCode=keyCode;
 function hi(c){return c>=0xD800&&c<=0xDBFF;}
 function splice(t){var o=t._sent!==undefined?t._sent:t.defaultValue,v=t.value,p=0,s=0,m=Math.min(o.length,v.length);
+ var g=Math.max(0,Math.min(m,(t.selectionStart||0)-64));if(g&&o.substring(0,g)===v.substring(0,g))p=g;
  while(p<m&&o.charCodeAt(p)===v.charCodeAt(p))p++;if(p>0&&hi(o.charCodeAt(p-1)))p--;
+ var q=Math.max(0,Math.min(m-p,v.length-(t.selectionEnd||0)-64));if(q&&o.substring(o.length-q)===v.substring(v.length-q))s=q;
  while(s<m-p&&o.charCodeAt(o.length-1-s)===v.charCodeAt(v.length-1-s))s++;
  if(s>0&&hi(v.charCodeAt(v.length-s-1))&&v.length-s-1>=p)s--;
  var del=o.length-p-s,ins=v.slice(p,v.length-s),n=o.length,at=p,C=4000;

@@ -62,7 +62,7 @@ extension AppHost {
 
     /// Opens a window on the document named `name` (its scene; the page goes to `/?w=<id>`). A file that
     /// fails to read still gets its window, which shows why (the file is left as it is).
-    func newDocumentScene(named name: String) throws -> SceneInstance {
+    public func newDocumentScene(named name: String) throws -> SceneInstance {
         let (_, _, spec) = try locateDocument(named: name)
         let scene = newScene(group: spec.groupID)
         scene.sceneStorage[AppHost.documentKey] = Data(name.utf8)
@@ -166,6 +166,12 @@ extension AppHost {
             Task { @MainActor in await controller.save() }
         }
     }
+
+    /// How many saves of an open document have finished (0 when it isn't open).
+    public func savesCompleted(ofDocument name: String) -> Int { openDocuments[name]?.savesCompleted ?? 0 }
+
+    /// Reads an open document's file again, dropping its unsaved changes (File ▸ Revert to Saved).
+    public func revertDocument(named name: String) { openDocuments[name]?.revert() }
 
     /// Saves every edited document (when the server stops).
     public func saveDocuments() async {

@@ -22,7 +22,7 @@ struct Node: Equatable, Sendable {
     func html(into out: inout String) {
         out += "<" + tag + " id=\"" + HTML.escape(id) + "\""
         for (k, v) in attributes {
-            // A textarea's value is its text: written once, not twice (a long document would double).
+            // A textarea's value is written as its content (below), not as an attribute.
             if k == "value" && tag == "textarea" { continue }
             if HTML.booleanAttributes.contains(k) {
                 if v == "true" { out += " " + k }
@@ -31,6 +31,7 @@ struct Node: Equatable, Sendable {
             }
         }
         out += ">"
+        if tag == "textarea", let value = attributes.first(where: { $0.0 == "value" })?.1 { out += HTML.escape(value) }
         if let text { out += HTML.escape(text) }
         if let raw { out += raw }
         for c in children { c.html(into: &out) }

@@ -37,7 +37,7 @@ public struct TextEditor: View, PrimitiveView {
         _ = context.input(path) { text.wrappedValue = $0 }
         let value = text.wrappedValue
         return [Node("textarea", id: path, attributes: [("class", "sw-field sw-editor"), ("data-input", "1"), ("data-splice", "1"), ("spellcheck", "false"),
-                                                         ("value", value)] + context.disabledAttribute, text: value)]
+                                                         ("value", value)] + context.disabledAttribute)]
     }
 }
 
@@ -64,7 +64,7 @@ public struct TextField<Label: View>: View, PrimitiveView {
         let attrs: [(String, String)] = [("class", "sw-field"), ("data-input", "1")]
         let node: Node
         if multiline {
-            node = Node("textarea", id: path, attributes: attrs + [("placeholder", placeholder), ("rows", "3"), ("value", value)] + context.disabledAttribute, text: value)
+            node = Node("textarea", id: path, attributes: attrs + [("placeholder", placeholder), ("rows", "3"), ("value", value)] + context.disabledAttribute)
         } else {
             node = Node("input", id: path, attributes: attrs + [("type", secure ? "password" : "text"), ("placeholder", placeholder),
                         ("value", value), ("autocomplete", secure ? "current-password" : "off")] + context.disabledAttribute
