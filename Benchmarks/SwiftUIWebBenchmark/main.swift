@@ -18,6 +18,7 @@ let loads = bench.quick ? 5 : 20
 let windows = bench.quick ? 20 : 200
 let clickers = bench.quick ? 10 : 100
 let clicksEach = bench.quick ? 10 : 100
+let bigKeystrokes = bench.quick ? 20 : 200
 
 let stateDirectory = try bench.temporaryDirectory("swiftuiweb-bench").path
 let host = AppHost(app: BenchApp(), storageDirectory: stateDirectory)
@@ -427,14 +428,16 @@ let typeSetup = "var f=document.querySelector('textarea.sw-editor');"
 // Typing as a person does: the caret at the end, one character inserted (the editor fires its own input event).
 let typeAct = "f.focus();f.setSelectionRange(f.value.length,f.value.length);document.execCommand('insertText',false,'a')"
 /// Keystrokes at the end of a document, each waited for until its patch (the size line) lands.
-@MainActor func typeInDocument(_ name: String, text: Substring, autosave: TimeInterval?, local: Bool = false) async throws -> Measured {
+@MainActor func typeInDocument(
+    _ name: String, text: Substring, keystrokes: Int, autosave: TimeInterval?, local: Bool = false
+) async throws -> Measured {
     documentHost.autosaveDelay = autosave
     defer { documentHost.autosaveDelay = nil }
     let scene = try documentHost.newDocumentScene(named: name)
     try await openPage(documentBase + "/?w=" + scene.id, until: oursOpen)
     // `local`: the edit alone, ended in the page as soon as the editor has it (no wait for the server).
     let samples = try await pageRoundTrips(
-        clicks, setup: typeSetup, act: local ? typeAct + ";o.onlocal()" : typeAct, object: "__swiftuiweb",
+        keystrokes, setup: typeSetup, act: local ? typeAct + ";o.onlocal()" : typeAct, object: "__swiftuiweb",
         hook: local ? "onlocal" : "onpatch")
     let saves = documentHost.savesCompleted(ofDocument: name)
     if autosave != nil && saves == 0 { throw BrowserError(description: "autosave never ran") }
@@ -450,25 +453,25 @@ try await bench.compare(
     target: "p50 < 5 ms; with autosave on, p99 no worse than without (issue 17)",
     note:
         "a latency sample per keystroke at the end of Small.txt (caret placed, one character inserted with execCommand, as typing does): the page sends the edit as a splice, the server applies it, registers the undo step and patches the size line; the autosave side saves 10 ms after each pause, atomically and off the main actor",
-    ours: Contender("SwiftUIWeb, autosave off") { try await typeInDocument("Small.txt", text: smallText[...], autosave: nil) },
+    ours: Contender("SwiftUIWeb, autosave off") { try await typeInDocument("Small.txt", text: smallText[...], keystrokes: clicks, autosave: nil) },
     baselines: [
-        Contender("SwiftUIWeb, autosave every 10 ms") { try await typeInDocument("Small.txt", text: smallText[...], autosave: 0.01) },
+        Contender("SwiftUIWeb, autosave every 10 ms") { try await typeInDocument("Small.txt", text: smallText[...], keystrokes: clicks, autosave: 0.01) },
         Contender("Chromium alone: the same edit, not waited for") {
-            try await typeInDocument("Small.txt", text: smallText[...], autosave: nil, local: true)
+            try await typeInDocument("Small.txt", text: smallText[...], keystrokes: clicks, autosave: nil, local: true)
         },
         plainEcho,
     ])
 
 try await bench.compare(
-    "keystroke in a 1 MB text document to DOM patched (\(clicks) a run)", unit: .time,
+    "keystroke in a 1 MB text document to DOM patched (\(bigKeystrokes) a run)", unit: .time,
     target: nil,
     note:
         "a latency sample per keystroke at the end of Big.txt (caret placed, one character inserted with execCommand, as typing does): the page sends the edit (a splice, not the 1 MB value), the server applies it, registers the undo step and patches the size line; the autosave side saves 10 ms after each pause, writing 1 MB atomically off the main actor while typing goes on",
-    ours: Contender("SwiftUIWeb, autosave off") { try await typeInDocument("Big.txt", text: bigText, autosave: nil) },
+    ours: Contender("SwiftUIWeb, autosave off") { try await typeInDocument("Big.txt", text: bigText, keystrokes: bigKeystrokes, autosave: nil) },
     baselines: [
-        Contender("SwiftUIWeb, autosave every 10 ms") { try await typeInDocument("Big.txt", text: bigText, autosave: 0.01) },
+        Contender("SwiftUIWeb, autosave every 10 ms") { try await typeInDocument("Big.txt", text: bigText, keystrokes: bigKeystrokes, autosave: 0.01) },
         Contender("Chromium alone: the same edit, not waited for") {
-            try await typeInDocument("Big.txt", text: bigText, autosave: nil, local: true)
+            try await typeInDocument("Big.txt", text: bigText, keystrokes: bigKeystrokes, autosave: nil, local: true)
         },
         plainEcho,
     ])

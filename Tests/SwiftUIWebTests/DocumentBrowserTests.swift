@@ -113,4 +113,62 @@ struct DocumentBrowserTests {
         #expect(try await browser.run("return document.querySelector('input[type=checkbox]').checked") as? Bool == false)
         await browser.quit()
     }
+
+    @Test func aFileUploadedFromThePersonsMachineOpensInAWindow() async throws {
+        let server = try ExampleServer("PlainText")
+        try await server.start()
+        defer { server.stop() }
+        let driver = try await ChromeDriver()
+        defer { driver.stop() }
+        let browser = try await driver.session()
+        let local = URL(fileURLWithPath: NSTemporaryDirectory() + "orchard-upload-\(UUID().uuidString).txt")
+        try Data("from my machine".utf8).write(to: local)
+        defer { try? FileManager.default.removeItem(at: local) }  // A temporary file; gone is fine.
+
+        try await browser.open(server.url)
+        try await waitUntil("the start page") { try await browser.connected() }
+        // WebDriver types a path into a file input that is visible; the start page's is inside its button.
+        _ = try await browser.run("document.querySelector('input[data-upload]').hidden=false")
+        try await browser.type(try await browser.find(css: "input[data-upload]"), local.path)
+        let stem = local.deletingPathExtension().lastPathComponent
+        try await waitUntil("the uploaded document's window") { try await browser.title() == stem }
+        try await waitUntil("its socket") { try await browser.connected() }
+        #expect(try await browser.run("return document.querySelector('textarea.sw-editor').value") as? String == "from my machine")
+        let stored = URL(fileURLWithPath: server.documentsDirectory).appendingPathComponent(local.lastPathComponent)
+        #expect(try String(contentsOf: stored, encoding: .utf8) == "from my machine")
+
+        // Back on the start page (File ▸ Open…), the document is listed and opens again.
+        try await browser.type(try await browser.find(css: "body"), Self.control + "o" + Self.release)
+        try await waitUntil("the start page again") { try await browser.text(".sw-content").contains(stem) }
+        try await browser.screenshot().write(to: artifactsDirectory.appendingPathComponent("plaintext-start-page.png"))
+        await browser.quit()
+    }
+
+    @Test func anObjectDocumentsUndoStepsWalkBackInTheBrowser() async throws {
+        let server = try ExampleServer("Sketch")
+        try await server.start()
+        defer { server.stop() }
+        let driver = try await ChromeDriver()
+        defer { driver.stop() }
+        let browser = try await driver.session()
+        try await browser.open(server.url)
+        try await waitUntil("the start page") { try await browser.connected() }
+        try await browser.click(try await browser.find(xpath: "//button[normalize-space(.)='New Document']"))
+        try await waitUntil("the sketch window") { try await browser.title() == "Untitled" }
+        try await waitUntil("its socket") { try await browser.connected() }
+        let addCircle = "//button[normalize-space(.)='Add Circle']"
+        try await browser.click(try await browser.find(xpath: addCircle))
+        try await waitUntil("one shape") { try await browser.text(".sw-content").contains("1 shapes") }
+        try await browser.click(try await browser.find(xpath: "//button[normalize-space(.)='Add Square']"))
+        try await waitUntil("two shapes") { try await browser.text(".sw-content").contains("2 shapes") }
+        #expect(try await browser.title() == "Untitled — Edited")
+        let undoTitle = "return Array.from(document.querySelectorAll('[role=menuitem] .sw-menuitem-label')).map(function(e){return e.textContent}).filter(function(t){return t.indexOf('Undo')===0})[0]"
+        #expect(try await browser.run(undoTitle) as? String == "Undo Add Square")
+        try await browser.type(try await browser.find(css: "body"), Self.control + "z" + Self.release)
+        try await waitUntil("the square undone") { try await browser.text(".sw-content").contains("1 shapes") }
+        try await browser.type(try await browser.find(css: "body"), Self.control + Self.shift + "z" + Self.release)
+        try await waitUntil("the square redone") { try await browser.text(".sw-content").contains("2 shapes") }
+        try await browser.screenshot().write(to: artifactsDirectory.appendingPathComponent("sketch.png"))
+        await browser.quit()
+    }
 }

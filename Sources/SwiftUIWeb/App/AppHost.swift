@@ -62,8 +62,7 @@ public final class AppHost {
     }
 
     /// The root view of a window (of its group's scene; the app's first scene when the group is gone).
-    func rootView(for scene: SceneInstance) -> any View {
-        let catalog = SceneCatalog(app: app)
+    func rootView(for scene: SceneInstance, catalog: SceneCatalog) -> any View {
         guard let entry = catalog.entry(for: scene.group) ?? catalog.entry(for: nil) else { return EmptyView() }
         return entry.root(scene)
     }

@@ -48,6 +48,8 @@ public final class SceneInstance {
     private var focusDependent = false
     /// The window's phase, from the page's visibility and focus (`.background` while no page is connected).
     var phase: ScenePhase = .background
+    /// The menu bar of a window whose menus never change (built once).
+    private var staticMenuBar: Node??
     /// The document window shows its Rename sheet.
     var renaming = false
     /// A message for the person (a failed menu command), shown at the top of the window until dismissed.
@@ -293,8 +295,8 @@ public final class SceneInstance {
         context.forcing = needsFull
         needsFull = false
         live = []
-        var nodes = context.render(RootView(content: host.rootView(for: self)), path: "v", axis: .vertical)
         let catalog = SceneCatalog(app: host.app)
+        var nodes = context.render(RootView(content: host.rootView(for: self, catalog: catalog)), path: "v", axis: .vertical)
         let isDocument = catalog.entry(for: group)?.kind == .document
         if renaming, isDocument {
             let sheet = context.render(RenameDocumentView(scene: self), path: "rename", axis: .vertical)
@@ -310,7 +312,15 @@ public final class SceneInstance {
             if !entry.sceneWide { focusDependent = true }
         }
         focusedValues = values
-        let menuBar = MenuBar(scene: self, context: context, catalog: catalog).build()
+        // Without commands or documents, a window has the same menu bar every pass (all its items act in
+        // the page, none registers an action): it is built once.
+        let menuBar: Node?
+        if catalog.commands.isEmpty && catalog.documentGroups.isEmpty {
+            if staticMenuBar == nil { staticMenuBar = .some(MenuBar(scene: self, context: context, catalog: catalog).build()) }
+            menuBar = staticMenuBar ?? nil
+        } else {
+            menuBar = MenuBar(scene: self, context: context, catalog: catalog).build()
+        }
         records = records.filter { live.contains($0.key) }
         for (key, entry) in observed {
             let paths = entry.paths.filter { live.contains($0) }

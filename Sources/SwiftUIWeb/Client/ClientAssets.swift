@@ -5,7 +5,7 @@ enum ClientAssets {
 (function(){
 var id=document.body.dataset.scene,ws,tries=0,B={checked:1,disabled:1,selected:1,hidden:1,readonly:1};
 var sw=window.__swiftuiweb={patches:0,last:0,open:false,opens:0};
-window.name='swiftuiweb-'+id;
+if(!window.name)window.name='swiftuiweb-'+id;
 function send(o){if(ws&&ws.readyState===1){ws.send(JSON.stringify(o));return true;}return false;}
 sw.ping=function(){return send({t:'ping',id:''});};
 var lastPhase='';

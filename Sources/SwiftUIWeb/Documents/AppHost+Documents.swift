@@ -163,7 +163,11 @@ extension AppHost {
         controller.cancelAutosave()
         openDocuments[name] = nil
         if controller.isEdited {
-            Task { @MainActor in await controller.save() }
+            let logger = self.logger
+            Task { @MainActor in
+                // No window is left to show a failure: it goes to the log.
+                if await !controller.save() { logger.error("\(controller.lastError ?? "“\(name)” could not be saved")") }
+            }
         }
     }
 
@@ -175,7 +179,9 @@ extension AppHost {
 
     /// Saves every edited document (when the server stops).
     public func saveDocuments() async {
-        for controller in openDocuments.values where controller.isEdited { await controller.save() }
+        for (name, controller) in openDocuments where controller.isEdited {
+            if await !controller.save() { logger.error("\(controller.lastError ?? "“\(name)” could not be saved")") }
+        }
     }
 
     /// The root view of a document window: the editor, or the reason the file couldn't be opened.

@@ -92,6 +92,7 @@ class DocumentController {
         saving = true
         defer { saving = false }
         var ok = false
+        let wasEdited = isEdited, oldError = lastError
         repeat {
             saveAgain = false
             let countAtSnapshot = changeCount
@@ -110,8 +111,12 @@ class DocumentController {
                 lastError = "“\(DocumentLibrary.displayName(url.lastPathComponent))” could not be saved: \(DocumentController.describe(error))"
                 ok = false
             }
-            for id in sceneIDs { host?.scenes[id]?.invalidate() }
         } while saveAgain
+        // The windows show the edited state and the last error: they render again only when those changed
+        // (an autosave during typing leaves the document edited, and the windows as they are).
+        if isEdited != wasEdited || lastError != oldError {
+            for id in sceneIDs { host?.scenes[id]?.invalidate() }
+        }
         return ok
     }
 
