@@ -127,7 +127,7 @@ let package = Package(
         .target(name: "SwiftUIWebDriver", path: "Sources/SwiftUIWebDriver"),
         .testTarget(name: "SwiftUIWebTests", dependencies: [
             "SwiftUIWeb", "SwiftUIWebDriver", "BookClub", "Groceries", "UniformTypeIdentifiers",
-            "SeedDocumentApp", "SeedSettingsApp", "SeedCommandsApp", "PlainText", "Sketch",
+            "SeedDocumentApp", "SeedSettingsApp", "SeedCommandsApp", "PlainText", "Sketch", "Recipes",
             .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -135,6 +135,7 @@ let package = Package(
         .executableTarget(name: "Groceries", dependencies: ["SwiftUIWeb"], path: "Examples/Groceries"),
         .executableTarget(name: "PlainText", dependencies: ["SwiftUIWeb", "UniformTypeIdentifiers"], path: "Examples/PlainText"),
         .executableTarget(name: "Sketch", dependencies: ["SwiftUIWeb", "UniformTypeIdentifiers"], path: "Examples/Sketch"),
+        .executableTarget(name: "Recipes", dependencies: ["SwiftUIWeb"], path: "Examples/Recipes"),
         // The seed's document, Settings and commands samples, extracted from ../shared/seeds at build time.
         .executableTarget(name: "seed-extract", path: "Tools/seed-extract"),
         .plugin(name: "SeedSamples", capability: .buildTool(), dependencies: ["seed-extract"]),

@@ -171,4 +171,36 @@ struct DocumentBrowserTests {
         try await browser.screenshot().write(to: artifactsDirectory.appendingPathComponent("sketch.png"))
         await browser.quit()
     }
+
+    @Test func aWindowOpenedWithAValueKeepsItAcrossAReload() async throws {
+        let server = try ExampleServer("Recipes")
+        try await server.start()
+        defer { server.stop() }
+        let driver = try await ChromeDriver()
+        defer { driver.stop() }
+        let browser = try await driver.session()
+        try await browser.open(server.url)
+        try await waitUntil("the recipe list") { try await browser.connected() }
+        let list = try await browser.windowHandle()
+        let openBread = "//div[contains(@class,'sw-hstack') and .//*[normalize-space(.)='Soda Bread']]//button[normalize-space(.)='Open in Window']"
+        try await browser.click(try await browser.find(xpath: openBread))
+        try await waitUntil("a second window") {
+            (try await browser.command("GET", "window/handles") as? [String] ?? []).count == 2
+        }
+        let handles = try await browser.command("GET", "window/handles") as? [String] ?? []
+        try await browser.switchTo(try #require(handles.first { $0 != list }))
+        try await waitUntil("the recipe window") { try await browser.title() == "Soda Bread" }
+        try await waitUntil("its socket") { try await browser.connected() }
+        try await waitUntil("its phase to be reported") { try await browser.text(".sw-content").contains("This window is") }
+        try await browser.screenshot().write(to: artifactsDirectory.appendingPathComponent("recipes-window.png"))
+        try await browser.refresh()
+        #expect(try await browser.title() == "Soda Bread")
+        #expect(try await browser.text(".sw-content").contains("45 minutes"))
+        // Opening the same recipe again shows the window that presents it rather than a third one.
+        try await browser.switchTo(list)
+        try await browser.click(try await browser.find(xpath: openBread))
+        try await Task.sleep(for: .milliseconds(500))
+        #expect((try await browser.command("GET", "window/handles") as? [String])?.count == 2)
+        await browser.quit()
+    }
 }

@@ -99,9 +99,7 @@ class DocumentController {
             let url = fileURL
             do {
                 let wrapper = try makeFileWrapper()
-                try await Task.detached(priority: .utility) {
-                    try wrapper.write(to: url, options: .atomic, originalContentsURL: url)
-                }.value
+                try await DocumentController.writeOffTheEventLoop(wrapper, to: url)
                 existingFile = wrapper
                 savedChangeCount = countAtSnapshot
                 lastError = nil
@@ -118,6 +116,23 @@ class DocumentController {
             for id in sceneIDs { host?.scenes[id]?.invalidate() }
         }
         return ok
+    }
+
+    /// The queue saves are written on: a thread of its own, because `fsync` blocks, and a blocked thread of
+    /// Swift's cooperative pool (two on a two-core machine) would stall every task the server runs.
+    nonisolated private static let saveQueue = DispatchQueue(label: "SwiftUIWeb.document-saves", qos: .utility)
+
+    nonisolated static func writeOffTheEventLoop(_ wrapper: FileWrapper, to url: URL) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
+            saveQueue.async {
+                do {
+                    try wrapper.write(to: url, options: .atomic, originalContentsURL: url)
+                    continuation.resume()
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+        }
     }
 
     /// Reads the file again, dropping unsaved changes and the undo steps.
