@@ -47,13 +47,19 @@ let package = Package(
         ),
         .testTarget(
             name: "OpenCoreDataTests",
-            dependencies: ["OpenCoreData", "CoreDataProbe", "AircraftMigration", "MigrationCrashWorker", "coredata-tool", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "OpenCoreData", "CoreDataProbe", "AircraftMigration", "MigrationCrashWorker", "coredata-tool",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         // Second processes for the tests: one writes or dumps a store, one runs a migration to be killed.
         .executableTarget(name: "CoreDataProbe", dependencies: ["OpenCoreData"], path: "Tests/Probes/CoreDataProbe"),
         .executableTarget(
             name: "AircraftMigration", dependencies: ["OpenCoreData"], path: "Examples/AircraftMigration",
-            resources: [.copy("Models/modelV1.xcdatamodel"), .copy("Models/modelV2.xcdatamodel"), .copy("Models/modelV3.xcdatamodel")]
+            resources: [
+                .copy("Models/modelV1.xcdatamodel"), .copy("Models/modelV2.xcdatamodel"),
+                .copy("Models/modelV3.xcdatamodel"),
+            ]
         ),
         .executableTarget(
             name: "AircraftLog", dependencies: ["OpenCoreData"], path: "Examples/AircraftLog",
@@ -64,7 +70,8 @@ let package = Package(
             dependencies: ["OpenCoreData", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Tools/coredata-tool"
         ),
-        .executableTarget(name: "MigrationCrashWorker", dependencies: ["OpenCoreData"], path: "Tests/Probes/MigrationCrashWorker"),
+        .executableTarget(
+            name: "MigrationCrashWorker", dependencies: ["OpenCoreData"], path: "Tests/Probes/MigrationCrashWorker"),
         // The benchmarks' shared harness: statistics, alternating runs, result files, SQLite's C API.
         .target(
             name: "BenchmarkKit",
@@ -125,22 +132,27 @@ let package = Package(
             ]
         ),
         .target(name: "SwiftUIWebDriver", path: "Sources/SwiftUIWebDriver"),
-        .testTarget(name: "SwiftUIWebTests", dependencies: [
-            "SwiftUIWeb", "SwiftUIWebDriver", "BookClub", "Groceries", "UniformTypeIdentifiers",
-            "SeedDocumentApp", "SeedSettingsApp", "SeedCommandsApp", "PlainText", "Sketch", "Recipes",
-            .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
-            .product(name: "Logging", package: "swift-log"),
-        ]),
+        .testTarget(
+            name: "SwiftUIWebTests",
+            dependencies: [
+                "SwiftUIWeb", "SwiftUIWebDriver", "BookClub", "Groceries", "UniformTypeIdentifiers",
+                "SeedDocumentApp", "SeedSettingsApp", "SeedCommandsApp", "PlainText", "Sketch", "Recipes",
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .executableTarget(name: "BookClub", dependencies: ["SwiftUIWeb"], path: "Examples/BookClub"),
         .executableTarget(name: "Groceries", dependencies: ["SwiftUIWeb"], path: "Examples/Groceries"),
-        .executableTarget(name: "PlainText", dependencies: ["SwiftUIWeb", "UniformTypeIdentifiers"], path: "Examples/PlainText"),
-        .executableTarget(name: "Sketch", dependencies: ["SwiftUIWeb", "UniformTypeIdentifiers"], path: "Examples/Sketch"),
+        .executableTarget(
+            name: "PlainText", dependencies: ["SwiftUIWeb", "UniformTypeIdentifiers"], path: "Examples/PlainText"),
+        .executableTarget(
+            name: "Sketch", dependencies: ["SwiftUIWeb", "UniformTypeIdentifiers"], path: "Examples/Sketch"),
         .executableTarget(name: "Recipes", dependencies: ["SwiftUIWeb"], path: "Examples/Recipes"),
         // The seed's document, Settings and commands samples, extracted from ../shared/seeds at build time.
         .executableTarget(name: "seed-extract", path: "Tools/seed-extract"),
         .plugin(name: "SeedSamples", capability: .buildTool(), dependencies: ["seed-extract"]),
         .executableTarget(
-            name: "SeedDocumentApp", dependencies: ["SwiftUIWeb", "UniformTypeIdentifiers"], path: "Tests/SeedSamples/SeedDocumentApp",
+            name: "SeedDocumentApp", dependencies: ["SwiftUIWeb", "UniformTypeIdentifiers"],
+            path: "Tests/SeedSamples/SeedDocumentApp",
             exclude: ["seed-sample.json"], plugins: ["SeedSamples"]),
         .executableTarget(
             name: "SeedSettingsApp", dependencies: ["SwiftUIWeb"], path: "Tests/SeedSamples/SeedSettingsApp",
@@ -161,9 +173,12 @@ let package = Package(
         ),
 
         // MARK: OpenHealthKit
-        .target(name: "OpenHealthKit", dependencies: ["OpenCoreData"], resources: [.copy("Catalog/Resources/rxnorm-catalog.csv")]),
+        .target(
+            name: "OpenHealthKit", dependencies: ["OpenCoreData"],
+            resources: [.copy("Catalog/Resources/rxnorm-catalog.csv")]),
         .testTarget(name: "OpenHealthKitTests", dependencies: ["OpenHealthKit", "MedicationsSample"]),
-        .executableTarget(name: "MedicationsSample", dependencies: ["OpenHealthKit"], path: "Examples/MedicationsSample"),
+        .executableTarget(
+            name: "MedicationsSample", dependencies: ["OpenHealthKit"], path: "Examples/MedicationsSample"),
         .executableTarget(
             name: "HealthKitBenchmark",
             dependencies: ["BenchmarkKit", "OpenHealthKit"],

@@ -381,7 +381,9 @@ documentHost.autosaveDelay = nil
 let documentPort = PortBox()
 let bigPlainPort = PortBox()
 let documentServer = Task {
-    try await AppServer(host: documentHost, logger: quiet).run(host: "127.0.0.1", port: 0) { await documentPort.set($0) }
+    try await AppServer(host: documentHost, logger: quiet).run(host: "127.0.0.1", port: 0) {
+        await documentPort.set($0)
+    }
 }
 let bigPlainServer = Task { try await PlainServer.run(padding: 1 << 20) { await bigPlainPort.set($0) } }
 bench.onFinish {
@@ -426,7 +428,8 @@ try await bench.compare(
 
 let typeSetup = "var f=document.querySelector('textarea.sw-editor');"
 // Typing as a person does: the caret at the end, one character inserted (the editor fires its own input event).
-let typeAct = "f.focus();f.setSelectionRange(f.value.length,f.value.length);document.execCommand('insertText',false,'a')"
+let typeAct =
+    "f.focus();f.setSelectionRange(f.value.length,f.value.length);document.execCommand('insertText',false,'a')"
 /// Keystrokes at the end of a document, each waited for until its patch (the size line) lands.
 @MainActor func typeInDocument(
     _ name: String, text: Substring, keystrokes: Int, autosave: TimeInterval?, local: Bool = false
@@ -453,9 +456,13 @@ try await bench.compare(
     target: "p50 < 5 ms; with autosave on, p99 no worse than without (issue 17)",
     note:
         "a latency sample per keystroke at the end of Small.txt (caret placed, one character inserted with execCommand, as typing does): the page sends the edit as a splice, the server applies it, registers the undo step and patches the size line; the autosave side saves 10 ms after each pause, atomically and off the main actor",
-    ours: Contender("SwiftUIWeb, autosave off") { try await typeInDocument("Small.txt", text: smallText[...], keystrokes: clicks, autosave: nil) },
+    ours: Contender("SwiftUIWeb, autosave off") {
+        try await typeInDocument("Small.txt", text: smallText[...], keystrokes: clicks, autosave: nil)
+    },
     baselines: [
-        Contender("SwiftUIWeb, autosave every 10 ms") { try await typeInDocument("Small.txt", text: smallText[...], keystrokes: clicks, autosave: 0.01) },
+        Contender("SwiftUIWeb, autosave every 10 ms") {
+            try await typeInDocument("Small.txt", text: smallText[...], keystrokes: clicks, autosave: 0.01)
+        },
         Contender("Chromium alone: the same edit, not waited for") {
             try await typeInDocument("Small.txt", text: smallText[...], keystrokes: clicks, autosave: nil, local: true)
         },
@@ -467,9 +474,13 @@ try await bench.compare(
     target: nil,
     note:
         "a latency sample per keystroke at the end of Big.txt (caret placed, one character inserted with execCommand, as typing does): the page sends the edit (a splice, not the 1 MB value), the server applies it, registers the undo step and patches the size line; the autosave side saves 10 ms after each pause, writing 1 MB atomically off the main actor while typing goes on",
-    ours: Contender("SwiftUIWeb, autosave off") { try await typeInDocument("Big.txt", text: bigText, keystrokes: bigKeystrokes, autosave: nil) },
+    ours: Contender("SwiftUIWeb, autosave off") {
+        try await typeInDocument("Big.txt", text: bigText, keystrokes: bigKeystrokes, autosave: nil)
+    },
     baselines: [
-        Contender("SwiftUIWeb, autosave every 10 ms") { try await typeInDocument("Big.txt", text: bigText, keystrokes: bigKeystrokes, autosave: 0.01) },
+        Contender("SwiftUIWeb, autosave every 10 ms") {
+            try await typeInDocument("Big.txt", text: bigText, keystrokes: bigKeystrokes, autosave: 0.01)
+        },
         Contender("Chromium alone: the same edit, not waited for") {
             try await typeInDocument("Big.txt", text: bigText, keystrokes: bigKeystrokes, autosave: nil, local: true)
         },

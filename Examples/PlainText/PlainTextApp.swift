@@ -72,8 +72,10 @@ struct TextCommands: Commands {
 
     var body: some Commands {
         CommandMenu("Text") {
-            Button("Trim Whitespace") { document?.text = document?.text.trimmingCharacters(in: .whitespacesAndNewlines) ?? "" }
-                .keyboardShortcut("k")
+            Button("Trim Whitespace") {
+                document?.text = document?.text.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            }
+            .keyboardShortcut("k")
             Button("Append Date") { document?.text += "\n" + Date().formatted(date: .abbreviated, time: .omitted) }
                 .keyboardShortcut("d", modifiers: [.command, .shift])
         }

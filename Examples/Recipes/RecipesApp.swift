@@ -7,7 +7,7 @@ import SwiftUIWeb
 struct RecipesApp: App {
     var body: some Scene {
         WindowGroup("Recipes") { RecipeList() }
-        WindowGroup("Recipe", id: "recipe", for: Recipe.ID.self) { $id in RecipeWindow(recipeID: id) }
+        WindowGroup("Recipe", id: "recipe", for: Recipe.ID.self) { id in RecipeWindow(recipeID: id.wrappedValue) }
         Window("Timers", id: "timers") { TimersView() }
     }
 }

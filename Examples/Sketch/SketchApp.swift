@@ -50,7 +50,9 @@ final class Sketch: ReferenceFileDocument {
 
     @MainActor func remove(at index: Int, undoManager: UndoManager?) {
         let shape = shapes.remove(at: index)
-        undoManager?.registerUndo(withTarget: self) { sketch in sketch.insert(shape, at: index, undoManager: undoManager) }
+        undoManager?.registerUndo(withTarget: self) { sketch in
+            sketch.insert(shape, at: index, undoManager: undoManager)
+        }
         undoManager?.setActionName("Delete \(shape.kind.capitalized)")
     }
 }

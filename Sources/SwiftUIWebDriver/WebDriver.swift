@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Errors from the WebDriver helpers.
@@ -13,7 +14,9 @@ public struct BrowserError: Error, CustomStringConvertible {
 public enum BrowserEnvironment {
     public static let chromium = ProcessInfo.processInfo.environment["CHROMIUM"] ?? "/usr/bin/chromium"
     public static let driver = ProcessInfo.processInfo.environment["CHROMEDRIVER"] ?? "/usr/bin/chromedriver"
-    public static var available: Bool { FileManager.default.isExecutableFile(atPath: chromium) && FileManager.default.isExecutableFile(atPath: driver) }
+    public static var available: Bool {
+        FileManager.default.isExecutableFile(atPath: chromium) && FileManager.default.isExecutableFile(atPath: driver)
+    }
     /// Run browser tests where the browser is installed, and always on CI (where a missing browser is a failure).
     public static var shouldRun: Bool { available || ProcessInfo.processInfo.environment["CI"] != nil }
 }
@@ -27,25 +30,34 @@ public func freePort() -> Int {
     addr.sin_port = 0
     addr.sin_addr.s_addr = inet_addr("127.0.0.1")
     var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) } }
-    _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
+    _ = withUnsafeMutablePointer(to: &addr) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) }
+    }
+    _ = withUnsafeMutablePointer(to: &addr) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) }
+    }
     return Int(UInt16(bigEndian: addr.sin_port))
 }
 
 /// Polls until `condition` holds, at most `timeout` seconds.
-public func waitUntil(_ what: String, timeout: Double = 8, _ condition: @Sendable () async throws -> Bool) async throws {
+public func waitUntil(_ what: String, timeout: Double = 8, _ condition: @Sendable () async throws -> Bool) async throws
+{
     let deadline = Date().addingTimeInterval(timeout)
     var lastError: Error?
     while Date() < deadline {
         do { if try await condition() { return } } catch { lastError = error }
         try await Task.sleep(for: .milliseconds(50))
     }
-    throw BrowserError(description: "timed out after \(timeout) s waiting for \(what)" + (lastError.map { " (last error: \($0))" } ?? ""))
+    throw BrowserError(
+        description: "timed out after \(timeout) s waiting for \(what)"
+            + (lastError.map { " (last error: \($0))" } ?? ""))
 }
 
 /// One HTTP/1.1 exchange over a plain loopback socket. (chromedriver writes headers without the space
 /// after the colon, which FoundationNetworking's parser refuses, so the tests speak HTTP themselves.)
-public func httpRequest(_ method: String, _ url: URL, body: Data? = nil, headers: [String: String] = [:], timeout: Double = 30) throws
+public func httpRequest(
+    _ method: String, _ url: URL, body: Data? = nil, headers: [String: String] = [:], timeout: Double = 30
+) throws
     -> (status: Int, body: Data)
 {
     guard let host = url.host, let port = url.port else { throw BrowserError(description: "bad url \(url)") }
@@ -59,13 +71,21 @@ public func httpRequest(_ method: String, _ url: URL, body: Data? = nil, headers
     addr.sin_family = sa_family_t(AF_INET)
     addr.sin_port = in_port_t(UInt16(port).bigEndian)
     addr.sin_addr.s_addr = inet_addr(host == "localhost" ? "127.0.0.1" : host)
-    let connected = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+    let connected = withUnsafePointer(to: &addr) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
+    }
     guard connected == 0 else { throw BrowserError(description: "connection to \(url) refused") }
     var path = url.path.isEmpty ? "/" : url.path
     if let q = url.query { path += "?" + q }
     var head = "\(method) \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nConnection: close\r\n"
-    if let body { head += "Content-Type: \(headers["Content-Type"] ?? "application/json")\r\nContent-Length: \(body.count)\r\n" }
-    for (name, value) in headers.sorted(by: { $0.key < $1.key }) where name != "Content-Type" { head += "\(name): \(value)\r\n" }
+    if let body {
+        head += "Content-Type: \(headers["Content-Type"] ?? "application/json")\r\nContent-Length: \(body.count)\r\n"
+    }
+    for (name, value) in headers.sorted(by: { $0.key < $1.key }) where name != "Content-Type" {
+        head += "\(name): \(value)\r\n"
+    }
     var request = Data((head + "\r\n").utf8)
     if let body { request += body }
     try request.withUnsafeBytes { raw in
@@ -134,7 +154,10 @@ public final class ChildProcess: @unchecked Sendable {
         process.terminate()
         let deadline = Date().addingTimeInterval(1)
         while process.isRunning && Date() < deadline { usleep(20_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
     }
     deinit { stop() }
 }
@@ -146,27 +169,38 @@ public final class ChromeDriver: @unchecked Sendable {
 
     public init() async throws {
         guard BrowserEnvironment.available else {
-            throw BrowserError(description: "chromium/chromedriver not installed (scripts/install-test-deps installs them)")
+            throw BrowserError(
+                description: "chromium/chromedriver not installed (scripts/install-test-deps installs them)")
         }
         let port = freePort()
         child = try ChildProcess(BrowserEnvironment.driver, ["--port=\(port)"])
         base = URL(string: "http://127.0.0.1:\(port)")!
         try await waitUntil("chromedriver to start", timeout: 15) {
-            let status = try await httpJSON("GET", self.base.appendingPathComponent("status"), timeout: 2) as? [String: Any]
+            let status =
+                try await httpJSON("GET", self.base.appendingPathComponent("status"), timeout: 2) as? [String: Any]
             return (status?["value"] as? [String: Any])?["ready"] as? Bool == true
         }
     }
 
     /// Opens a headless Chromium session.
     public func session(width: Int = 1100, height: Int = 720) async throws -> WebSession {
-        let caps: [String: Any] = ["capabilities": ["alwaysMatch": [
-            "browserName": "chrome",
-            "goog:chromeOptions": ["binary": BrowserEnvironment.chromium,
-                                   "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                                            "--hide-scrollbars", "--window-size=\(width),\(height)", "--no-first-run",
-                                            "--disable-popup-blocking"]],
-        ] as [String: Any]]]
-        let reply = try await httpJSON("POST", base.appendingPathComponent("session"), caps, timeout: 60) as? [String: Any]
+        let caps: [String: Any] = [
+            "capabilities": [
+                "alwaysMatch": [
+                    "browserName": "chrome",
+                    "goog:chromeOptions": [
+                        "binary": BrowserEnvironment.chromium,
+                        "args": [
+                            "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                            "--hide-scrollbars", "--window-size=\(width),\(height)", "--no-first-run",
+                            "--disable-popup-blocking",
+                        ],
+                    ],
+                ] as [String: Any]
+            ]
+        ]
+        let reply =
+            try await httpJSON("POST", base.appendingPathComponent("session"), caps, timeout: 60) as? [String: Any]
         guard let value = reply?["value"] as? [String: Any], let id = value["sessionId"] as? String else {
             throw BrowserError(description: "no session: \(String(describing: reply))")
         }
@@ -215,7 +249,9 @@ public struct WebSession: Sendable {
         return ref
     }
     public func click(_ element: String) async throws { try await command("POST", "element/\(element)/click") }
-    public func type(_ element: String, _ text: String) async throws { try await command("POST", "element/\(element)/value", ["text": text]) }
+    public func type(_ element: String, _ text: String) async throws {
+        try await command("POST", "element/\(element)/value", ["text": text])
+    }
 
     /// The visible text of the element matching a CSS selector ("" when absent).
     public func text(_ css: String) async throws -> String {
@@ -270,24 +306,32 @@ public final class ExampleServer: @unchecked Sendable {
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
             dir = dir.deletingLastPathComponent()
         }
-        let fallback = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let fallback = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .appendingPathComponent(".build/debug/\(name)").path
-        guard FileManager.default.isExecutableFile(atPath: fallback) else { throw BrowserError(description: "\(name) executable not built") }
+        guard FileManager.default.isExecutableFile(atPath: fallback) else {
+            throw BrowserError(description: "\(name) executable not built")
+        }
         return fallback
     }
 
     public func start() async throws {
-        child = try ChildProcess(try ExampleServer.executable(name), [],
-                                 environment: ["SWIFTUIWEB_PORT": String(port), "SWIFTUIWEB_STATE_DIR": stateDirectory,
-                                               "SWIFTUIWEB_DOCUMENTS": documentsDirectory,
-                                               "XDG_CONFIG_HOME": stateDirectory + "/config"])
+        child = try ChildProcess(
+            try ExampleServer.executable(name), [],
+            environment: [
+                "SWIFTUIWEB_PORT": String(port), "SWIFTUIWEB_STATE_DIR": stateDirectory,
+                "SWIFTUIWEB_DOCUMENTS": documentsDirectory,
+                "XDG_CONFIG_HOME": stateDirectory + "/config",
+            ])
         let url = URL(string: "http://127.0.0.1:\(port)/_swiftuiweb/client.js")!
         try await waitUntil("\(name) to listen on \(port)", timeout: 15) {
             try await offCooperativePool { try httpRequest("GET", url, timeout: 2).status } == 200
         }
     }
 
-    public func stop() { child?.stop(); child = nil }
+    public func stop() {
+        child?.stop()
+        child = nil
+    }
     deinit { stop() }
 }
-

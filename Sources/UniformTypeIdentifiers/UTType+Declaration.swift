@@ -12,8 +12,10 @@ final class UTTypeDeclaration: Sendable {
 
     enum Kind: Sendable { case system, exported, imported, dynamic }
 
-    init(_ identifier: String, parents: [String], extensions: [String] = [], mimeTypes: [String] = [],
-         description: String? = nil, kind: Kind) {
+    init(
+        _ identifier: String, parents: [String], extensions: [String] = [], mimeTypes: [String] = [],
+        description: String? = nil, kind: Kind
+    ) {
         self.identifier = identifier
         self.parents = parents
         self.extensions = extensions

@@ -3,97 +3,272 @@
 
 extension UTType {
     static let systemTable: [UTTypeDeclaration] = [
-        UTTypeDeclaration("public.item", parents: [], extensions: [], mimeTypes: [], description: "item", kind: .system),
-        UTTypeDeclaration("public.content", parents: [], extensions: [], mimeTypes: [], description: "content", kind: .system),
-        UTTypeDeclaration("public.composite-content", parents: ["public.content"], extensions: [], mimeTypes: [], description: "mixed content", kind: .system),
-        UTTypeDeclaration("public.data", parents: ["public.item"], extensions: [], mimeTypes: ["application/octet-stream"], description: "data", kind: .system),
-        UTTypeDeclaration("public.directory", parents: ["public.item"], extensions: [], mimeTypes: [], description: "folder", kind: .system),
-        UTTypeDeclaration("public.folder", parents: ["public.directory"], extensions: [], mimeTypes: [], description: "folder", kind: .system),
-        UTTypeDeclaration("public.volume", parents: ["public.folder"], extensions: [], mimeTypes: [], description: "volume", kind: .system),
-        UTTypeDeclaration("com.apple.package", parents: ["public.directory"], extensions: [], mimeTypes: [], description: "package", kind: .system),
-        UTTypeDeclaration("com.apple.bundle", parents: ["public.directory"], extensions: [], mimeTypes: [], description: "bundle", kind: .system),
-        UTTypeDeclaration("com.apple.application", parents: ["public.data"], extensions: [], mimeTypes: [], description: "application", kind: .system),
-        UTTypeDeclaration("com.apple.application-bundle", parents: ["com.apple.application", "com.apple.bundle", "com.apple.package"], extensions: ["app"], mimeTypes: [], description: "application", kind: .system),
-        UTTypeDeclaration("public.executable", parents: ["public.item"], extensions: [], mimeTypes: [], description: "executable", kind: .system),
-        UTTypeDeclaration("public.unix-executable", parents: ["public.data", "public.executable"], extensions: [], mimeTypes: [], description: "Unix executable", kind: .system),
-        UTTypeDeclaration("public.symlink", parents: ["public.item"], extensions: [], mimeTypes: [], description: "symbolic link", kind: .system),
-        UTTypeDeclaration("com.apple.alias-file", parents: ["public.data"], extensions: [], mimeTypes: [], description: "alias", kind: .system),
-        UTTypeDeclaration("com.apple.resolvable", parents: [], extensions: [], mimeTypes: [], description: "resolvable", kind: .system),
-        UTTypeDeclaration("public.url", parents: ["public.data"], extensions: [], mimeTypes: [], description: "URL", kind: .system),
-        UTTypeDeclaration("public.file-url", parents: ["public.url"], extensions: [], mimeTypes: [], description: "file URL", kind: .system),
-        UTTypeDeclaration("public.text", parents: ["public.data", "public.content"], extensions: [], mimeTypes: ["text/*"], description: "text", kind: .system),
-        UTTypeDeclaration("public.plain-text", parents: ["public.text"], extensions: ["txt", "text"], mimeTypes: ["text/plain"], description: "plain text", kind: .system),
-        UTTypeDeclaration("public.utf8-plain-text", parents: ["public.plain-text"], extensions: [], mimeTypes: ["text/plain;charset=utf-8"], description: "Unicode (UTF-8) text", kind: .system),
-        UTTypeDeclaration("public.utf16-external-plain-text", parents: ["public.plain-text"], extensions: [], mimeTypes: [], description: "Unicode (UTF-16) text", kind: .system),
-        UTTypeDeclaration("public.utf16-plain-text", parents: ["public.plain-text"], extensions: [], mimeTypes: [], description: "Unicode (UTF-16) text", kind: .system),
-        UTTypeDeclaration("public.delimited-values-text", parents: ["public.text"], extensions: [], mimeTypes: [], description: "delimited text", kind: .system),
-        UTTypeDeclaration("public.comma-separated-values-text", parents: ["public.delimited-values-text"], extensions: ["csv"], mimeTypes: ["text/csv", "text/comma-separated-values"], description: "comma-separated values", kind: .system),
-        UTTypeDeclaration("public.tab-separated-values-text", parents: ["public.delimited-values-text"], extensions: ["tsv"], mimeTypes: ["text/tab-separated-values"], description: "tab-separated values", kind: .system),
-        UTTypeDeclaration("public.utf8-tab-separated-values-text", parents: ["public.tab-separated-values-text"], extensions: [], mimeTypes: [], description: "UTF-8 tab-separated values", kind: .system),
-        UTTypeDeclaration("public.rtf", parents: ["public.text"], extensions: ["rtf"], mimeTypes: ["text/rtf", "application/rtf"], description: "rich text (RTF)", kind: .system),
-        UTTypeDeclaration("public.html", parents: ["public.text"], extensions: ["html", "htm", "shtml"], mimeTypes: ["text/html"], description: "HTML text", kind: .system),
-        UTTypeDeclaration("public.xml", parents: ["public.text"], extensions: ["xml"], mimeTypes: ["application/xml", "text/xml"], description: "XML text", kind: .system),
-        UTTypeDeclaration("public.yaml", parents: ["public.text"], extensions: ["yaml", "yml"], mimeTypes: ["application/x-yaml"], description: "YAML", kind: .system),
-        UTTypeDeclaration("public.json", parents: ["public.text"], extensions: ["json"], mimeTypes: ["application/json"], description: "JSON", kind: .system),
-        UTTypeDeclaration("com.apple.property-list", parents: ["public.data"], extensions: ["plist"], mimeTypes: [], description: "property list", kind: .system),
-        UTTypeDeclaration("com.apple.xml-property-list", parents: ["public.xml", "com.apple.property-list"], extensions: [], mimeTypes: [], description: "XML property list", kind: .system),
-        UTTypeDeclaration("com.apple.binary-property-list", parents: ["com.apple.property-list"], extensions: [], mimeTypes: [], description: "binary property list", kind: .system),
-        UTTypeDeclaration("public.source-code", parents: ["public.plain-text"], extensions: [], mimeTypes: [], description: "source code", kind: .system),
-        UTTypeDeclaration("public.swift-source", parents: ["public.source-code"], extensions: ["swift"], mimeTypes: [], description: "Swift source", kind: .system),
-        UTTypeDeclaration("public.c-source", parents: ["public.source-code"], extensions: ["c"], mimeTypes: [], description: "C source", kind: .system),
-        UTTypeDeclaration("public.c-header", parents: ["public.source-code"], extensions: ["h"], mimeTypes: [], description: "C header", kind: .system),
-        UTTypeDeclaration("public.script", parents: ["public.source-code"], extensions: [], mimeTypes: [], description: "script", kind: .system),
-        UTTypeDeclaration("public.shell-script", parents: ["public.script"], extensions: ["sh", "command"], mimeTypes: ["application/x-sh"], description: "shell script", kind: .system),
-        UTTypeDeclaration("public.python-script", parents: ["public.script"], extensions: ["py"], mimeTypes: ["text/x-python-script"], description: "Python script", kind: .system),
-        UTTypeDeclaration("com.netscape.javascript-source", parents: ["public.source-code", "public.executable"], extensions: ["js", "mjs"], mimeTypes: ["text/javascript", "application/javascript"], description: "JavaScript", kind: .system),
-        UTTypeDeclaration("public.log", parents: ["public.plain-text"], extensions: ["log"], mimeTypes: [], description: "log file", kind: .system),
-        UTTypeDeclaration("public.vcard", parents: ["public.text"], extensions: ["vcf", "vcard"], mimeTypes: ["text/vcard", "text/x-vcard"], description: "vCard", kind: .system),
-        UTTypeDeclaration("public.calendar-event", parents: ["public.item"], extensions: [], mimeTypes: [], description: "calendar event", kind: .system),
-        UTTypeDeclaration("com.apple.ical.ics", parents: ["public.text", "public.calendar-event"], extensions: ["ics"], mimeTypes: ["text/calendar"], description: "iCalendar file", kind: .system),
-        UTTypeDeclaration("public.email-message", parents: ["public.data", "public.content"], extensions: ["eml"], mimeTypes: ["message/rfc822"], description: "email message", kind: .system),
-        UTTypeDeclaration("public.image", parents: ["public.data", "public.content"], extensions: [], mimeTypes: ["image/*"], description: "image", kind: .system),
-        UTTypeDeclaration("public.png", parents: ["public.image"], extensions: ["png"], mimeTypes: ["image/png"], description: "PNG image", kind: .system),
-        UTTypeDeclaration("public.jpeg", parents: ["public.image"], extensions: ["jpeg", "jpg", "jpe"], mimeTypes: ["image/jpeg"], description: "JPEG image", kind: .system),
-        UTTypeDeclaration("com.compuserve.gif", parents: ["public.image"], extensions: ["gif"], mimeTypes: ["image/gif"], description: "GIF image", kind: .system),
-        UTTypeDeclaration("public.tiff", parents: ["public.image"], extensions: ["tiff", "tif"], mimeTypes: ["image/tiff"], description: "TIFF image", kind: .system),
-        UTTypeDeclaration("com.microsoft.bmp", parents: ["public.image"], extensions: ["bmp"], mimeTypes: ["image/bmp"], description: "Windows bitmap image", kind: .system),
-        UTTypeDeclaration("com.microsoft.ico", parents: ["public.image"], extensions: ["ico"], mimeTypes: ["image/vnd.microsoft.icon"], description: "Windows icon image", kind: .system),
-        UTTypeDeclaration("public.heic", parents: ["public.heif-standard"], extensions: ["heic"], mimeTypes: ["image/heic"], description: "HEIC image", kind: .system),
-        UTTypeDeclaration("public.heif", parents: ["public.heif-standard"], extensions: ["heif"], mimeTypes: ["image/heif"], description: "HEIF image", kind: .system),
-        UTTypeDeclaration("public.heif-standard", parents: ["public.image"], extensions: [], mimeTypes: [], description: "HEIF image", kind: .system),
-        UTTypeDeclaration("org.webmproject.webp", parents: ["public.image"], extensions: ["webp"], mimeTypes: ["image/webp"], description: "WebP image", kind: .system),
-        UTTypeDeclaration("public.svg-image", parents: ["public.image", "public.xml"], extensions: ["svg"], mimeTypes: ["image/svg+xml"], description: "SVG image", kind: .system),
-        UTTypeDeclaration("public.camera-raw-image", parents: ["public.image"], extensions: [], mimeTypes: [], description: "raw image", kind: .system),
-        UTTypeDeclaration("com.apple.live-photo", parents: [], extensions: [], mimeTypes: [], description: "Live Photo", kind: .system),
-        UTTypeDeclaration("com.adobe.pdf", parents: ["public.data", "public.composite-content"], extensions: ["pdf"], mimeTypes: ["application/pdf"], description: "PDF document", kind: .system),
-        UTTypeDeclaration("org.idpf.epub-container", parents: ["public.zip-archive"], extensions: ["epub"], mimeTypes: ["application/epub+zip"], description: "EPUB document", kind: .system),
-        UTTypeDeclaration("public.font", parents: ["public.data", "public.content"], extensions: [], mimeTypes: [], description: "font", kind: .system),
-        UTTypeDeclaration("public.audiovisual-content", parents: ["public.data", "public.content"], extensions: [], mimeTypes: [], description: "audiovisual content", kind: .system),
-        UTTypeDeclaration("public.movie", parents: ["public.audiovisual-content"], extensions: [], mimeTypes: ["video/*"], description: "movie", kind: .system),
-        UTTypeDeclaration("public.video", parents: ["public.movie"], extensions: [], mimeTypes: [], description: "video", kind: .system),
-        UTTypeDeclaration("public.audio", parents: ["public.audiovisual-content"], extensions: [], mimeTypes: ["audio/*"], description: "audio", kind: .system),
-        UTTypeDeclaration("public.mp3", parents: ["public.audio"], extensions: ["mp3"], mimeTypes: ["audio/mpeg"], description: "MP3 audio", kind: .system),
-        UTTypeDeclaration("com.microsoft.waveform-audio", parents: ["public.audio"], extensions: ["wav", "wave"], mimeTypes: ["audio/wav", "audio/x-wav"], description: "Waveform audio", kind: .system),
-        UTTypeDeclaration("public.mpeg-4", parents: ["public.movie"], extensions: ["mp4", "mpeg4"], mimeTypes: ["video/mp4"], description: "MPEG-4 movie", kind: .system),
-        UTTypeDeclaration("public.mpeg-4-audio", parents: ["public.audio"], extensions: ["m4a"], mimeTypes: ["audio/mp4"], description: "MPEG-4 audio", kind: .system),
-        UTTypeDeclaration("com.apple.quicktime-movie", parents: ["public.movie"], extensions: ["mov", "qt"], mimeTypes: ["video/quicktime"], description: "QuickTime movie", kind: .system),
-        UTTypeDeclaration("public.archive", parents: ["public.data"], extensions: [], mimeTypes: [], description: "archive", kind: .system),
-        UTTypeDeclaration("public.zip-archive", parents: ["public.archive"], extensions: ["zip"], mimeTypes: ["application/zip"], description: "ZIP archive", kind: .system),
-        UTTypeDeclaration("org.gnu.gnu-zip-archive", parents: ["public.archive"], extensions: ["gz", "gzip"], mimeTypes: ["application/gzip", "application/x-gzip"], description: "gzip archive", kind: .system),
-        UTTypeDeclaration("public.bzip2-archive", parents: ["public.archive"], extensions: ["bz2"], mimeTypes: ["application/x-bzip2"], description: "bzip2 archive", kind: .system),
-        UTTypeDeclaration("public.database", parents: ["public.data"], extensions: [], mimeTypes: [], description: "database", kind: .system),
-        UTTypeDeclaration("public.message", parents: ["public.data"], extensions: [], mimeTypes: [], description: "message", kind: .system),
-        UTTypeDeclaration("public.presentation", parents: ["public.composite-content"], extensions: [], mimeTypes: [], description: "presentation", kind: .system),
-        UTTypeDeclaration("public.spreadsheet", parents: ["public.content"], extensions: [], mimeTypes: [], description: "spreadsheet", kind: .system),
-        UTTypeDeclaration("public.contact", parents: ["public.data"], extensions: [], mimeTypes: [], description: "contact", kind: .system),
-        UTTypeDeclaration("public.to-do-item", parents: ["public.item"], extensions: [], mimeTypes: [], description: "to-do item", kind: .system),
-        UTTypeDeclaration("public.x509-certificate", parents: ["public.data"], extensions: ["cer", "crt", "der"], mimeTypes: ["application/x-x509-ca-cert", "application/pkix-cert"], description: "X.509 certificate", kind: .system),
-        UTTypeDeclaration("com.rsa.pkcs-12", parents: ["public.data"], extensions: ["p12", "pfx"], mimeTypes: ["application/x-pkcs12"], description: "PKCS #12 archive", kind: .system),
+        UTTypeDeclaration(
+            "public.item", parents: [], extensions: [], mimeTypes: [], description: "item", kind: .system),
+        UTTypeDeclaration(
+            "public.content", parents: [], extensions: [], mimeTypes: [], description: "content", kind: .system),
+        UTTypeDeclaration(
+            "public.composite-content", parents: ["public.content"], extensions: [], mimeTypes: [],
+            description: "mixed content", kind: .system),
+        UTTypeDeclaration(
+            "public.data", parents: ["public.item"], extensions: [], mimeTypes: ["application/octet-stream"],
+            description: "data", kind: .system),
+        UTTypeDeclaration(
+            "public.directory", parents: ["public.item"], extensions: [], mimeTypes: [], description: "folder",
+            kind: .system),
+        UTTypeDeclaration(
+            "public.folder", parents: ["public.directory"], extensions: [], mimeTypes: [], description: "folder",
+            kind: .system),
+        UTTypeDeclaration(
+            "public.volume", parents: ["public.folder"], extensions: [], mimeTypes: [], description: "volume",
+            kind: .system),
+        UTTypeDeclaration(
+            "com.apple.package", parents: ["public.directory"], extensions: [], mimeTypes: [], description: "package",
+            kind: .system),
+        UTTypeDeclaration(
+            "com.apple.bundle", parents: ["public.directory"], extensions: [], mimeTypes: [], description: "bundle",
+            kind: .system),
+        UTTypeDeclaration(
+            "com.apple.application", parents: ["public.data"], extensions: [], mimeTypes: [],
+            description: "application", kind: .system),
+        UTTypeDeclaration(
+            "com.apple.application-bundle",
+            parents: ["com.apple.application", "com.apple.bundle", "com.apple.package"], extensions: ["app"],
+            mimeTypes: [], description: "application", kind: .system),
+        UTTypeDeclaration(
+            "public.executable", parents: ["public.item"], extensions: [], mimeTypes: [], description: "executable",
+            kind: .system),
+        UTTypeDeclaration(
+            "public.unix-executable", parents: ["public.data", "public.executable"], extensions: [], mimeTypes: [],
+            description: "Unix executable", kind: .system),
+        UTTypeDeclaration(
+            "public.symlink", parents: ["public.item"], extensions: [], mimeTypes: [], description: "symbolic link",
+            kind: .system),
+        UTTypeDeclaration(
+            "com.apple.alias-file", parents: ["public.data"], extensions: [], mimeTypes: [], description: "alias",
+            kind: .system),
+        UTTypeDeclaration(
+            "com.apple.resolvable", parents: [], extensions: [], mimeTypes: [], description: "resolvable", kind: .system
+        ),
+        UTTypeDeclaration(
+            "public.url", parents: ["public.data"], extensions: [], mimeTypes: [], description: "URL", kind: .system),
+        UTTypeDeclaration(
+            "public.file-url", parents: ["public.url"], extensions: [], mimeTypes: [], description: "file URL",
+            kind: .system),
+        UTTypeDeclaration(
+            "public.text", parents: ["public.data", "public.content"], extensions: [], mimeTypes: ["text/*"],
+            description: "text", kind: .system),
+        UTTypeDeclaration(
+            "public.plain-text", parents: ["public.text"], extensions: ["txt", "text"], mimeTypes: ["text/plain"],
+            description: "plain text", kind: .system),
+        UTTypeDeclaration(
+            "public.utf8-plain-text", parents: ["public.plain-text"], extensions: [],
+            mimeTypes: ["text/plain;charset=utf-8"], description: "Unicode (UTF-8) text", kind: .system),
+        UTTypeDeclaration(
+            "public.utf16-external-plain-text", parents: ["public.plain-text"], extensions: [], mimeTypes: [],
+            description: "Unicode (UTF-16) text", kind: .system),
+        UTTypeDeclaration(
+            "public.utf16-plain-text", parents: ["public.plain-text"], extensions: [], mimeTypes: [],
+            description: "Unicode (UTF-16) text", kind: .system),
+        UTTypeDeclaration(
+            "public.delimited-values-text", parents: ["public.text"], extensions: [], mimeTypes: [],
+            description: "delimited text", kind: .system),
+        UTTypeDeclaration(
+            "public.comma-separated-values-text", parents: ["public.delimited-values-text"], extensions: ["csv"],
+            mimeTypes: ["text/csv", "text/comma-separated-values"], description: "comma-separated values", kind: .system
+        ),
+        UTTypeDeclaration(
+            "public.tab-separated-values-text", parents: ["public.delimited-values-text"], extensions: ["tsv"],
+            mimeTypes: ["text/tab-separated-values"], description: "tab-separated values", kind: .system),
+        UTTypeDeclaration(
+            "public.utf8-tab-separated-values-text", parents: ["public.tab-separated-values-text"], extensions: [],
+            mimeTypes: [], description: "UTF-8 tab-separated values", kind: .system),
+        UTTypeDeclaration(
+            "public.rtf", parents: ["public.text"], extensions: ["rtf"], mimeTypes: ["text/rtf", "application/rtf"],
+            description: "rich text (RTF)", kind: .system),
+        UTTypeDeclaration(
+            "public.html", parents: ["public.text"], extensions: ["html", "htm", "shtml"], mimeTypes: ["text/html"],
+            description: "HTML text", kind: .system),
+        UTTypeDeclaration(
+            "public.xml", parents: ["public.text"], extensions: ["xml"], mimeTypes: ["application/xml", "text/xml"],
+            description: "XML text", kind: .system),
+        UTTypeDeclaration(
+            "public.yaml", parents: ["public.text"], extensions: ["yaml", "yml"], mimeTypes: ["application/x-yaml"],
+            description: "YAML", kind: .system),
+        UTTypeDeclaration(
+            "public.json", parents: ["public.text"], extensions: ["json"], mimeTypes: ["application/json"],
+            description: "JSON", kind: .system),
+        UTTypeDeclaration(
+            "com.apple.property-list", parents: ["public.data"], extensions: ["plist"], mimeTypes: [],
+            description: "property list", kind: .system),
+        UTTypeDeclaration(
+            "com.apple.xml-property-list", parents: ["public.xml", "com.apple.property-list"], extensions: [],
+            mimeTypes: [], description: "XML property list", kind: .system),
+        UTTypeDeclaration(
+            "com.apple.binary-property-list", parents: ["com.apple.property-list"], extensions: [], mimeTypes: [],
+            description: "binary property list", kind: .system),
+        UTTypeDeclaration(
+            "public.source-code", parents: ["public.plain-text"], extensions: [], mimeTypes: [],
+            description: "source code", kind: .system),
+        UTTypeDeclaration(
+            "public.swift-source", parents: ["public.source-code"], extensions: ["swift"], mimeTypes: [],
+            description: "Swift source", kind: .system),
+        UTTypeDeclaration(
+            "public.c-source", parents: ["public.source-code"], extensions: ["c"], mimeTypes: [],
+            description: "C source", kind: .system),
+        UTTypeDeclaration(
+            "public.c-header", parents: ["public.source-code"], extensions: ["h"], mimeTypes: [],
+            description: "C header", kind: .system),
+        UTTypeDeclaration(
+            "public.script", parents: ["public.source-code"], extensions: [], mimeTypes: [], description: "script",
+            kind: .system),
+        UTTypeDeclaration(
+            "public.shell-script", parents: ["public.script"], extensions: ["sh", "command"],
+            mimeTypes: ["application/x-sh"], description: "shell script", kind: .system),
+        UTTypeDeclaration(
+            "public.python-script", parents: ["public.script"], extensions: ["py"], mimeTypes: ["text/x-python-script"],
+            description: "Python script", kind: .system),
+        UTTypeDeclaration(
+            "com.netscape.javascript-source", parents: ["public.source-code", "public.executable"],
+            extensions: ["js", "mjs"], mimeTypes: ["text/javascript", "application/javascript"],
+            description: "JavaScript", kind: .system),
+        UTTypeDeclaration(
+            "public.log", parents: ["public.plain-text"], extensions: ["log"], mimeTypes: [], description: "log file",
+            kind: .system),
+        UTTypeDeclaration(
+            "public.vcard", parents: ["public.text"], extensions: ["vcf", "vcard"],
+            mimeTypes: ["text/vcard", "text/x-vcard"], description: "vCard", kind: .system),
+        UTTypeDeclaration(
+            "public.calendar-event", parents: ["public.item"], extensions: [], mimeTypes: [],
+            description: "calendar event", kind: .system),
+        UTTypeDeclaration(
+            "com.apple.ical.ics", parents: ["public.text", "public.calendar-event"], extensions: ["ics"],
+            mimeTypes: ["text/calendar"], description: "iCalendar file", kind: .system),
+        UTTypeDeclaration(
+            "public.email-message", parents: ["public.data", "public.content"], extensions: ["eml"],
+            mimeTypes: ["message/rfc822"], description: "email message", kind: .system),
+        UTTypeDeclaration(
+            "public.image", parents: ["public.data", "public.content"], extensions: [], mimeTypes: ["image/*"],
+            description: "image", kind: .system),
+        UTTypeDeclaration(
+            "public.png", parents: ["public.image"], extensions: ["png"], mimeTypes: ["image/png"],
+            description: "PNG image", kind: .system),
+        UTTypeDeclaration(
+            "public.jpeg", parents: ["public.image"], extensions: ["jpeg", "jpg", "jpe"], mimeTypes: ["image/jpeg"],
+            description: "JPEG image", kind: .system),
+        UTTypeDeclaration(
+            "com.compuserve.gif", parents: ["public.image"], extensions: ["gif"], mimeTypes: ["image/gif"],
+            description: "GIF image", kind: .system),
+        UTTypeDeclaration(
+            "public.tiff", parents: ["public.image"], extensions: ["tiff", "tif"], mimeTypes: ["image/tiff"],
+            description: "TIFF image", kind: .system),
+        UTTypeDeclaration(
+            "com.microsoft.bmp", parents: ["public.image"], extensions: ["bmp"], mimeTypes: ["image/bmp"],
+            description: "Windows bitmap image", kind: .system),
+        UTTypeDeclaration(
+            "com.microsoft.ico", parents: ["public.image"], extensions: ["ico"],
+            mimeTypes: ["image/vnd.microsoft.icon"], description: "Windows icon image", kind: .system),
+        UTTypeDeclaration(
+            "public.heic", parents: ["public.heif-standard"], extensions: ["heic"], mimeTypes: ["image/heic"],
+            description: "HEIC image", kind: .system),
+        UTTypeDeclaration(
+            "public.heif", parents: ["public.heif-standard"], extensions: ["heif"], mimeTypes: ["image/heif"],
+            description: "HEIF image", kind: .system),
+        UTTypeDeclaration(
+            "public.heif-standard", parents: ["public.image"], extensions: [], mimeTypes: [], description: "HEIF image",
+            kind: .system),
+        UTTypeDeclaration(
+            "org.webmproject.webp", parents: ["public.image"], extensions: ["webp"], mimeTypes: ["image/webp"],
+            description: "WebP image", kind: .system),
+        UTTypeDeclaration(
+            "public.svg-image", parents: ["public.image", "public.xml"], extensions: ["svg"],
+            mimeTypes: ["image/svg+xml"], description: "SVG image", kind: .system),
+        UTTypeDeclaration(
+            "public.camera-raw-image", parents: ["public.image"], extensions: [], mimeTypes: [],
+            description: "raw image", kind: .system),
+        UTTypeDeclaration(
+            "com.apple.live-photo", parents: [], extensions: [], mimeTypes: [], description: "Live Photo", kind: .system
+        ),
+        UTTypeDeclaration(
+            "com.adobe.pdf", parents: ["public.data", "public.composite-content"], extensions: ["pdf"],
+            mimeTypes: ["application/pdf"], description: "PDF document", kind: .system),
+        UTTypeDeclaration(
+            "org.idpf.epub-container", parents: ["public.zip-archive"], extensions: ["epub"],
+            mimeTypes: ["application/epub+zip"], description: "EPUB document", kind: .system),
+        UTTypeDeclaration(
+            "public.font", parents: ["public.data", "public.content"], extensions: [], mimeTypes: [],
+            description: "font", kind: .system),
+        UTTypeDeclaration(
+            "public.audiovisual-content", parents: ["public.data", "public.content"], extensions: [], mimeTypes: [],
+            description: "audiovisual content", kind: .system),
+        UTTypeDeclaration(
+            "public.movie", parents: ["public.audiovisual-content"], extensions: [], mimeTypes: ["video/*"],
+            description: "movie", kind: .system),
+        UTTypeDeclaration(
+            "public.video", parents: ["public.movie"], extensions: [], mimeTypes: [], description: "video",
+            kind: .system),
+        UTTypeDeclaration(
+            "public.audio", parents: ["public.audiovisual-content"], extensions: [], mimeTypes: ["audio/*"],
+            description: "audio", kind: .system),
+        UTTypeDeclaration(
+            "public.mp3", parents: ["public.audio"], extensions: ["mp3"], mimeTypes: ["audio/mpeg"],
+            description: "MP3 audio", kind: .system),
+        UTTypeDeclaration(
+            "com.microsoft.waveform-audio", parents: ["public.audio"], extensions: ["wav", "wave"],
+            mimeTypes: ["audio/wav", "audio/x-wav"], description: "Waveform audio", kind: .system),
+        UTTypeDeclaration(
+            "public.mpeg-4", parents: ["public.movie"], extensions: ["mp4", "mpeg4"], mimeTypes: ["video/mp4"],
+            description: "MPEG-4 movie", kind: .system),
+        UTTypeDeclaration(
+            "public.mpeg-4-audio", parents: ["public.audio"], extensions: ["m4a"], mimeTypes: ["audio/mp4"],
+            description: "MPEG-4 audio", kind: .system),
+        UTTypeDeclaration(
+            "com.apple.quicktime-movie", parents: ["public.movie"], extensions: ["mov", "qt"],
+            mimeTypes: ["video/quicktime"], description: "QuickTime movie", kind: .system),
+        UTTypeDeclaration(
+            "public.archive", parents: ["public.data"], extensions: [], mimeTypes: [], description: "archive",
+            kind: .system),
+        UTTypeDeclaration(
+            "public.zip-archive", parents: ["public.archive"], extensions: ["zip"], mimeTypes: ["application/zip"],
+            description: "ZIP archive", kind: .system),
+        UTTypeDeclaration(
+            "org.gnu.gnu-zip-archive", parents: ["public.archive"], extensions: ["gz", "gzip"],
+            mimeTypes: ["application/gzip", "application/x-gzip"], description: "gzip archive", kind: .system),
+        UTTypeDeclaration(
+            "public.bzip2-archive", parents: ["public.archive"], extensions: ["bz2"],
+            mimeTypes: ["application/x-bzip2"], description: "bzip2 archive", kind: .system),
+        UTTypeDeclaration(
+            "public.database", parents: ["public.data"], extensions: [], mimeTypes: [], description: "database",
+            kind: .system),
+        UTTypeDeclaration(
+            "public.message", parents: ["public.data"], extensions: [], mimeTypes: [], description: "message",
+            kind: .system),
+        UTTypeDeclaration(
+            "public.presentation", parents: ["public.composite-content"], extensions: [], mimeTypes: [],
+            description: "presentation", kind: .system),
+        UTTypeDeclaration(
+            "public.spreadsheet", parents: ["public.content"], extensions: [], mimeTypes: [],
+            description: "spreadsheet", kind: .system),
+        UTTypeDeclaration(
+            "public.contact", parents: ["public.data"], extensions: [], mimeTypes: [], description: "contact",
+            kind: .system),
+        UTTypeDeclaration(
+            "public.to-do-item", parents: ["public.item"], extensions: [], mimeTypes: [], description: "to-do item",
+            kind: .system),
+        UTTypeDeclaration(
+            "public.x509-certificate", parents: ["public.data"], extensions: ["cer", "crt", "der"],
+            mimeTypes: ["application/x-x509-ca-cert", "application/pkix-cert"], description: "X.509 certificate",
+            kind: .system),
+        UTTypeDeclaration(
+            "com.rsa.pkcs-12", parents: ["public.data"], extensions: ["p12", "pfx"],
+            mimeTypes: ["application/x-pkcs12"], description: "PKCS #12 archive", kind: .system),
     ]
 
     private static func system(_ identifier: String) -> UTType {
         // The system table declares every identifier named below; a missing one is a bug here.
-        guard let type = UTType(identifier) else { preconditionFailure("\(identifier) is missing from the system table") }
+        guard let type = UTType(identifier) else {
+            preconditionFailure("\(identifier) is missing from the system table")
+        }
         return type
     }
 

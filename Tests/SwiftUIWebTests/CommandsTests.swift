@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import UniformTypeIdentifiers
+
 @testable import SwiftUIWeb
 
 struct Novel: Identifiable, Equatable {
@@ -173,7 +174,8 @@ struct PreferencesApp: App {
 @Suite @MainActor struct AppStorageTests {
     @Test func aSettingIsSharedByWindowsAndSurvivesARestart() {
         let host = AppHost(app: PreferencesApp(), storageDirectory: tempDir())
-        let a = host.newScene(), b = host.newScene()
+        let a = host.newScene()
+        let b = host.newScene()
         _ = a.document()
         _ = b.document()
         a.click("Bigger")
@@ -214,7 +216,9 @@ struct PreferencesApp: App {
         #expect(UTType("com.example.shapeedit.shapes") == shapes)
         let encoded = try JSONEncoder().encode([shapes])
         #expect(try JSONDecoder().decode([UTType].self, from: encoded) == [shapes])
-        #expect(throws: DecodingError.self) { try JSONDecoder().decode([UTType].self, from: Data(#"["com.example.nothing"]"#.utf8)) }
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode([UTType].self, from: Data(#"["com.example.nothing"]"#.utf8))
+        }
     }
 
     @Test func unknownTagsGiveDynamicTypes() throws {
@@ -238,7 +242,8 @@ struct PreferencesApp: App {
     }
 
     @Test func registrationsOfOneEventAreOneStep() {
-        let undo = UndoManager(), counter = Counter()
+        let undo = UndoManager()
+        let counter = Counter()
         increment(counter, undo)
         increment(counter, undo)
         undo.endEventGroup()
@@ -258,7 +263,8 @@ struct PreferencesApp: App {
     }
 
     @Test func explicitGroupsNestAndNameTheStep() {
-        let undo = UndoManager(), counter = Counter()
+        let undo = UndoManager()
+        let counter = Counter()
         undo.beginUndoGrouping()
         increment(counter, undo)
         undo.beginUndoGrouping()
@@ -305,7 +311,7 @@ struct RecipeWindow: View {
 struct RecipesApp: App {
     var body: some Scene {
         WindowGroup { RecipeList() }
-        WindowGroup(id: "recipe", for: Recipe.self) { $recipe in RecipeWindow(recipe: $recipe) }
+        WindowGroup(id: "recipe", for: Recipe.self) { recipe in RecipeWindow(recipe: recipe) }
     }
 }
 

@@ -42,24 +42,31 @@ struct DocumentBrowserTests {
         }
         try await browser.type(editor, Self.control + Self.shift + "z" + Self.release)
         try await waitUntil("redo") {
-            try await browser.run("return document.querySelector('textarea.sw-editor').value") as? String == "Hello world"
+            try await browser.run("return document.querySelector('textarea.sw-editor').value") as? String
+                == "Hello world"
         }
 
         // The menu bar, by mouse: File ▸ Revert to Saved.
         try await browser.click(try await browser.find(xpath: "//button[@data-menu and normalize-space(.)='File']"))
-        #expect(try await browser.run("return document.querySelector('[data-menu][aria-expanded=true]').textContent") as? String == "File")
+        #expect(
+            try await browser.run("return document.querySelector('[data-menu][aria-expanded=true]').textContent")
+                as? String == "File")
         try await browser.screenshot().write(to: artifactsDirectory.appendingPathComponent("plaintext-file-menu.png"))
-        try await browser.click(try await browser.find(xpath: "//button[@role='menuitem' and .//span[normalize-space(.)='Revert to Saved']]"))
+        try await browser.click(
+            try await browser.find(
+                xpath: "//button[@role='menuitem' and .//span[normalize-space(.)='Revert to Saved']]"))
         try await waitUntil("the revert") {
             try await browser.run("return document.querySelector('textarea.sw-editor').value") as? String == "Hello"
         }
         #expect(try await browser.title() == "Untitled")
 
-        let downloaded = try await browser.runAsync("""
-            var done = arguments[arguments.length - 1];
-            fetch('/_swiftuiweb/download?w=' + document.body.dataset.scene)
-              .then(function (r) { return r.text().then(function (t) { done(r.headers.get('content-disposition') + '|' + t); }); });
-            """) as? String
+        let downloaded =
+            try await browser.runAsync(
+                """
+                var done = arguments[arguments.length - 1];
+                fetch('/_swiftuiweb/download?w=' + document.body.dataset.scene)
+                  .then(function (r) { return r.text().then(function (t) { done(r.headers.get('content-disposition') + '|' + t); }); });
+                """) as? String
         #expect(downloaded?.hasPrefix("attachment; filename=\"Untitled.txt\"") == true)
         #expect(downloaded?.hasSuffix("|Hello") == true)
         await browser.quit()
@@ -75,16 +82,26 @@ struct DocumentBrowserTests {
         try await browser.open(server.url)
         try await waitUntil("the window") { try await browser.connected() }
         let item = "//button[@role='menuitem' and .//span[normalize-space(.)='Update Progress...']]"
-        #expect(try await browser.run("return document.evaluate(arguments[0],document,null,9,null).singleNodeValue.disabled", [item]) as? Bool == true)
-        try await browser.click(try await browser.find(xpath: "//*[@data-click and contains(normalize-space(.),'Book #1: 0%')]"))
+        #expect(
+            try await browser.run(
+                "return document.evaluate(arguments[0],document,null,9,null).singleNodeValue.disabled", [item]) as? Bool
+                == true)
+        try await browser.click(
+            try await browser.find(xpath: "//*[@data-click and contains(normalize-space(.),'Book #1: 0%')]"))
         try await waitUntil("the command to be enabled") {
-            try await browser.run("return document.evaluate(arguments[0],document,null,9,null).singleNodeValue.disabled", [item]) as? Bool == false
+            try await browser.run(
+                "return document.evaluate(arguments[0],document,null,9,null).singleNodeValue.disabled", [item]) as? Bool
+                == false
         }
         let body = try await browser.find(css: "body")
         try await browser.type(body, Self.control + "u" + Self.release)
-        try await waitUntil("Ctrl+U to update the progress") { try await browser.text(".sw-content").contains("Book #1: 10%") }
+        try await waitUntil("Ctrl+U to update the progress") {
+            try await browser.text(".sw-content").contains("Book #1: 10%")
+        }
         try await browser.type(body, Self.control + Self.shift + "c" + Self.release)
-        try await waitUntil("Ctrl+Shift+C to mark it completed") { try await browser.text(".sw-content").contains("Book #1: completed") }
+        try await waitUntil("Ctrl+Shift+C to mark it completed") {
+            try await browser.text(".sw-content").contains("Book #1: completed")
+        }
         try await browser.screenshot().write(to: artifactsDirectory.appendingPathComponent("bookcommands.png"))
         await browser.quit()
     }
@@ -110,7 +127,8 @@ struct DocumentBrowserTests {
         try await server.start()
         try await browser.open(server.url + "?g=_settings")
         try await waitUntil("the Settings window after the restart") { try await browser.connected() }
-        #expect(try await browser.run("return document.querySelector('input[type=checkbox]').checked") as? Bool == false)
+        #expect(
+            try await browser.run("return document.querySelector('input[type=checkbox]').checked") as? Bool == false)
         await browser.quit()
     }
 
@@ -133,7 +151,9 @@ struct DocumentBrowserTests {
         let stem = local.deletingPathExtension().lastPathComponent
         try await waitUntil("the uploaded document's window") { try await browser.title() == stem }
         try await waitUntil("its socket") { try await browser.connected() }
-        #expect(try await browser.run("return document.querySelector('textarea.sw-editor').value") as? String == "from my machine")
+        #expect(
+            try await browser.run("return document.querySelector('textarea.sw-editor').value") as? String
+                == "from my machine")
         let stored = URL(fileURLWithPath: server.documentsDirectory).appendingPathComponent(local.lastPathComponent)
         #expect(try String(contentsOf: stored, encoding: .utf8) == "from my machine")
 
@@ -162,7 +182,8 @@ struct DocumentBrowserTests {
         try await browser.click(try await browser.find(xpath: "//button[normalize-space(.)='Add Square']"))
         try await waitUntil("two shapes") { try await browser.text(".sw-content").contains("2 shapes") }
         #expect(try await browser.title() == "Untitled — Edited")
-        let undoTitle = "return Array.from(document.querySelectorAll('[role=menuitem] .sw-menuitem-label')).map(function(e){return e.textContent}).filter(function(t){return t.indexOf('Undo')===0})[0]"
+        let undoTitle =
+            "return Array.from(document.querySelectorAll('[role=menuitem] .sw-menuitem-label')).map(function(e){return e.textContent}).filter(function(t){return t.indexOf('Undo')===0})[0]"
         #expect(try await browser.run(undoTitle) as? String == "Undo Add Square")
         try await browser.type(try await browser.find(css: "body"), Self.control + "z" + Self.release)
         try await waitUntil("the square undone") { try await browser.text(".sw-content").contains("1 shapes") }
@@ -182,7 +203,8 @@ struct DocumentBrowserTests {
         try await browser.open(server.url)
         try await waitUntil("the recipe list") { try await browser.connected() }
         let list = try await browser.windowHandle()
-        let openBread = "//div[contains(@class,'sw-hstack') and .//*[normalize-space(.)='Soda Bread']]//button[normalize-space(.)='Open in Window']"
+        let openBread =
+            "//div[contains(@class,'sw-hstack') and .//*[normalize-space(.)='Soda Bread']]//button[normalize-space(.)='Open in Window']"
         try await browser.click(try await browser.find(xpath: openBread))
         try await waitUntil("a second window") {
             (try await browser.command("GET", "window/handles") as? [String] ?? []).count == 2
@@ -191,7 +213,9 @@ struct DocumentBrowserTests {
         try await browser.switchTo(try #require(handles.first { $0 != list }))
         try await waitUntil("the recipe window") { try await browser.title() == "Soda Bread" }
         try await waitUntil("its socket") { try await browser.connected() }
-        try await waitUntil("its phase to be reported") { try await browser.text(".sw-content").contains("This window is") }
+        try await waitUntil("its phase to be reported") {
+            try await browser.text(".sw-content").contains("This window is")
+        }
         try await browser.screenshot().write(to: artifactsDirectory.appendingPathComponent("recipes-window.png"))
         try await browser.refresh()
         #expect(try await browser.title() == "Soda Bread")

@@ -1,14 +1,19 @@
 import Foundation
 import SwiftUIWebDriver
 import Testing
+
 @testable import SwiftUIWeb
 
 /// Uploads and downloads as an attacker would try them: from another origin, without a page, into a
 /// window that isn't the start page, with a hostile file name.
 @Suite(.serialized) struct DocumentSecurityTests {
-    func post(_ server: TestServer, _ query: String, name: String, origin: String?, body: Data) async throws -> (Int, String) {
-        var headers = ["X-SwiftUIWeb-Filename": name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? name,
-                       "Content-Type": "application/octet-stream"]
+    func post(
+        _ server: TestServer, _ query: String, name: String, origin: String?, body: Data
+    ) async throws -> (Int, String) {
+        var headers = [
+            "X-SwiftUIWeb-Filename": name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? name,
+            "Content-Type": "application/octet-stream",
+        ]
         if let origin { headers["Origin"] = origin }
         let url = URL(string: server.base + "/_swiftuiweb/upload" + query)!
         let sent = headers
@@ -30,19 +35,25 @@ import Testing
         let body = Data("uploaded".utf8)
 
         #expect(try await post(server, "?w=\(start)", name: "a.txt", origin: nil, body: body).0 == 403)
-        #expect(try await post(server, "?w=\(start)", name: "a.txt", origin: "http://evil.example", body: body).0 == 403)
+        #expect(
+            try await post(server, "?w=\(start)", name: "a.txt", origin: "http://evil.example", body: body).0 == 403)
         #expect(try await post(server, "?w=\(document)", name: "a.txt", origin: origin, body: body).0 == 403)
         #expect(try await post(server, "?w=0123456789abcdef", name: "a.txt", origin: origin, body: body).0 == 403)
         let refused = try await post(server, "?w=\(start)", name: "photo.png", origin: origin, body: body)
         #expect(refused.0 == 422)
         #expect(refused.1.contains("doesn't open"))
 
-        let (status, reply) = try await post(server, "?w=\(start)", name: "../../escape.txt", origin: origin, body: body)
+        let (status, reply) = try await post(
+            server, "?w=\(start)", name: "../../escape.txt", origin: origin, body: body)
         #expect(status == 200)
         #expect(reply.hasPrefix("{\"w\":"))
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
         #expect(names == ["Untitled.txt", "escape.txt"])
-        #expect(!FileManager.default.fileExists(atPath: folder.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("escape.txt").path))
+        #expect(
+            !FileManager.default.fileExists(
+                atPath: folder.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+                    "escape.txt"
+                ).path))
         #expect(server.log.contains("upload refused"))
         await server.stop()
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import UniformTypeIdentifiers
+
 @testable import SwiftUIWeb
 
 /// A plain-text value document, as Apple's document-app template writes it.
@@ -75,7 +76,10 @@ extension SceneInstance {
         tree.first { $0.attr("role")?.hasPrefix("menuitem") == true && $0.children.first?.textContent == label }
     }
     func clickMenu(_ label: String) {
-        guard let item = menuItem(label) else { Issue.record("no menu item \(label)"); return }
+        guard let item = menuItem(label) else {
+            Issue.record("no menu item \(label)")
+            return
+        }
         handle(event: ClientEvent(t: "click", id: item.id))
     }
     var editor: Node? { tree.first { $0.tag == "textarea" } }
@@ -235,13 +239,16 @@ func documentHost<A: App>(_ app: A) -> (AppHost, URL) {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let outside = URL(fileURLWithPath: tempDir() + ".txt")
         try Data("secret".utf8).write(to: outside)
-        try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent("Link.txt"), withDestinationURL: outside)
+        try FileManager.default.createSymbolicLink(
+            at: folder.appendingPathComponent("Link.txt"), withDestinationURL: outside)
         #expect(throws: DocumentLibrary.Failure.self) { try host.newDocumentScene(named: "Link.txt") }
     }
 
     @Test func uploadedFilesOfUnknownTypesAreRefused() throws {
         let (host, folder) = documentHost(TextDocumentApp())
-        #expect(throws: DocumentLibrary.Failure.self) { try host.importDocument(named: "photo.png", contents: Data([1, 2])) }
+        #expect(throws: DocumentLibrary.Failure.self) {
+            try host.importDocument(named: "photo.png", contents: Data([1, 2]))
+        }
         let name = try host.importDocument(named: "notes.txt", contents: Data("n".utf8))
         #expect(name == "notes.txt")
         #expect(try host.importDocument(named: "notes.txt", contents: Data("m".utf8)) == "notes 2.txt")
@@ -301,6 +308,8 @@ func documentHost<A: App>(_ app: A) -> (AppHost, URL) {
         patches = window.handle(event: ClientEvent(t: "splice", id: editor, v: "x", a: 2, d: 0, n: 4))
         #expect(patches.contains(.attribute(id: editor, name: "value", value: "a😀c")))
         #expect(window.editor?.attr("value") == "a😀c")
-        #expect(throws: EventError.self) { try ClientEvent.decode(Data(#"{"t":"splice","id":"x","a":5,"d":1,"n":3}"#.utf8)) }
+        #expect(throws: EventError.self) {
+            try ClientEvent.decode(Data(#"{"t":"splice","id":"x","a":5,"d":1,"n":3}"#.utf8))
+        }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SwiftUIWeb
 
 @Suite @MainActor struct SceneStorageHygieneTests {
@@ -10,9 +11,12 @@ import Testing
         try Data("{not json".utf8).write(to: file)
         let host = AppHost(app: Shared(), storageDirectory: dir)
         #expect(host.storageProblem?.contains("could not be read") == true)
-        let aside = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix("scene-storage.corrupt-") }
+        let aside = try FileManager.default.contentsOfDirectory(atPath: dir).filter {
+            $0.hasPrefix("scene-storage.corrupt-")
+        }
         #expect(aside.count == 1)
-        #expect(try Data(contentsOf: URL(fileURLWithPath: dir).appendingPathComponent(aside[0])) == Data("{not json".utf8))
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: dir).appendingPathComponent(aside[0])) == Data("{not json".utf8))
         // The host goes on with fresh windows and a new file.
         let scene = host.newScene()
         _ = scene.document()
@@ -24,7 +28,8 @@ import Testing
     @Test func storageOfScenesNotSeenForTheRetentionTimeExpires() {
         let dir = tempDir()
         let host = AppHost(app: Shared(), storageDirectory: dir)
-        let old = host.newScene(), recent = host.newScene()
+        let old = host.newScene()
+        let recent = host.newScene()
         _ = old.document()
         _ = recent.document()
         old.click("Note")
@@ -78,8 +83,10 @@ struct PhaseView: View {
         let folder = URL(fileURLWithPath: tempDir())
         let imageSet = folder.appendingPathComponent("Assets.xcassets/Logo.imageset")
         try FileManager.default.createDirectory(at: imageSet, withIntermediateDirectories: true)
-        try Data(#"{"images":[{"idiom":"universal","filename":"logo@2x.png"}],"info":{"version":1,"author":"xcode"}}"#.utf8)
-            .write(to: imageSet.appendingPathComponent("Contents.json"))
+        try Data(
+            #"{"images":[{"idiom":"universal","filename":"logo@2x.png"}],"info":{"version":1,"author":"xcode"}}"#.utf8
+        )
+        .write(to: imageSet.appendingPathComponent("Contents.json"))
         try Data([0x89, 0x50, 0x4E, 0x47]).write(to: imageSet.appendingPathComponent("logo@2x.png"))
         try Data("<svg/>".utf8).write(to: folder.appendingPathComponent("Badge.svg"))
         try Data("secret".utf8).write(to: folder.appendingPathComponent("notes.txt"))

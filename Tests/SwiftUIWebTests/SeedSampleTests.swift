@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SeedCommandsApp
 @testable import SeedDocumentApp
 @testable import SeedSettingsApp

@@ -52,7 +52,9 @@ var applied: [String] = []
 for fix in spec.fixes {
     let count = code.components(separatedBy: fix.replace).count - 1
     guard count == (fix.occurrences ?? 1) else {
-        fail("the fix “\(fix.why)” expects “\(fix.replace)” \(fix.occurrences ?? 1) time(s) in “\(spec.sample)”, found it \(count) times")
+        fail(
+            "the fix “\(fix.why)” expects “\(fix.replace)” \(fix.occurrences ?? 1) time(s) in “\(spec.sample)”, found it \(count) times"
+        )
     }
     code = code.replacingOccurrences(of: fix.replace, with: fix.with)
     applied.append("//   - \(fix.why)")

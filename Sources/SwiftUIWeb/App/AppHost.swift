@@ -39,13 +39,17 @@ public final class AppHost {
     /// documents in `documentsFolder` (by default `storageDirectory/Documents`).
     public init<A: App>(app: A, storageDirectory: String, documentsFolder: URL? = nil) {
         self.app = app
-        self.appName = String(describing: A.self).replacingOccurrences(of: "App", with: "", options: [.anchored, .backwards])
-        self.documentsFolder = documentsFolder ?? URL(fileURLWithPath: storageDirectory).appendingPathComponent("Documents")
+        self.appName = String(describing: A.self).replacingOccurrences(
+            of: "App", with: "", options: [.anchored, .backwards])
+        self.documentsFolder =
+            documentsFolder ?? URL(fileURLWithPath: storageDirectory).appendingPathComponent("Documents")
         storageFile = URL(fileURLWithPath: storageDirectory).appendingPathComponent("scene-storage.json")
         do {
             try FileManager.default.createDirectory(atPath: storageDirectory, withIntermediateDirectories: true)
         } catch {
-            problem("could not create the state folder \(storageDirectory): \(error.localizedDescription); @SceneStorage won't be kept")
+            problem(
+                "could not create the state folder \(storageDirectory): \(error.localizedDescription); @SceneStorage won't be kept"
+            )
         }
         loadStorage()
         installAppState()
@@ -89,12 +93,12 @@ public final class AppHost {
     /// The reserved @SceneStorage key recording a window's group.
     static let groupKey = "_swiftuiweb.group"
 
-
     /// Returns the live scene with this id, or revives it from @SceneStorage after a restart.
     public func scene(id: String) -> SceneInstance? {
         if let s = scenes[id] { return s }
         guard let stored = storedScenes[id] else { return nil }
-        let s = SceneInstance(id: id, host: self, group: stored[AppHost.groupKey].map { String(decoding: $0, as: UTF8.self) })
+        let s = SceneInstance(
+            id: id, host: self, group: stored[AppHost.groupKey].map { String(decoding: $0, as: UTF8.self) })
         s.sceneStorage = stored
         scenes[id] = s
         return s
@@ -153,9 +157,13 @@ public final class AppHost {
                 .appendingPathComponent("scene-storage.corrupt-\(Int(Date().timeIntervalSince1970)).json")
             do {
                 try FileManager.default.moveItem(at: storageFile, to: aside)
-                problem("the @SceneStorage file \(storageFile.path) could not be read (\(error)); it was moved to \(aside.lastPathComponent) and windows start afresh")
+                problem(
+                    "the @SceneStorage file \(storageFile.path) could not be read (\(error)); it was moved to \(aside.lastPathComponent) and windows start afresh"
+                )
             } catch let moveError {
-                problem("the @SceneStorage file \(storageFile.path) could not be read (\(error)) nor moved aside (\(moveError)); it is left as it is and nothing will be saved over it")
+                problem(
+                    "the @SceneStorage file \(storageFile.path) could not be read (\(error)) nor moved aside (\(moveError)); it is left as it is and nothing will be saved over it"
+                )
                 storageWritable = false
             }
         }
@@ -177,7 +185,9 @@ public final class AppHost {
     public func saveStorage() {
         saveScheduled = false
         guard storageWritable else { return }
-        for (id, scene) in scenes where storedScenes[id] != nil { storedSeen[id] = max(storedSeen[id] ?? .distantPast, scene.lastSeen) }
+        for (id, scene) in scenes where storedScenes[id] != nil {
+            storedSeen[id] = max(storedSeen[id] ?? .distantPast, scene.lastSeen)
+        }
         var file = StoredFile(scenes: [:])
         for (id, values) in storedScenes {
             file.scenes[id] = .init(lastSeen: storedSeen[id] ?? Date(), values: values)
@@ -213,7 +223,10 @@ public final class AppHost {
 
     private var connections: UInt64 = 0
     /// A new socket binding number (never 0).
-    func nextConnection() -> UInt64 { connections += 1; return connections }
+    func nextConnection() -> UInt64 {
+        connections += 1
+        return connections
+    }
 
     /// Closes the socket of a scene's window, as a dropped connection would (the page reconnects by
     /// itself and finds its scene as it was). Returns whether the scene had a connected window.

@@ -21,23 +21,47 @@ public enum SceneBuilder {
     /// One scene.
     public static func buildBlock<S: Scene>(_ scene: S) -> S { scene }
     /// Several scenes: the first window group is the one windows open on.
-    public static func buildBlock<S0: Scene, S1: Scene>(_ s0: S0, _ s1: S1) -> SceneList { SceneList(scenes: [s0, s1]) }
+    public static func buildBlock<S0: Scene, S1: Scene>(_ s0: S0, _ s1: S1) -> SceneList {
+        SceneList(scenes: [s0, s1])
+    }
     /// Three scenes.
-    public static func buildBlock<S0: Scene, S1: Scene, S2: Scene>(_ s0: S0, _ s1: S1, _ s2: S2) -> SceneList { SceneList(scenes: [s0, s1, s2]) }
+    public static func buildBlock<S0: Scene, S1: Scene, S2: Scene>(_ s0: S0, _ s1: S1, _ s2: S2) -> SceneList {
+        SceneList(scenes: [s0, s1, s2])
+    }
     /// 4 scenes.
-    public static func buildBlock<S0: Scene, S1: Scene, S2: Scene, S3: Scene>(_ s0: S0, _ s1: S1, _ s2: S2, _ s3: S3) -> SceneList { SceneList(scenes: [s0, s1, s2, s3]) }
+    public static func buildBlock<S0: Scene, S1: Scene, S2: Scene, S3: Scene>(
+        _ s0: S0, _ s1: S1, _ s2: S2, _ s3: S3
+    ) -> SceneList { SceneList(scenes: [s0, s1, s2, s3]) }
     /// 5 scenes.
-    public static func buildBlock<S0: Scene, S1: Scene, S2: Scene, S3: Scene, S4: Scene>(_ s0: S0, _ s1: S1, _ s2: S2, _ s3: S3, _ s4: S4) -> SceneList { SceneList(scenes: [s0, s1, s2, s3, s4]) }
+    public static func buildBlock<S0: Scene, S1: Scene, S2: Scene, S3: Scene, S4: Scene>(
+        _ s0: S0, _ s1: S1, _ s2: S2, _ s3: S3, _ s4: S4
+    ) -> SceneList { SceneList(scenes: [s0, s1, s2, s3, s4]) }
     /// 6 scenes.
-    public static func buildBlock<S0: Scene, S1: Scene, S2: Scene, S3: Scene, S4: Scene, S5: Scene>(_ s0: S0, _ s1: S1, _ s2: S2, _ s3: S3, _ s4: S4, _ s5: S5) -> SceneList { SceneList(scenes: [s0, s1, s2, s3, s4, s5]) }
+    public static func buildBlock<S0: Scene, S1: Scene, S2: Scene, S3: Scene, S4: Scene, S5: Scene>(
+        _ s0: S0, _ s1: S1, _ s2: S2, _ s3: S3, _ s4: S4, _ s5: S5
+    ) -> SceneList { SceneList(scenes: [s0, s1, s2, s3, s4, s5]) }
     /// 7 scenes.
-    public static func buildBlock<S0: Scene, S1: Scene, S2: Scene, S3: Scene, S4: Scene, S5: Scene, S6: Scene>(_ s0: S0, _ s1: S1, _ s2: S2, _ s3: S3, _ s4: S4, _ s5: S5, _ s6: S6) -> SceneList { SceneList(scenes: [s0, s1, s2, s3, s4, s5, s6]) }
+    public static func buildBlock<S0: Scene, S1: Scene, S2: Scene, S3: Scene, S4: Scene, S5: Scene, S6: Scene>(
+        _ s0: S0, _ s1: S1, _ s2: S2, _ s3: S3, _ s4: S4, _ s5: S5, _ s6: S6
+    ) -> SceneList { SceneList(scenes: [s0, s1, s2, s3, s4, s5, s6]) }
     /// 8 scenes.
-    public static func buildBlock<S0: Scene, S1: Scene, S2: Scene, S3: Scene, S4: Scene, S5: Scene, S6: Scene, S7: Scene>(_ s0: S0, _ s1: S1, _ s2: S2, _ s3: S3, _ s4: S4, _ s5: S5, _ s6: S6, _ s7: S7) -> SceneList { SceneList(scenes: [s0, s1, s2, s3, s4, s5, s6, s7]) }
+    public static func buildBlock<
+        S0: Scene, S1: Scene, S2: Scene, S3: Scene, S4: Scene, S5: Scene, S6: Scene, S7: Scene
+    >(_ s0: S0, _ s1: S1, _ s2: S2, _ s3: S3, _ s4: S4, _ s5: S5, _ s6: S6, _ s7: S7) -> SceneList {
+        SceneList(scenes: [s0, s1, s2, s3, s4, s5, s6, s7])
+    }
     /// 9 scenes.
-    public static func buildBlock<S0: Scene, S1: Scene, S2: Scene, S3: Scene, S4: Scene, S5: Scene, S6: Scene, S7: Scene, S8: Scene>(_ s0: S0, _ s1: S1, _ s2: S2, _ s3: S3, _ s4: S4, _ s5: S5, _ s6: S6, _ s7: S7, _ s8: S8) -> SceneList { SceneList(scenes: [s0, s1, s2, s3, s4, s5, s6, s7, s8]) }
+    public static func buildBlock<
+        S0: Scene, S1: Scene, S2: Scene, S3: Scene, S4: Scene, S5: Scene, S6: Scene, S7: Scene, S8: Scene
+    >(_ s0: S0, _ s1: S1, _ s2: S2, _ s3: S3, _ s4: S4, _ s5: S5, _ s6: S6, _ s7: S7, _ s8: S8) -> SceneList {
+        SceneList(scenes: [s0, s1, s2, s3, s4, s5, s6, s7, s8])
+    }
     /// 10 scenes.
-    public static func buildBlock<S0: Scene, S1: Scene, S2: Scene, S3: Scene, S4: Scene, S5: Scene, S6: Scene, S7: Scene, S8: Scene, S9: Scene>(_ s0: S0, _ s1: S1, _ s2: S2, _ s3: S3, _ s4: S4, _ s5: S5, _ s6: S6, _ s7: S7, _ s8: S8, _ s9: S9) -> SceneList { SceneList(scenes: [s0, s1, s2, s3, s4, s5, s6, s7, s8, s9]) }
+    public static func buildBlock<
+        S0: Scene, S1: Scene, S2: Scene, S3: Scene, S4: Scene, S5: Scene, S6: Scene, S7: Scene, S8: Scene, S9: Scene
+    >(_ s0: S0, _ s1: S1, _ s2: S2, _ s3: S3, _ s4: S4, _ s5: S5, _ s6: S6, _ s7: S7, _ s8: S8, _ s9: S9) -> SceneList {
+        SceneList(scenes: [s0, s1, s2, s3, s4, s5, s6, s7, s8, s9])
+    }
     /// `if`/`else` between scenes.
     public static func buildEither<S: Scene>(first s: S) -> SceneList { SceneList(scenes: [s]) }
     /// `if`/`else` between scenes.
@@ -64,20 +88,37 @@ public struct WindowGroup<Content: View>: Scene, PrimitiveScene {
     /// The type of value the group's windows present (`nil`: none).
     var valueType: ObjectIdentifier?
     /// Creates a window group.
-    public init(@ViewBuilder content: @escaping @MainActor () -> Content) { root = { _ in content() }; id = nil; title = nil }
+    public init(@ViewBuilder content: @escaping @MainActor () -> Content) {
+        root = { _ in content() }
+        id = nil
+        title = nil
+    }
     /// Creates a window group with a title.
     public init<S: StringProtocol>(_ title: S, @ViewBuilder content: @escaping @MainActor () -> Content) {
-        root = { _ in content() }; id = nil; self.title = String(title)
+        root = { _ in content() }
+        id = nil
+        self.title = String(title)
     }
     /// Creates a window group with a title and an identifier.
     public init<S: StringProtocol>(_ title: S, id: String, @ViewBuilder content: @escaping @MainActor () -> Content) {
-        root = { _ in content() }; self.id = id; self.title = String(title)
+        root = { _ in content() }
+        self.id = id
+        self.title = String(title)
     }
     /// Creates a window group with an identifier.
-    public init(id: String, @ViewBuilder content: @escaping @MainActor () -> Content) { root = { _ in content() }; self.id = id; title = nil }
+    public init(id: String, @ViewBuilder content: @escaping @MainActor () -> Content) {
+        root = { _ in content() }
+        self.id = id
+        title = nil
+    }
 
-    init(title: String?, id: String?, valueType: ObjectIdentifier?, root: @escaping @MainActor (SceneInstance) -> Content) {
-        self.title = title; self.id = id; self.valueType = valueType; self.root = root
+    init(
+        title: String?, id: String?, valueType: ObjectIdentifier?, root: @escaping @MainActor (SceneInstance) -> Content
+    ) {
+        self.title = title
+        self.id = id
+        self.valueType = valueType
+        self.root = root
     }
 
     /// Primitive scene.
@@ -86,7 +127,8 @@ public struct WindowGroup<Content: View>: Scene, PrimitiveScene {
         let root = self.root
         // A value group without an id gets one of its own, so its windows find it again.
         let groupID = id ?? (valueType != nil ? "_for\(catalog.entries.count)" : nil)
-        catalog.entries.append(.init(kind: .windowGroup, id: groupID, title: title, valueType: valueType) { scene in root(scene) })
+        catalog.entries.append(
+            .init(kind: .windowGroup, id: groupID, title: title, valueType: valueType) { scene in root(scene) })
     }
 }
 
@@ -94,21 +136,25 @@ public struct WindowGroup<Content: View>: Scene, PrimitiveScene {
 /// the value, which is kept with the window (restored on reload and after a restart).
 public struct PresentedWindowContent<Data: Codable & Hashable, Content: View>: View {
     let value: Binding<Data?>
-    let content: (Binding<Data?>) -> Content
+    let content: @MainActor (Binding<Data?>) -> Content
     /// The app's view.
     public var body: some View { content(value) }
 }
 
 extension WindowGroup {
     /// A group of windows, each presenting a value given to `openWindow(value:)`.
-    public init<D: Codable & Hashable, C: View>(for type: D.Type, @ViewBuilder content: @escaping @MainActor (Binding<D?>) -> C)
+    public init<D: Codable & Hashable, C: View>(
+        for type: D.Type, @ViewBuilder content: @escaping @MainActor (Binding<D?>) -> C
+    )
     where Content == PresentedWindowContent<D, C> {
         self.init(title: nil, id: nil, valueType: ObjectIdentifier(D.self)) { scene in
             PresentedWindowContent(value: scene.presentedValue(D.self), content: content)
         }
     }
     /// A group of windows with an identifier, each presenting a value given to `openWindow(id:value:)`.
-    public init<D: Codable & Hashable, C: View>(id: String, for type: D.Type, @ViewBuilder content: @escaping @MainActor (Binding<D?>) -> C)
+    public init<D: Codable & Hashable, C: View>(
+        id: String, for type: D.Type, @ViewBuilder content: @escaping @MainActor (Binding<D?>) -> C
+    )
     where Content == PresentedWindowContent<D, C> {
         self.init(title: nil, id: id, valueType: ObjectIdentifier(D.self)) { scene in
             PresentedWindowContent(value: scene.presentedValue(D.self), content: content)
@@ -131,7 +177,9 @@ public struct Window<Content: View>: Scene, PrimitiveScene {
     let content: @MainActor () -> Content
     /// Creates a single window with a title and an identifier (used by `openWindow(id:)`).
     public init<S: StringProtocol>(_ title: S, id: String, @ViewBuilder content: @escaping @MainActor () -> Content) {
-        self.title = String(title); self.id = id; self.content = content
+        self.title = String(title)
+        self.id = id
+        self.content = content
     }
     /// Primitive scene.
     public var body: Never { fatalError("primitive scene") }
@@ -154,7 +202,8 @@ public struct Settings<Content: View>: Scene, PrimitiveScene {
     public var body: Never { fatalError("primitive scene") }
     func collect(into catalog: inout SceneCatalog) {
         let content = self.content
-        catalog.entries.append(.init(kind: .settings, id: SceneCatalog.settingsID, title: "Settings") { _ in content() })
+        catalog.entries.append(
+            .init(kind: .settings, id: SceneCatalog.settingsID, title: "Settings") { _ in content() })
     }
 }
 

@@ -55,13 +55,23 @@ public final class SceneInstance {
     /// A message for the person (a failed menu command), shown at the top of the window until dismissed.
     var notice: String?
 
-    init(id: String, host: AppHost, group: String? = nil) { self.id = id; self.host = host; self.group = group }
+    init(id: String, host: AppHost, group: String? = nil) {
+        self.id = id
+        self.host = host
+        self.group = group
+    }
 
     func slot(for key: String, context: RenderContext? = nil, make: () -> Any) -> StorageSlot {
         context?.useSlot(key)
         let owner = context?.record?.path
-        if let s = slots[key] { s.owner = owner; return s }
-        let s = StorageSlot(value: make(), scene: self); s.owner = owner; slots[key] = s; return s
+        if let s = slots[key] {
+            s.owner = owner
+            return s
+        }
+        let s = StorageSlot(value: make(), scene: self)
+        s.owner = owner
+        slots[key] = s
+        return s
     }
 
     /// A slot's value changed: its owning view (or, without one, the whole window) renders again.
@@ -74,11 +84,17 @@ public final class SceneInstance {
         let key = ObjectIdentifier(object)
         let path = context?.record?.path
         if var entry = observed[key] {
-            if let path { entry.paths.insert(path); observed[key] = entry }
+            if let path {
+                entry.paths.insert(path)
+                observed[key] = entry
+            }
             return
         }
         let publisher = object.objectWillChange
-        let token = publisher.subscribe { [marks, weak self] in marks.add(object: key); SceneInstance.wake(self) }
+        let token = publisher.subscribe { [marks, weak self] in
+            marks.add(object: key)
+            SceneInstance.wake(self)
+        }
         observed[key] = (publisher, token, path.map { [$0] } ?? [])
     }
 
@@ -89,11 +105,23 @@ public final class SceneInstance {
     final class Marks: @unchecked Sendable {
         private let lock = NSLock()
         private var paths: Set<String> = [], objects: Set<ObjectIdentifier> = []
-        func add(path: String) { lock.lock(); paths.insert(path); lock.unlock() }
-        func add(object: ObjectIdentifier) { lock.lock(); objects.insert(object); lock.unlock() }
+        func add(path: String) {
+            lock.lock()
+            paths.insert(path)
+            lock.unlock()
+        }
+        func add(object: ObjectIdentifier) {
+            lock.lock()
+            objects.insert(object)
+            lock.unlock()
+        }
         func take() -> (Set<String>, Set<ObjectIdentifier>) {
-            lock.lock(); defer { lock.unlock() }
-            let r = (paths, objects); paths = []; objects = []; return r
+            lock.lock()
+            defer { lock.unlock() }
+            let r = (paths, objects)
+            paths = []
+            objects = []
+            return r
         }
     }
 
@@ -106,20 +134,28 @@ public final class SceneInstance {
         let (paths, objects) = marks.take()
         for p in paths { markDirty(p) }
         for key in objects {
-            guard let entry = observed[key], !entry.paths.isEmpty else { invalidate(); continue }
+            guard let entry = observed[key], !entry.paths.isEmpty else {
+                invalidate()
+                continue
+            }
             for p in entry.paths { markDirty(p) }
         }
     }
 
     /// Marks one view for re-rendering (its ancestors learn that something below them changed).
     func markDirty(_ path: String) {
-        guard let r = records[path] else { invalidate(); return }
+        guard let r = records[path] else {
+            invalidate()
+            return
+        }
         r.dirty = true
         var p = r.parent
-        while let q = p, !q.dirtyBelow { q.dirtyBelow = true; p = q.parent }
+        while let q = p, !q.dirtyBelow {
+            q.dirtyBelow = true
+            p = q.parent
+        }
         schedule()
     }
-
 
     /// Renders a custom view: replays its cached output when neither it nor anything below it changed,
     /// walks its last body again when only something below changed, and evaluates `body` otherwise.
@@ -138,8 +174,10 @@ public final class SceneInstance {
         context.record?.children.append(record)
         records[path] = record
         live.insert(path)
-        let savedRecord = context.record, savedForcing = context.forcing
-        let titleBefore = context.title, shownBefore = context.titleShown
+        let savedRecord = context.record
+        let savedForcing = context.forcing
+        let titleBefore = context.title
+        let shownBefore = context.titleShown
         let collector = Effects()
         context.effects.append(collector)
         context.record = record
@@ -161,7 +199,10 @@ public final class SceneInstance {
                 record.body = body
                 nodes = context.render(body, path: path)
             }
-        } onChange: { [marks, weak self] in marks.add(path: path); SceneInstance.wake(self) }
+        } onChange: { [marks, weak self] in
+            marks.add(path: path)
+            SceneInstance.wake(self)
+        }
         context.forcing = savedForcing
         context.record = savedRecord
         context.effects.removeLast()
@@ -222,7 +263,9 @@ public final class SceneInstance {
             get: { [weak self] in
                 guard let data = self?.sceneStorage[SceneInstance.valueKey] else { return nil }
                 do { return try PresentedValueCoding.decode(D.self, data) } catch {
-                    self?.host.logger.error("window \(self?.id ?? "?"): its presented \(D.self) no longer decodes (\(error)); it presents none")
+                    self?.host.logger.error(
+                        "window \(self?.id ?? "?"): its presented \(D.self) no longer decodes (\(error)); it presents none"
+                    )
                     return nil
                 }
             },
@@ -237,7 +280,9 @@ public final class SceneInstance {
     /// window already presenting the value is shown again instead of a second one.
     func openWindow(group: String?, type: ObjectIdentifier, value: Data) {
         let catalog = SceneCatalog(app: host.app)
-        guard let entry = group.flatMap({ catalog.entry(for: $0) }) ?? catalog.entries.first(where: { $0.valueType == type }),
+        guard
+            let entry = group.flatMap({ catalog.entry(for: $0) })
+                ?? catalog.entries.first(where: { $0.valueType == type }),
             entry.valueType == type
         else {
             report("openWindow(value:): no window group presents this type of value")
@@ -296,14 +341,20 @@ public final class SceneInstance {
         needsFull = false
         live = []
         let catalog = SceneCatalog(app: host.app)
-        var nodes = context.render(RootView(content: host.rootView(for: self, catalog: catalog)), path: "v", axis: .vertical)
+        var nodes = context.render(
+            RootView(content: host.rootView(for: self, catalog: catalog)), path: "v", axis: .vertical)
         let isDocument = catalog.entry(for: group)?.kind == .document
         if renaming, isDocument {
             let sheet = context.render(RenameDocumentView(scene: self), path: "rename", axis: .vertical)
-            nodes.append(Node("div", id: "rename~", attributes: [("class", "sw-overlay")], children: [
-                Node("div", id: "rename~s", attributes: [("class", "sw-sheet"), ("role", "dialog"), ("aria-label", "Rename Document")],
-                     children: sheet)
-            ]))
+            nodes.append(
+                Node(
+                    "div", id: "rename~", attributes: [("class", "sw-overlay")],
+                    children: [
+                        Node(
+                            "div", id: "rename~s",
+                            attributes: [("class", "sw-sheet"), ("role", "dialog"), ("aria-label", "Rename Document")],
+                            children: sheet)
+                    ]))
         }
         var values = FocusedValues()
         focusDependent = false
@@ -316,7 +367,9 @@ public final class SceneInstance {
         // the page, none registers an action): it is built once.
         let menuBar: Node?
         if catalog.commands.isEmpty && catalog.documentGroups.isEmpty {
-            if staticMenuBar == nil { staticMenuBar = .some(MenuBar(scene: self, context: context, catalog: catalog).build()) }
+            if staticMenuBar == nil {
+                staticMenuBar = .some(MenuBar(scene: self, context: context, catalog: catalog).build())
+            }
             menuBar = staticMenuBar ?? nil
         } else {
             menuBar = MenuBar(scene: self, context: context, catalog: catalog).build()
@@ -324,7 +377,12 @@ public final class SceneInstance {
         records = records.filter { live.contains($0.key) }
         for (key, entry) in observed {
             let paths = entry.paths.filter { live.contains($0) }
-            if paths.isEmpty { entry.publisher.cancel(entry.token); observed[key] = nil } else { observed[key]?.paths = paths }
+            if paths.isEmpty {
+                entry.publisher.cancel(entry.token)
+                observed[key] = nil
+            } else {
+                observed[key]?.paths = paths
+            }
         }
         actions = context.actions
         inputs = context.inputs
@@ -334,27 +392,55 @@ public final class SceneInstance {
         }
         slots = slots.filter { context.usedSlots.contains($0.key) }
         runLifecycle(context)
-        let newWindowURL = group.map { "/?g=" + ($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "") } ?? "/"
-        let bar = Node("header", id: "bar", attributes: [("class", "sw-windowbar")], children: (menuBar.map { [$0] } ?? []) + [
-            Node("div", id: "bar.l", attributes: [("class", "sw-toolbar sw-leading")], children: context.toolbar.filter { $0.attributes.first?.1.contains("sw-leading") == true }),
-            Node("div", id: "bar.t", attributes: [("class", "sw-window-title")], text: context.titleShown ? "" : title),
-            Node("div", id: "bar.r", attributes: [("class", "sw-toolbar")], children: context.toolbar.filter { $0.attributes.first?.1.contains("sw-leading") != true }),
-            Node("a", id: "bar.new", attributes: [("class", "sw-newwindow"), ("href", newWindowURL), ("target", "_blank"), ("title", "New Window")],
-                 children: [Node("span", id: "bar.new.i", attributes: [("class", "sw-symbol")], raw: Symbols.svg("macwindow.badge.plus")),
-                            Node("span", id: "bar.new.t", text: "New Window")]),
-        ])
+        let newWindowURL =
+            group.map { "/?g=" + ($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "") } ?? "/"
+        let bar = Node(
+            "header", id: "bar", attributes: [("class", "sw-windowbar")],
+            children: (menuBar.map { [$0] } ?? []) + [
+                Node(
+                    "div", id: "bar.l", attributes: [("class", "sw-toolbar sw-leading")],
+                    children: context.toolbar.filter { $0.attributes.first?.1.contains("sw-leading") == true }),
+                Node(
+                    "div", id: "bar.t", attributes: [("class", "sw-window-title")],
+                    text: context.titleShown ? "" : title),
+                Node(
+                    "div", id: "bar.r", attributes: [("class", "sw-toolbar")],
+                    children: context.toolbar.filter { $0.attributes.first?.1.contains("sw-leading") != true }),
+                Node(
+                    "a", id: "bar.new",
+                    attributes: [
+                        ("class", "sw-newwindow"), ("href", newWindowURL), ("target", "_blank"),
+                        ("title", "New Window"),
+                    ],
+                    children: [
+                        Node(
+                            "span", id: "bar.new.i", attributes: [("class", "sw-symbol")],
+                            raw: Symbols.svg("macwindow.badge.plus")),
+                        Node("span", id: "bar.new.t", text: "New Window"),
+                    ]),
+            ])
         var noticeNodes: [Node] = []
         if let notice {
-            context.addAction("notice.x") { [weak self] in self?.notice = nil; self?.invalidate() }
-            noticeNodes.append(Node("div", id: "notice", attributes: [("class", "sw-notice"), ("role", "alert")], children: [
-                Node("span", id: "notice.t", text: notice),
-                Node("button", id: "notice.x", attributes: [("class", "sw-button sw-borderless"), ("data-click", "1")], text: "Dismiss"),
-            ]))
+            context.addAction("notice.x") { [weak self] in
+                self?.notice = nil
+                self?.invalidate()
+            }
+            noticeNodes.append(
+                Node(
+                    "div", id: "notice", attributes: [("class", "sw-notice"), ("role", "alert")],
+                    children: [
+                        Node("span", id: "notice.t", text: notice),
+                        Node(
+                            "button", id: "notice.x",
+                            attributes: [("class", "sw-button sw-borderless"), ("data-click", "1")], text: "Dismiss"),
+                    ]))
             actions = context.actions
         }
-        return Node("main", id: "root", attributes: [("class", "sw-window")], children: [bar] + noticeNodes + [
-            Node("div", id: "content", attributes: [("class", "sw-content")], children: nodes),
-        ])
+        return Node(
+            "main", id: "root", attributes: [("class", "sw-window")],
+            children: [bar] + noticeNodes + [
+                Node("div", id: "content", attributes: [("class", "sw-content")], children: nodes)
+            ])
     }
 
     /// Runs onAppear / onDisappear / onChange / task hooks after a pass.
@@ -367,14 +453,21 @@ public final class SceneInstance {
         var values: [String: (value: Any, equals: (Any) -> Bool)] = [:]
         for hook in context.changes {
             if let old = changeValues[hook.path] {
-                if !old.equals(hook.value) { let h = hook; fire.append { h.fire(old.value) } }
+                if !old.equals(hook.value) {
+                    let h = hook
+                    fire.append { h.fire(old.value) }
+                }
             } else if hook.initial {
-                let h = hook; fire.append { h.fire(nil) }
+                let h = hook
+                fire.append { h.fire(nil) }
             }
             values[hook.path] = (hook.value, hook.equals)
         }
         changeValues = values
-        for (path, r) in running where context.tasks[path] == nil { r.task.cancel(); running[path] = nil }
+        for (path, r) in running where context.tasks[path] == nil {
+            r.task.cancel()
+            running[path] = nil
+        }
         for (path, hook) in context.tasks {
             if let r = running[path] {
                 if r.hook.equals(hook.id) { continue }
@@ -419,14 +512,20 @@ public final class SceneInstance {
             dirty = false
             let oldTitle = title
             let new = render()
-            if let old = lastTree { Differ.diff(old, new, into: &patches) } else { patches.append(.replace(id: "root", html: new.html)) }
+            if let old = lastTree {
+                Differ.diff(old, new, into: &patches)
+            } else {
+                patches.append(.replace(id: "root", html: new.html))
+            }
             if title != oldTitle { patches.append(.title(title)) }
             lastTree = new
             if !dirty { break }
         }
         if let echo {
             patches.removeAll {
-                if case .attribute(echo.id, let name, let value) = $0, name == "value" || name == "checked" { return value == echo.value }
+                if case .attribute(echo.id, let name, let value) = $0, name == "value" || name == "checked" {
+                    return value == echo.value
+                }
                 return false
             }
         }
@@ -443,14 +542,17 @@ public final class SceneInstance {
         applyMarks()
         needsFull = true
         var tree = render()
-        if dirty { dirty = false; tree = render() }
+        if dirty {
+            dirty = false
+            tree = render()
+        }
         lastTree = tree
         pageInSync = true
         return """
-        <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">\
-        <title>\(HTML.escape(title))</title><style>\(ClientAssets.css)</style></head>\
-        <body data-scene="\(id)">\(tree.html)<script src="/_swiftuiweb/client.js"></script></body></html>
-        """
+            <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">\
+            <title>\(HTML.escape(title))</title><style>\(ClientAssets.css)</style></head>\
+            <body data-scene="\(id)">\(tree.html)<script src="/_swiftuiweb/client.js"></script></body></html>
+            """
     }
 
     /// Handles one event from the browser; returns the patches produced.
@@ -475,8 +577,12 @@ public final class SceneInstance {
             let base = lastTree?.find(id: event.id)?.attributes.first { $0.0 == "value" }?.1 ?? ""
             let units = base.utf16
             guard units.count == n, a + d <= n,
-                let start = units.index(units.startIndex, offsetBy: a, limitedBy: units.endIndex).flatMap({ String.Index($0, within: base) }),
-                let end = units.index(units.startIndex, offsetBy: a + d, limitedBy: units.endIndex).flatMap({ String.Index($0, within: base) })
+                let start = units.index(units.startIndex, offsetBy: a, limitedBy: units.endIndex).flatMap({
+                    String.Index($0, within: base)
+                }),
+                let end = units.index(units.startIndex, offsetBy: a + d, limitedBy: units.endIndex).flatMap({
+                    String.Index($0, within: base)
+                })
             else {
                 // The page edited another value than the server's (a change crossed it): it gets the value again.
                 pending.append(.attribute(id: event.id, name: "value", value: base))
@@ -536,7 +642,10 @@ final class ViewRecord {
     var dirty = false
     /// A descendant's state changed: walk the last body again to reach it.
     var dirtyBelow = false
-    init(path: String, type: ObjectIdentifier) { self.path = path; self.type = type }
+    init(path: String, type: ObjectIdentifier) {
+        self.path = path
+        self.type = type
+    }
 }
 
 /// The window's root: a custom view so that what the root reads is tracked like any view's.

@@ -2,258 +2,258 @@
 enum ClientAssets {
     /// The client: sends clicks, input values, Return and Escape; applies patches; reconnects with backoff.
     static let script = #"""
-(function(){
-var id=document.body.dataset.scene,ws,tries=0,B={checked:1,disabled:1,selected:1,hidden:1,readonly:1};
-var sw=window.__swiftuiweb={patches:0,last:0,open:false,opens:0};
-if(!window.name)window.name='swiftuiweb-'+id;
-function send(o){if(ws&&ws.readyState===1){ws.send(JSON.stringify(o));return true;}return false;}
-sw.ping=function(){return send({t:'ping',id:''});};
-var lastPhase='';
-function phase(force){var p=document.visibilityState==='hidden'?'background':document.hasFocus()?'active':'inactive';
- if(force||p!==lastPhase){if(send({t:'phase',id:p}))lastPhase=p;}}
-document.addEventListener('visibilitychange',function(){phase(false);});
-window.addEventListener('focus',function(){phase(false);});window.addEventListener('blur',function(){phase(false);});
-function connect(){
- ws=new WebSocket((location.protocol==='https:'?'wss:':'ws:')+'//'+location.host+'/_swiftuiweb/ws?w='+id);
- ws.onopen=function(){tries=0;sw.open=true;sw.opens++;document.documentElement.classList.remove('sw-offline');phase(true);};
- ws.onmessage=function(m){var ps=JSON.parse(m.data);
-  if(ps.rebind){id=ps.rebind;history.replaceState(null,'','/?w='+id);location.reload();return;}
-  if(ps.reload){location.reload();return;}
-  if(ps.pong){if(sw.onpong)sw.onpong();return;}
-  for(var i=0;i<ps.length;i++)apply(ps[i]);
-  sw.patches++;sw.last=performance.now();if(sw.onpatch)sw.onpatch();};
- ws.onclose=function(){sw.open=false;document.documentElement.classList.add('sw-offline');tries++;
-  setTimeout(connect,Math.min(10000,100*Math.pow(2,tries))*(0.8+0.4*Math.random()));};
-}
-function apply(q){
- if(q.op==='title'){document.title=q.text;return;}
- if(q.op==='open'){window.open(q.url,q.name||'_blank');return;}
- if(q.op==='navigate'){location.assign(q.url);return;}
- if(q.op==='close'){window.close();return;}
- var el=document.getElementById(q.id);if(!el)return;
- if(q.op==='replace'){var a=document.activeElement,aid=a&&a.id;el.outerHTML=q.html;
-  if(aid){var f=document.getElementById(aid);if(f&&f!==a)f.focus();}}
- else if(q.op==='text'){el.textContent=q.text;}
- else if(q.op==='attr'){var n=q.name,v=q.value;
-  if(B[n]){el.toggleAttribute(n,v==='true');el[n]=v==='true';}
-  else{el.setAttribute(n,v);if(n==='value'){if(el.value!==v)el.value=v;el._sent=v;}}}
- else if(q.op==='remove'){el.remove();}
- else if(q.op==='insert'){var t=document.createElement('template');t.innerHTML=q.html;
-  var ref=q.before?document.getElementById(q.before):null;el.insertBefore(t.content,ref);}
-}
-var mac=/Mac|iPhone|iPad/.test(navigator.platform||'');
-function closeMenus(){document.querySelectorAll('.sw-menu.sw-open').forEach(function(m){m.classList.remove('sw-open');
- var t=m.querySelector('[data-menu]');if(t)t.setAttribute('aria-expanded','false');});}
-function openMenu(m,focusFirst){closeMenus();m.classList.add('sw-open');var t=m.querySelector('[data-menu]');
- t.setAttribute('aria-expanded','true');if(focusFirst){var f=m.querySelector('.sw-menu-items [role^=menuitem]:not([disabled])');if(f)f.focus();}}
-function field(){var a=document.activeElement;return a&&(a.tagName==='INPUT'||a.tagName==='TEXTAREA')?a:(sw.lastField||null);}
-function edit(f,fn){if(!f)return;var s=f.selectionStart,e=f.selectionEnd;if(s===e){s=0;e=f.value.length;}
- f.value=f.value.slice(0,s)+fn(f.value.slice(s,e))+f.value.slice(e);f.setSelectionRange(s,e);
- f.dispatchEvent(new Event('input',{bubbles:true}));}
-var client={
- copy:function(){document.execCommand('copy');},cut:function(){document.execCommand('cut');},
- paste:function(){var f=field();if(navigator.clipboard&&f)navigator.clipboard.readText().then(function(t){f.focus();document.execCommand('insertText',false,t);});},
- selectAll:function(){var f=field();if(f){f.focus();f.select();}else document.execCommand('selectAll');},
- print:function(){window.print();},
- fullscreen:function(){if(document.fullscreenElement)document.exitFullscreen();else document.documentElement.requestFullscreen();},
- toggleSidebar:function(){document.documentElement.classList.toggle('sw-no-sidebar');},
- toggleToolbar:function(){document.documentElement.classList.toggle('sw-no-toolbar');},
- upper:function(){edit(field(),function(t){return t.toUpperCase();});},
- lower:function(){edit(field(),function(t){return t.toLowerCase();});},
- capitalize:function(){edit(field(),function(t){return t.replace(/\b\w/g,function(c){return c.toUpperCase();});});},
- open:function(u){window.open(u,'_blank');},
- window:function(u){window.open(u,'swiftuiweb-'+(new URLSearchParams(u.slice(u.indexOf('?')))).get('g'));},
- navigate:function(u){location.assign(u);},
- download:function(u){var a=document.createElement('a');a.href=u;a.download='';document.body.appendChild(a);a.click();a.remove();}
-};
-function activate(t){if(t.disabled)return;closeMenus();
- if(t.dataset.click){send({t:'click',id:t.id});}
- else if(t.dataset.client&&client[t.dataset.client]){client[t.dataset.client](t.dataset.arg);}}
-sw.activate=activate;
-document.addEventListener('click',function(e){
- var m=e.target.closest('[data-menu]');
- if(m){e.preventDefault();var menu=m.parentNode;if(menu.classList.contains('sw-open'))closeMenus();else openMenu(menu,false);return;}
- var t=e.target.closest('[data-click],[data-client]');
- if(t){e.preventDefault();activate(t);return;}
- if(!e.target.closest('.sw-menu'))closeMenus();});
-document.addEventListener('mouseover',function(e){var m=e.target.closest('.sw-menu');
- if(m&&!m.classList.contains('sw-open')&&document.querySelector('.sw-menu.sw-open'))openMenu(m,false);});
-document.addEventListener('focusin',function(e){var t=e.target;if(t.tagName==='INPUT'||t.tagName==='TEXTAREA')sw.lastField=t;
- if(t.id&&!t.closest('.sw-menubar'))send({t:'focus',id:t.id});});
-document.addEventListener('change',function(e){var t=e.target;if(!t.dataset||!t.dataset.upload||!t.files.length)return;
- var f=t.files[0];fetch('/_swiftuiweb/upload?w='+id,{method:'POST',body:f,headers:{'X-SwiftUIWeb-Filename':encodeURIComponent(f.name)}})
- .then(function(r){return r.json();}).then(function(j){if(j.w)location.assign('/?w='+j.w);else sw.uploadError=j.error;});t.value='';});
-function keyCode(e){var k=e.key.toLowerCase(),p=[];if(mac?e.metaKey:e.ctrlKey)p.push('mod');if(e.altKey)p.push('alt');
- if(e.shiftKey)p.push('shift');if(e.code&&/^Key[A-Z]$/.test(e.code))k=e.code.slice(3).toLowerCase();
- else if(e.code&&/^Digit[0-9]$/.test(e.code))k=e.code.slice(5);p.push(k);return p.join('+');}
-sw.keyCode=keyCode;
-function hi(c){return c>=0xD800&&c<=0xDBFF;}
-function splice(t){var o=t._sent!==undefined?t._sent:t.defaultValue,v=t.value,p=0,s=0,m=Math.min(o.length,v.length);
- var g=Math.max(0,Math.min(m,(t.selectionStart||0)-64));if(g&&o.substring(0,g)===v.substring(0,g))p=g;
- while(p<m&&o.charCodeAt(p)===v.charCodeAt(p))p++;if(p>0&&hi(o.charCodeAt(p-1)))p--;
- var q=Math.max(0,Math.min(m-p,v.length-(t.selectionEnd||0)-64));if(q&&o.substring(o.length-q)===v.substring(v.length-q))s=q;
- while(s<m-p&&o.charCodeAt(o.length-1-s)===v.charCodeAt(v.length-1-s))s++;
- if(s>0&&hi(v.charCodeAt(v.length-s-1))&&v.length-s-1>=p)s--;
- var del=o.length-p-s,ins=v.slice(p,v.length-s),n=o.length,at=p,C=4000;
- do{var k=Math.min(C,ins.length);if(k<ins.length&&hi(ins.charCodeAt(k-1)))k--;
-  send({t:'splice',id:t.id,a:at,d:del,n:n,v:ins.slice(0,k)});n=n-del+k;at+=k;del=0;ins=ins.slice(k);}while(ins.length);
- t._sent=v;}
-document.addEventListener('input',function(e){var t=e.target;
- if(t.dataset&&t.dataset.splice){splice(t);return;}
- if(t.dataset&&t.dataset.input)send({t:'input',id:t.id,v:String(t.type==='checkbox'?t.checked:t.value)});});
-document.addEventListener('keydown',function(e){var t=e.target;
- var open=document.querySelector('.sw-menu.sw-open');
- if(open){var items=Array.prototype.slice.call(open.querySelectorAll('.sw-menu-items [role^=menuitem]:not([disabled])'));
-  var i=items.indexOf(document.activeElement),menus=Array.prototype.slice.call(document.querySelectorAll('.sw-menu')),j=menus.indexOf(open);
-  if(e.key==='Escape'){e.preventDefault();closeMenus();open.querySelector('[data-menu]').focus();return;}
-  if(e.key==='ArrowDown'&&items.length){e.preventDefault();items[(i+1)%items.length].focus();return;}
-  if(e.key==='ArrowUp'&&items.length){e.preventDefault();items[(i-1+items.length)%items.length].focus();return;}
-  if(e.key==='ArrowRight'){e.preventDefault();openMenu(menus[(j+1)%menus.length],true);return;}
-  if(e.key==='ArrowLeft'){e.preventDefault();openMenu(menus[(j-1+menus.length)%menus.length],true);return;}
-  if((e.key==='Enter'||e.key===' ')&&i>=0){e.preventDefault();activate(items[i]);return;}}
- if(t.dataset&&t.dataset.menu&&(e.key==='ArrowDown'||e.key==='Enter'||e.key===' ')){e.preventDefault();openMenu(t.parentNode,true);return;}
- var code=keyCode(e),inField=t.tagName==='INPUT'||t.tagName==='TEXTAREA';
- if(code.indexOf('mod+')===0||code.indexOf('alt+')===0||!inField){
-  var s=document.querySelector('[data-shortcut="'+code.replace(/"/g,'')+'"]');
-  if(s&&!s.disabled&&!(inField&&(s.dataset.client==='copy'||s.dataset.client==='cut'||s.dataset.client==='paste'||s.dataset.client==='selectAll'))){
-   e.preventDefault();activate(s);return;}}
- if(e.key==='Enter'&&t.dataset&&t.dataset.submit){e.preventDefault();send({t:'submit',id:t.id});}
- if(e.key==='Escape'){var o=document.querySelectorAll('[data-escape]');if(o.length)send({t:'click',id:o[o.length-1].dataset.escape});}});
-connect();
-})();
-"""#
+        (function(){
+        var id=document.body.dataset.scene,ws,tries=0,B={checked:1,disabled:1,selected:1,hidden:1,readonly:1};
+        var sw=window.__swiftuiweb={patches:0,last:0,open:false,opens:0};
+        if(!window.name)window.name='swiftuiweb-'+id;
+        function send(o){if(ws&&ws.readyState===1){ws.send(JSON.stringify(o));return true;}return false;}
+        sw.ping=function(){return send({t:'ping',id:''});};
+        var lastPhase='';
+        function phase(force){var p=document.visibilityState==='hidden'?'background':document.hasFocus()?'active':'inactive';
+         if(force||p!==lastPhase){if(send({t:'phase',id:p}))lastPhase=p;}}
+        document.addEventListener('visibilitychange',function(){phase(false);});
+        window.addEventListener('focus',function(){phase(false);});window.addEventListener('blur',function(){phase(false);});
+        function connect(){
+         ws=new WebSocket((location.protocol==='https:'?'wss:':'ws:')+'//'+location.host+'/_swiftuiweb/ws?w='+id);
+         ws.onopen=function(){tries=0;sw.open=true;sw.opens++;document.documentElement.classList.remove('sw-offline');phase(true);};
+         ws.onmessage=function(m){var ps=JSON.parse(m.data);
+          if(ps.rebind){id=ps.rebind;history.replaceState(null,'','/?w='+id);location.reload();return;}
+          if(ps.reload){location.reload();return;}
+          if(ps.pong){if(sw.onpong)sw.onpong();return;}
+          for(var i=0;i<ps.length;i++)apply(ps[i]);
+          sw.patches++;sw.last=performance.now();if(sw.onpatch)sw.onpatch();};
+         ws.onclose=function(){sw.open=false;document.documentElement.classList.add('sw-offline');tries++;
+          setTimeout(connect,Math.min(10000,100*Math.pow(2,tries))*(0.8+0.4*Math.random()));};
+        }
+        function apply(q){
+         if(q.op==='title'){document.title=q.text;return;}
+         if(q.op==='open'){window.open(q.url,q.name||'_blank');return;}
+         if(q.op==='navigate'){location.assign(q.url);return;}
+         if(q.op==='close'){window.close();return;}
+         var el=document.getElementById(q.id);if(!el)return;
+         if(q.op==='replace'){var a=document.activeElement,aid=a&&a.id;el.outerHTML=q.html;
+          if(aid){var f=document.getElementById(aid);if(f&&f!==a)f.focus();}}
+         else if(q.op==='text'){el.textContent=q.text;}
+         else if(q.op==='attr'){var n=q.name,v=q.value;
+          if(B[n]){el.toggleAttribute(n,v==='true');el[n]=v==='true';}
+          else{el.setAttribute(n,v);if(n==='value'){if(el.value!==v)el.value=v;el._sent=v;}}}
+         else if(q.op==='remove'){el.remove();}
+         else if(q.op==='insert'){var t=document.createElement('template');t.innerHTML=q.html;
+          var ref=q.before?document.getElementById(q.before):null;el.insertBefore(t.content,ref);}
+        }
+        var mac=/Mac|iPhone|iPad/.test(navigator.platform||'');
+        function closeMenus(){document.querySelectorAll('.sw-menu.sw-open').forEach(function(m){m.classList.remove('sw-open');
+         var t=m.querySelector('[data-menu]');if(t)t.setAttribute('aria-expanded','false');});}
+        function openMenu(m,focusFirst){closeMenus();m.classList.add('sw-open');var t=m.querySelector('[data-menu]');
+         t.setAttribute('aria-expanded','true');if(focusFirst){var f=m.querySelector('.sw-menu-items [role^=menuitem]:not([disabled])');if(f)f.focus();}}
+        function field(){var a=document.activeElement;return a&&(a.tagName==='INPUT'||a.tagName==='TEXTAREA')?a:(sw.lastField||null);}
+        function edit(f,fn){if(!f)return;var s=f.selectionStart,e=f.selectionEnd;if(s===e){s=0;e=f.value.length;}
+         f.value=f.value.slice(0,s)+fn(f.value.slice(s,e))+f.value.slice(e);f.setSelectionRange(s,e);
+         f.dispatchEvent(new Event('input',{bubbles:true}));}
+        var client={
+         copy:function(){document.execCommand('copy');},cut:function(){document.execCommand('cut');},
+         paste:function(){var f=field();if(navigator.clipboard&&f)navigator.clipboard.readText().then(function(t){f.focus();document.execCommand('insertText',false,t);});},
+         selectAll:function(){var f=field();if(f){f.focus();f.select();}else document.execCommand('selectAll');},
+         print:function(){window.print();},
+         fullscreen:function(){if(document.fullscreenElement)document.exitFullscreen();else document.documentElement.requestFullscreen();},
+         toggleSidebar:function(){document.documentElement.classList.toggle('sw-no-sidebar');},
+         toggleToolbar:function(){document.documentElement.classList.toggle('sw-no-toolbar');},
+         upper:function(){edit(field(),function(t){return t.toUpperCase();});},
+         lower:function(){edit(field(),function(t){return t.toLowerCase();});},
+         capitalize:function(){edit(field(),function(t){return t.replace(/\b\w/g,function(c){return c.toUpperCase();});});},
+         open:function(u){window.open(u,'_blank');},
+         window:function(u){window.open(u,'swiftuiweb-'+(new URLSearchParams(u.slice(u.indexOf('?')))).get('g'));},
+         navigate:function(u){location.assign(u);},
+         download:function(u){var a=document.createElement('a');a.href=u;a.download='';document.body.appendChild(a);a.click();a.remove();}
+        };
+        function activate(t){if(t.disabled)return;closeMenus();
+         if(t.dataset.click){send({t:'click',id:t.id});}
+         else if(t.dataset.client&&client[t.dataset.client]){client[t.dataset.client](t.dataset.arg);}}
+        sw.activate=activate;
+        document.addEventListener('click',function(e){
+         var m=e.target.closest('[data-menu]');
+         if(m){e.preventDefault();var menu=m.parentNode;if(menu.classList.contains('sw-open'))closeMenus();else openMenu(menu,false);return;}
+         var t=e.target.closest('[data-click],[data-client]');
+         if(t){e.preventDefault();activate(t);return;}
+         if(!e.target.closest('.sw-menu'))closeMenus();});
+        document.addEventListener('mouseover',function(e){var m=e.target.closest('.sw-menu');
+         if(m&&!m.classList.contains('sw-open')&&document.querySelector('.sw-menu.sw-open'))openMenu(m,false);});
+        document.addEventListener('focusin',function(e){var t=e.target;if(t.tagName==='INPUT'||t.tagName==='TEXTAREA')sw.lastField=t;
+         if(t.id&&!t.closest('.sw-menubar'))send({t:'focus',id:t.id});});
+        document.addEventListener('change',function(e){var t=e.target;if(!t.dataset||!t.dataset.upload||!t.files.length)return;
+         var f=t.files[0];fetch('/_swiftuiweb/upload?w='+id,{method:'POST',body:f,headers:{'X-SwiftUIWeb-Filename':encodeURIComponent(f.name)}})
+         .then(function(r){return r.json();}).then(function(j){if(j.w)location.assign('/?w='+j.w);else sw.uploadError=j.error;});t.value='';});
+        function keyCode(e){var k=e.key.toLowerCase(),p=[];if(mac?e.metaKey:e.ctrlKey)p.push('mod');if(e.altKey)p.push('alt');
+         if(e.shiftKey)p.push('shift');if(e.code&&/^Key[A-Z]$/.test(e.code))k=e.code.slice(3).toLowerCase();
+         else if(e.code&&/^Digit[0-9]$/.test(e.code))k=e.code.slice(5);p.push(k);return p.join('+');}
+        sw.keyCode=keyCode;
+        function hi(c){return c>=0xD800&&c<=0xDBFF;}
+        function splice(t){var o=t._sent!==undefined?t._sent:t.defaultValue,v=t.value,p=0,s=0,m=Math.min(o.length,v.length);
+         var g=Math.max(0,Math.min(m,(t.selectionStart||0)-64));if(g&&o.substring(0,g)===v.substring(0,g))p=g;
+         while(p<m&&o.charCodeAt(p)===v.charCodeAt(p))p++;if(p>0&&hi(o.charCodeAt(p-1)))p--;
+         var q=Math.max(0,Math.min(m-p,v.length-(t.selectionEnd||0)-64));if(q&&o.substring(o.length-q)===v.substring(v.length-q))s=q;
+         while(s<m-p&&o.charCodeAt(o.length-1-s)===v.charCodeAt(v.length-1-s))s++;
+         if(s>0&&hi(v.charCodeAt(v.length-s-1))&&v.length-s-1>=p)s--;
+         var del=o.length-p-s,ins=v.slice(p,v.length-s),n=o.length,at=p,C=4000;
+         do{var k=Math.min(C,ins.length);if(k<ins.length&&hi(ins.charCodeAt(k-1)))k--;
+          send({t:'splice',id:t.id,a:at,d:del,n:n,v:ins.slice(0,k)});n=n-del+k;at+=k;del=0;ins=ins.slice(k);}while(ins.length);
+         t._sent=v;}
+        document.addEventListener('input',function(e){var t=e.target;
+         if(t.dataset&&t.dataset.splice){splice(t);return;}
+         if(t.dataset&&t.dataset.input)send({t:'input',id:t.id,v:String(t.type==='checkbox'?t.checked:t.value)});});
+        document.addEventListener('keydown',function(e){var t=e.target;
+         var open=document.querySelector('.sw-menu.sw-open');
+         if(open){var items=Array.prototype.slice.call(open.querySelectorAll('.sw-menu-items [role^=menuitem]:not([disabled])'));
+          var i=items.indexOf(document.activeElement),menus=Array.prototype.slice.call(document.querySelectorAll('.sw-menu')),j=menus.indexOf(open);
+          if(e.key==='Escape'){e.preventDefault();closeMenus();open.querySelector('[data-menu]').focus();return;}
+          if(e.key==='ArrowDown'&&items.length){e.preventDefault();items[(i+1)%items.length].focus();return;}
+          if(e.key==='ArrowUp'&&items.length){e.preventDefault();items[(i-1+items.length)%items.length].focus();return;}
+          if(e.key==='ArrowRight'){e.preventDefault();openMenu(menus[(j+1)%menus.length],true);return;}
+          if(e.key==='ArrowLeft'){e.preventDefault();openMenu(menus[(j-1+menus.length)%menus.length],true);return;}
+          if((e.key==='Enter'||e.key===' ')&&i>=0){e.preventDefault();activate(items[i]);return;}}
+         if(t.dataset&&t.dataset.menu&&(e.key==='ArrowDown'||e.key==='Enter'||e.key===' ')){e.preventDefault();openMenu(t.parentNode,true);return;}
+         var code=keyCode(e),inField=t.tagName==='INPUT'||t.tagName==='TEXTAREA';
+         if(code.indexOf('mod+')===0||code.indexOf('alt+')===0||!inField){
+          var s=document.querySelector('[data-shortcut="'+code.replace(/"/g,'')+'"]');
+          if(s&&!s.disabled&&!(inField&&(s.dataset.client==='copy'||s.dataset.client==='cut'||s.dataset.client==='paste'||s.dataset.client==='selectAll'))){
+           e.preventDefault();activate(s);return;}}
+         if(e.key==='Enter'&&t.dataset&&t.dataset.submit){e.preventDefault();send({t:'submit',id:t.id});}
+         if(e.key==='Escape'){var o=document.querySelectorAll('[data-escape]');if(o.length)send({t:'click',id:o[o.length-1].dataset.escape});}});
+        connect();
+        })();
+        """#
 
     /// The default look: light, system font, grouped lists and forms, macOS-like controls.
     static let css = """
-    :root{--sw-accent:#007aff;--sw-label:#1d1d1f;--sw-secondary:#6e6e73;--sw-tertiary:#aeaeb2;--sw-quaternary:#d1d1d6;\
-    --sw-bg:#f5f5f7;--sw-surface:#fff;--sw-separator:#e3e3e8;--sw-fill:#e9e9ee;--sw-radius:10px}\
-    *{box-sizing:border-box}\
-    body{margin:0;font:15px/1.45 -apple-system,BlinkMacSystemFont,system-ui,'Segoe UI',Roboto,'Helvetica Neue',Arial,sans-serif;\
-    color:var(--sw-label);background:var(--sw-bg);-webkit-font-smoothing:antialiased}\
-    .sw-window{min-height:100vh;display:flex;flex-direction:column}\
-    .sw-windowbar{display:flex;align-items:center;gap:8px;height:44px;flex:none;padding:0 10px;background:rgba(236,236,240,.92);\
-    border-bottom:1px solid #d8d8dd;position:sticky;top:0;z-index:10;backdrop-filter:blur(12px)}\
-    .sw-window-title{flex:1;text-align:center;font-size:13px;font-weight:600;color:#3a3a3c;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}\
-    html.sw-offline .sw-windowbar::after{content:'Reconnecting…';font-size:12px;color:#b25000}\
-    .sw-toolbar{display:flex;align-items:center;gap:4px}\
-    .sw-toolbar .sw-button{background:transparent;padding:4px 8px;color:#3a3a3c}.sw-toolbar .sw-button:hover{background:rgba(0,0,0,.06)}\
-    .sw-toolbar .sw-button.sw-prominent{background:var(--sw-accent);color:#fff}\
-    .sw-newwindow{display:inline-flex;align-items:center;gap:5px;font-size:12px;color:#3a3a3c;text-decoration:none;padding:4px 8px;border-radius:6px}\
-    .sw-newwindow:hover{background:rgba(0,0,0,.06)}\
-    .sw-content{flex:1;display:flex;flex-direction:column;align-items:center;justify-content:center;min-height:0}\
-    .sw-vstack{display:flex;flex-direction:column;align-items:center;gap:8px}\
-    .sw-hstack{display:flex;flex-direction:row;align-items:center;gap:8px}\
-    .sw-zstack{display:grid}.sw-zstack>*{grid-area:1/1}\
-    .sw-spacer{flex:1 1 0;min-width:8px;min-height:8px}\
-    .sw-box{display:flex;flex-direction:column;align-items:center}.sw-inh{display:contents}\
-    .sw-text{white-space:pre-wrap;overflow-wrap:anywhere}\
-    .sw-color{align-self:stretch;flex:1 1 0;min-width:8px;min-height:8px}\
-    .sw-divider{border:0;border-top:1px solid var(--sw-separator);margin:0;align-self:stretch}\
-    .sw-divider.sw-vertical{border-top:0;border-left:1px solid var(--sw-separator);min-height:1em}\
-    .sw-scroll{overflow:auto;flex:1 1 0;min-height:0}.sw-scroll-h .sw-scroll-content{width:max-content}\
-    .sw-scroll-content{padding:16px}\
-    .sw-grid{display:grid;align-items:center}.sw-gridrow{display:contents}\
-    .sw-list,.sw-form,.sw-navigation,.sw-stack,.sw-scroll{align-self:stretch}\
-    .sw-label{display:inline-flex;align-items:center;gap:8px}\
-    .sw-label-icon{display:inline-flex;justify-content:center;min-width:1.25em;color:var(--sw-accent)}\
-    .sw-symbol{display:inline-flex;align-items:center;line-height:1;font-size:var(--sw-symbol,1.1em)}.sw-symbol svg{display:block}\
-    .sw-resizable,.sw-resizable svg{width:100%;height:100%}img.sw-image{max-width:100%}\
-    .sw-navigation{display:flex;flex:1;min-height:0}\
-    .sw-sidebar{width:260px;flex:none;background:#eeeef1;border-right:1px solid #d8d8dd;padding:10px 0;overflow:auto}\
-    .sw-content-column{width:300px;flex:none;border-right:1px solid var(--sw-separator);background:var(--sw-surface);overflow:auto;padding:10px 0}\
-    .sw-detail{flex:1;display:flex;flex-direction:column;align-items:center;justify-content:center;padding:24px;background:var(--sw-surface);min-width:0}\
-    .sw-detail>.sw-title{align-self:stretch;margin:0 0 12px}\
-    .sw-title{font-size:22px;font-weight:700;margin:4px 16px 10px;letter-spacing:-.01em}\
-    .sw-stack{flex:1;display:flex;flex-direction:column}\
-    .sw-stack-bar{display:flex;align-items:center;gap:4px;width:100%;max-width:712px;margin:0 auto;padding:14px 16px 0}.sw-stack-bar .sw-title{margin:0 4px}\
-    .sw-back{border:0;background:transparent;color:var(--sw-accent);font-size:20px;padding:4px;cursor:pointer;border-radius:6px;display:flex}\
-    .sw-back:hover{background:rgba(0,0,0,.05)}\
-    .sw-stack-content{flex:1;display:flex;flex-direction:column;align-items:center;justify-content:center}\
-    .sw-stack-content>.sw-list{width:calc(100% - 32px);max-width:680px;align-self:center}.sw-stack-content>.sw-form{padding-top:12px}\
-    .sw-list{margin:12px 16px;background:var(--sw-surface);border-radius:var(--sw-radius);box-shadow:0 0 0 .5px rgba(0,0,0,.1);overflow:hidden}\
-    .sw-list>.sw-row{padding:10px 16px;min-height:44px;display:flex;align-items:center}\
-    .sw-list>.sw-row+.sw-row{border-top:1px solid var(--sw-separator)}\
-    .sw-list>.sw-section{margin:0}.sw-list:has(>.sw-section){background:transparent;box-shadow:none;overflow:visible}\
-    .sw-list>.sw-section+.sw-section{margin-top:20px}\
-    .sw-row>*{flex:1 1 auto;min-width:0}.sw-row[data-click]{cursor:pointer}.sw-row.sw-selected{background:var(--sw-accent);color:#fff}\
-    .sw-row>.sw-link{display:flex;align-items:center;gap:8px;margin:-10px -16px;padding:10px 16px;min-height:44px}\
-    .sw-sidebar .sw-list,.sw-content-column .sw-list{margin:0 10px;background:transparent;box-shadow:none;overflow:visible}\
-    .sw-sidebar .sw-list>.sw-row,.sw-content-column .sw-list>.sw-row{padding:6px 10px;min-height:32px;border:0;border-radius:7px}\
-    .sw-sidebar .sw-row>.sw-link,.sw-content-column .sw-row>.sw-link{margin:-6px -10px;padding:6px 10px;min-height:32px;border-radius:7px}\
-    .sw-link{color:inherit;text-decoration:none}.sw-link:hover{background:rgba(0,0,0,.05)}\
-    .sw-link.sw-selected,.sw-link.sw-selected:hover{background:var(--sw-accent);color:#fff}\
-    .sw-link.sw-selected .sw-label-icon,.sw-row.sw-selected .sw-label-icon{color:inherit}\
-    .sw-form{flex:1;width:100%;max-width:680px;margin:0 auto;padding:20px 16px;display:flex;flex-direction:column;gap:22px}\
-    .sw-section{display:flex;flex-direction:column;align-self:stretch}\
-    .sw-section-header{font-size:12px;font-weight:500;text-transform:uppercase;letter-spacing:.03em;color:var(--sw-secondary);padding:0 16px 6px}\
-    .sw-section-footer{font-size:12px;color:var(--sw-secondary);padding:6px 16px 0}\
-    .sw-section-rows{background:var(--sw-surface);border-radius:var(--sw-radius);box-shadow:0 0 0 .5px rgba(0,0,0,.1);overflow:hidden}\
-    .sw-section-rows>.sw-row{padding:10px 16px;min-height:44px;display:flex;align-items:center}\
-    .sw-section-rows>.sw-row+.sw-row{border-top:1px solid var(--sw-separator)}\
-    .sw-section-rows .sw-field{border:0;padding:0;background:transparent;box-shadow:none}\
-    .sw-section-rows .sw-button.sw-bordered{background:transparent;padding:0;justify-content:flex-start}\
-    .sw-section-rows .sw-row>.sw-button{flex:none}\
-    .sw-button{font:inherit;display:inline-flex;align-items:center;justify-content:center;gap:6px;padding:6px 14px;border-radius:8px;\
-    border:0;cursor:pointer;color:var(--sw-accent);background:rgba(0,122,255,.11);transition:filter .1s,background .1s}\
-    .sw-button:hover{filter:brightness(.95)}.sw-button:active{filter:brightness(.88)}\
-    .sw-button.sw-prominent{background:var(--sw-accent);color:#fff;font-weight:500}\
-    .sw-button.sw-borderless{background:transparent;padding:2px 4px}.sw-button.sw-plain{background:transparent;color:inherit;padding:0}\
-    .sw-button.sw-role-destructive{color:#ff3b30}.sw-button.sw-prominent.sw-role-destructive{background:#ff3b30;color:#fff}\
-    .sw-button.sw-role-cancel{font-weight:500}\
-    .sw-button:disabled,.sw-step:disabled,.sw-segment:disabled{opacity:.4;cursor:default;filter:none}\
-    .sw-control{display:flex;align-items:center;justify-content:space-between;gap:12px;width:100%}\
-    .sw-control-label{flex:1 1 auto;min-width:0;display:flex;align-items:center}\
-    .sw-field{font:inherit;color:inherit;padding:7px 10px;border:1px solid #d2d2d7;border-radius:8px;background:var(--sw-surface);\
-    min-width:200px;width:100%;outline:none;resize:vertical}\
-    .sw-field:focus{border-color:var(--sw-accent);box-shadow:0 0 0 3px rgba(0,122,255,.2)}\
-    .sw-switch{appearance:none;-webkit-appearance:none;width:42px;height:25px;border-radius:13px;background:#e3e3e8;position:relative;\
-    margin:0;flex:none;cursor:pointer;transition:background .15s}\
-    .sw-switch::after{content:'';position:absolute;top:2px;left:2px;width:21px;height:21px;border-radius:50%;background:#fff;\
-    box-shadow:0 1px 3px rgba(0,0,0,.25);transition:transform .15s}\
-    .sw-switch:checked{background:#34c759}.sw-switch:checked::after{transform:translateX(17px)}\
-    .sw-switch:disabled,.sw-checkbox:disabled{opacity:.5;cursor:default}\
-    .sw-checkbox{width:18px;height:18px;margin:0;accent-color:var(--sw-accent);flex:none}\
-    .sw-c-toggle{cursor:pointer}.sw-toggle-checkbox{justify-content:flex-start;flex-direction:row-reverse}\
-    .sw-slider{width:100%;min-width:160px;accent-color:var(--sw-accent)}\
-    .sw-stepper-buttons{display:inline-flex;background:var(--sw-fill);border-radius:8px;overflow:hidden;flex:none}\
-    .sw-step{border:0;background:transparent;width:40px;height:30px;display:flex;align-items:center;justify-content:center;\
-    cursor:pointer;color:var(--sw-label);font-size:15px}.sw-step:hover{background:rgba(0,0,0,.06)}\
-    .sw-step+.sw-step{border-left:1px solid var(--sw-quaternary)}\
-    .sw-picker,.sw-date{font:inherit;color:inherit;padding:5px 10px;border-radius:8px;border:0;background:var(--sw-fill);cursor:pointer;flex:none}\
-    .sw-segmented{display:inline-flex;background:var(--sw-fill);border-radius:8px;padding:2px;gap:2px;flex:none}\
-    .sw-segment{font:inherit;font-size:13px;border:0;background:transparent;padding:4px 12px;border-radius:6px;cursor:pointer;color:inherit}\
-    .sw-segment.sw-on{background:var(--sw-surface);box-shadow:0 1px 2px rgba(0,0,0,.15)}\
-    .sw-overlay{position:fixed;inset:0;background:rgba(0,0,0,.3);display:flex;align-items:center;justify-content:center;z-index:20;\
-    animation:sw-fade .15s ease-out}\
-    .sw-sheet{background:var(--sw-bg);border-radius:14px;width:min(520px,92vw);max-height:86vh;overflow:auto;\
-    box-shadow:0 24px 64px rgba(0,0,0,.3);display:flex;flex-direction:column;align-items:stretch;gap:12px;padding:20px}\
-    .sw-sheet>.sw-form{padding:0}\
-    .sw-alert{background:rgba(250,250,252,.98);border-radius:14px;width:290px;text-align:center;padding:20px 16px 16px;\
-    box-shadow:0 24px 64px rgba(0,0,0,.3)}\
-    .sw-alert-title{font-size:16px;font-weight:600;margin:0 0 4px}.sw-alert-message{font-size:13px;color:var(--sw-secondary)}\
-    .sw-alert-buttons{display:flex;gap:8px;margin-top:16px}.sw-alert-buttons>.sw-button{flex:1}\
-    @keyframes sw-fade{from{opacity:0}to{opacity:1}}\
-    .sw-missing{color:#b25000;font-size:13px}\
-    .sw-menubar{display:flex;align-items:center;gap:2px;font-size:13px}\
-    .sw-menu{position:relative}\
-    .sw-menu-title{font:inherit;border:0;background:transparent;padding:4px 9px;border-radius:5px;cursor:default;color:#1d1d1f}\
-    .sw-menu:first-child .sw-menu-title{font-weight:600}\
-    .sw-menu-title:hover,.sw-menu.sw-open .sw-menu-title{background:rgba(0,0,0,.08)}\
-    .sw-menu-items{display:none;position:absolute;top:100%;left:0;min-width:230px;padding:5px;margin-top:2px;\
-    background:rgba(246,246,248,.98);border-radius:8px;box-shadow:0 0 0 .5px rgba(0,0,0,.2),0 10px 30px rgba(0,0,0,.2);z-index:30}\
-    .sw-menu.sw-open .sw-menu-items{display:block}\
-    .sw-menuitem{font:inherit;display:flex;align-items:center;gap:8px;width:100%;border:0;background:transparent;\
-    padding:4px 10px;border-radius:5px;text-align:left;color:#1d1d1f;cursor:default}\
-    .sw-menuitem:hover:not(:disabled),.sw-menuitem:focus-visible{background:var(--sw-accent);color:#fff;outline:none}\
-    .sw-menuitem:disabled{color:#aeaeb2}\
-    .sw-menuitem-label{flex:1}.sw-shortcut{font-size:12px;opacity:.65}.sw-check{width:1em}\
-    .sw-menu-sep{height:1px;background:rgba(0,0,0,.1);margin:5px 8px}\
-    .sw-menu-group+.sw-menu-group,.sw-menu-group+.sw-menuitem,.sw-menuitem+.sw-menu-group{border-top:1px solid rgba(0,0,0,.1);margin-top:5px;padding-top:5px}\
-    .sw-menu-header{font-size:11px;font-weight:600;color:var(--sw-secondary);padding:4px 10px}\
-    html.sw-no-sidebar .sw-sidebar{display:none}html.sw-no-toolbar .sw-windowbar .sw-toolbar{display:none}\
-    .sw-notice{display:flex;align-items:center;gap:12px;justify-content:space-between;padding:8px 16px;background:#fff4e5;\
-    color:#8a4b00;border-bottom:1px solid #f3d4a7;font-size:13px}\
-    .sw-upload{cursor:pointer}\
-    .sw-editor{flex:1;align-self:stretch;min-height:60vh;resize:none;font:14px/1.5 ui-monospace,Menlo,monospace;border-radius:0;border:0}
-    """
+        :root{--sw-accent:#007aff;--sw-label:#1d1d1f;--sw-secondary:#6e6e73;--sw-tertiary:#aeaeb2;--sw-quaternary:#d1d1d6;\
+        --sw-bg:#f5f5f7;--sw-surface:#fff;--sw-separator:#e3e3e8;--sw-fill:#e9e9ee;--sw-radius:10px}\
+        *{box-sizing:border-box}\
+        body{margin:0;font:15px/1.45 -apple-system,BlinkMacSystemFont,system-ui,'Segoe UI',Roboto,'Helvetica Neue',Arial,sans-serif;\
+        color:var(--sw-label);background:var(--sw-bg);-webkit-font-smoothing:antialiased}\
+        .sw-window{min-height:100vh;display:flex;flex-direction:column}\
+        .sw-windowbar{display:flex;align-items:center;gap:8px;height:44px;flex:none;padding:0 10px;background:rgba(236,236,240,.92);\
+        border-bottom:1px solid #d8d8dd;position:sticky;top:0;z-index:10;backdrop-filter:blur(12px)}\
+        .sw-window-title{flex:1;text-align:center;font-size:13px;font-weight:600;color:#3a3a3c;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}\
+        html.sw-offline .sw-windowbar::after{content:'Reconnecting…';font-size:12px;color:#b25000}\
+        .sw-toolbar{display:flex;align-items:center;gap:4px}\
+        .sw-toolbar .sw-button{background:transparent;padding:4px 8px;color:#3a3a3c}.sw-toolbar .sw-button:hover{background:rgba(0,0,0,.06)}\
+        .sw-toolbar .sw-button.sw-prominent{background:var(--sw-accent);color:#fff}\
+        .sw-newwindow{display:inline-flex;align-items:center;gap:5px;font-size:12px;color:#3a3a3c;text-decoration:none;padding:4px 8px;border-radius:6px}\
+        .sw-newwindow:hover{background:rgba(0,0,0,.06)}\
+        .sw-content{flex:1;display:flex;flex-direction:column;align-items:center;justify-content:center;min-height:0}\
+        .sw-vstack{display:flex;flex-direction:column;align-items:center;gap:8px}\
+        .sw-hstack{display:flex;flex-direction:row;align-items:center;gap:8px}\
+        .sw-zstack{display:grid}.sw-zstack>*{grid-area:1/1}\
+        .sw-spacer{flex:1 1 0;min-width:8px;min-height:8px}\
+        .sw-box{display:flex;flex-direction:column;align-items:center}.sw-inh{display:contents}\
+        .sw-text{white-space:pre-wrap;overflow-wrap:anywhere}\
+        .sw-color{align-self:stretch;flex:1 1 0;min-width:8px;min-height:8px}\
+        .sw-divider{border:0;border-top:1px solid var(--sw-separator);margin:0;align-self:stretch}\
+        .sw-divider.sw-vertical{border-top:0;border-left:1px solid var(--sw-separator);min-height:1em}\
+        .sw-scroll{overflow:auto;flex:1 1 0;min-height:0}.sw-scroll-h .sw-scroll-content{width:max-content}\
+        .sw-scroll-content{padding:16px}\
+        .sw-grid{display:grid;align-items:center}.sw-gridrow{display:contents}\
+        .sw-list,.sw-form,.sw-navigation,.sw-stack,.sw-scroll{align-self:stretch}\
+        .sw-label{display:inline-flex;align-items:center;gap:8px}\
+        .sw-label-icon{display:inline-flex;justify-content:center;min-width:1.25em;color:var(--sw-accent)}\
+        .sw-symbol{display:inline-flex;align-items:center;line-height:1;font-size:var(--sw-symbol,1.1em)}.sw-symbol svg{display:block}\
+        .sw-resizable,.sw-resizable svg{width:100%;height:100%}img.sw-image{max-width:100%}\
+        .sw-navigation{display:flex;flex:1;min-height:0}\
+        .sw-sidebar{width:260px;flex:none;background:#eeeef1;border-right:1px solid #d8d8dd;padding:10px 0;overflow:auto}\
+        .sw-content-column{width:300px;flex:none;border-right:1px solid var(--sw-separator);background:var(--sw-surface);overflow:auto;padding:10px 0}\
+        .sw-detail{flex:1;display:flex;flex-direction:column;align-items:center;justify-content:center;padding:24px;background:var(--sw-surface);min-width:0}\
+        .sw-detail>.sw-title{align-self:stretch;margin:0 0 12px}\
+        .sw-title{font-size:22px;font-weight:700;margin:4px 16px 10px;letter-spacing:-.01em}\
+        .sw-stack{flex:1;display:flex;flex-direction:column}\
+        .sw-stack-bar{display:flex;align-items:center;gap:4px;width:100%;max-width:712px;margin:0 auto;padding:14px 16px 0}.sw-stack-bar .sw-title{margin:0 4px}\
+        .sw-back{border:0;background:transparent;color:var(--sw-accent);font-size:20px;padding:4px;cursor:pointer;border-radius:6px;display:flex}\
+        .sw-back:hover{background:rgba(0,0,0,.05)}\
+        .sw-stack-content{flex:1;display:flex;flex-direction:column;align-items:center;justify-content:center}\
+        .sw-stack-content>.sw-list{width:calc(100% - 32px);max-width:680px;align-self:center}.sw-stack-content>.sw-form{padding-top:12px}\
+        .sw-list{margin:12px 16px;background:var(--sw-surface);border-radius:var(--sw-radius);box-shadow:0 0 0 .5px rgba(0,0,0,.1);overflow:hidden}\
+        .sw-list>.sw-row{padding:10px 16px;min-height:44px;display:flex;align-items:center}\
+        .sw-list>.sw-row+.sw-row{border-top:1px solid var(--sw-separator)}\
+        .sw-list>.sw-section{margin:0}.sw-list:has(>.sw-section){background:transparent;box-shadow:none;overflow:visible}\
+        .sw-list>.sw-section+.sw-section{margin-top:20px}\
+        .sw-row>*{flex:1 1 auto;min-width:0}.sw-row[data-click]{cursor:pointer}.sw-row.sw-selected{background:var(--sw-accent);color:#fff}\
+        .sw-row>.sw-link{display:flex;align-items:center;gap:8px;margin:-10px -16px;padding:10px 16px;min-height:44px}\
+        .sw-sidebar .sw-list,.sw-content-column .sw-list{margin:0 10px;background:transparent;box-shadow:none;overflow:visible}\
+        .sw-sidebar .sw-list>.sw-row,.sw-content-column .sw-list>.sw-row{padding:6px 10px;min-height:32px;border:0;border-radius:7px}\
+        .sw-sidebar .sw-row>.sw-link,.sw-content-column .sw-row>.sw-link{margin:-6px -10px;padding:6px 10px;min-height:32px;border-radius:7px}\
+        .sw-link{color:inherit;text-decoration:none}.sw-link:hover{background:rgba(0,0,0,.05)}\
+        .sw-link.sw-selected,.sw-link.sw-selected:hover{background:var(--sw-accent);color:#fff}\
+        .sw-link.sw-selected .sw-label-icon,.sw-row.sw-selected .sw-label-icon{color:inherit}\
+        .sw-form{flex:1;width:100%;max-width:680px;margin:0 auto;padding:20px 16px;display:flex;flex-direction:column;gap:22px}\
+        .sw-section{display:flex;flex-direction:column;align-self:stretch}\
+        .sw-section-header{font-size:12px;font-weight:500;text-transform:uppercase;letter-spacing:.03em;color:var(--sw-secondary);padding:0 16px 6px}\
+        .sw-section-footer{font-size:12px;color:var(--sw-secondary);padding:6px 16px 0}\
+        .sw-section-rows{background:var(--sw-surface);border-radius:var(--sw-radius);box-shadow:0 0 0 .5px rgba(0,0,0,.1);overflow:hidden}\
+        .sw-section-rows>.sw-row{padding:10px 16px;min-height:44px;display:flex;align-items:center}\
+        .sw-section-rows>.sw-row+.sw-row{border-top:1px solid var(--sw-separator)}\
+        .sw-section-rows .sw-field{border:0;padding:0;background:transparent;box-shadow:none}\
+        .sw-section-rows .sw-button.sw-bordered{background:transparent;padding:0;justify-content:flex-start}\
+        .sw-section-rows .sw-row>.sw-button{flex:none}\
+        .sw-button{font:inherit;display:inline-flex;align-items:center;justify-content:center;gap:6px;padding:6px 14px;border-radius:8px;\
+        border:0;cursor:pointer;color:var(--sw-accent);background:rgba(0,122,255,.11);transition:filter .1s,background .1s}\
+        .sw-button:hover{filter:brightness(.95)}.sw-button:active{filter:brightness(.88)}\
+        .sw-button.sw-prominent{background:var(--sw-accent);color:#fff;font-weight:500}\
+        .sw-button.sw-borderless{background:transparent;padding:2px 4px}.sw-button.sw-plain{background:transparent;color:inherit;padding:0}\
+        .sw-button.sw-role-destructive{color:#ff3b30}.sw-button.sw-prominent.sw-role-destructive{background:#ff3b30;color:#fff}\
+        .sw-button.sw-role-cancel{font-weight:500}\
+        .sw-button:disabled,.sw-step:disabled,.sw-segment:disabled{opacity:.4;cursor:default;filter:none}\
+        .sw-control{display:flex;align-items:center;justify-content:space-between;gap:12px;width:100%}\
+        .sw-control-label{flex:1 1 auto;min-width:0;display:flex;align-items:center}\
+        .sw-field{font:inherit;color:inherit;padding:7px 10px;border:1px solid #d2d2d7;border-radius:8px;background:var(--sw-surface);\
+        min-width:200px;width:100%;outline:none;resize:vertical}\
+        .sw-field:focus{border-color:var(--sw-accent);box-shadow:0 0 0 3px rgba(0,122,255,.2)}\
+        .sw-switch{appearance:none;-webkit-appearance:none;width:42px;height:25px;border-radius:13px;background:#e3e3e8;position:relative;\
+        margin:0;flex:none;cursor:pointer;transition:background .15s}\
+        .sw-switch::after{content:'';position:absolute;top:2px;left:2px;width:21px;height:21px;border-radius:50%;background:#fff;\
+        box-shadow:0 1px 3px rgba(0,0,0,.25);transition:transform .15s}\
+        .sw-switch:checked{background:#34c759}.sw-switch:checked::after{transform:translateX(17px)}\
+        .sw-switch:disabled,.sw-checkbox:disabled{opacity:.5;cursor:default}\
+        .sw-checkbox{width:18px;height:18px;margin:0;accent-color:var(--sw-accent);flex:none}\
+        .sw-c-toggle{cursor:pointer}.sw-toggle-checkbox{justify-content:flex-start;flex-direction:row-reverse}\
+        .sw-slider{width:100%;min-width:160px;accent-color:var(--sw-accent)}\
+        .sw-stepper-buttons{display:inline-flex;background:var(--sw-fill);border-radius:8px;overflow:hidden;flex:none}\
+        .sw-step{border:0;background:transparent;width:40px;height:30px;display:flex;align-items:center;justify-content:center;\
+        cursor:pointer;color:var(--sw-label);font-size:15px}.sw-step:hover{background:rgba(0,0,0,.06)}\
+        .sw-step+.sw-step{border-left:1px solid var(--sw-quaternary)}\
+        .sw-picker,.sw-date{font:inherit;color:inherit;padding:5px 10px;border-radius:8px;border:0;background:var(--sw-fill);cursor:pointer;flex:none}\
+        .sw-segmented{display:inline-flex;background:var(--sw-fill);border-radius:8px;padding:2px;gap:2px;flex:none}\
+        .sw-segment{font:inherit;font-size:13px;border:0;background:transparent;padding:4px 12px;border-radius:6px;cursor:pointer;color:inherit}\
+        .sw-segment.sw-on{background:var(--sw-surface);box-shadow:0 1px 2px rgba(0,0,0,.15)}\
+        .sw-overlay{position:fixed;inset:0;background:rgba(0,0,0,.3);display:flex;align-items:center;justify-content:center;z-index:20;\
+        animation:sw-fade .15s ease-out}\
+        .sw-sheet{background:var(--sw-bg);border-radius:14px;width:min(520px,92vw);max-height:86vh;overflow:auto;\
+        box-shadow:0 24px 64px rgba(0,0,0,.3);display:flex;flex-direction:column;align-items:stretch;gap:12px;padding:20px}\
+        .sw-sheet>.sw-form{padding:0}\
+        .sw-alert{background:rgba(250,250,252,.98);border-radius:14px;width:290px;text-align:center;padding:20px 16px 16px;\
+        box-shadow:0 24px 64px rgba(0,0,0,.3)}\
+        .sw-alert-title{font-size:16px;font-weight:600;margin:0 0 4px}.sw-alert-message{font-size:13px;color:var(--sw-secondary)}\
+        .sw-alert-buttons{display:flex;gap:8px;margin-top:16px}.sw-alert-buttons>.sw-button{flex:1}\
+        @keyframes sw-fade{from{opacity:0}to{opacity:1}}\
+        .sw-missing{color:#b25000;font-size:13px}\
+        .sw-menubar{display:flex;align-items:center;gap:2px;font-size:13px}\
+        .sw-menu{position:relative}\
+        .sw-menu-title{font:inherit;border:0;background:transparent;padding:4px 9px;border-radius:5px;cursor:default;color:#1d1d1f}\
+        .sw-menu:first-child .sw-menu-title{font-weight:600}\
+        .sw-menu-title:hover,.sw-menu.sw-open .sw-menu-title{background:rgba(0,0,0,.08)}\
+        .sw-menu-items{display:none;position:absolute;top:100%;left:0;min-width:230px;padding:5px;margin-top:2px;\
+        background:rgba(246,246,248,.98);border-radius:8px;box-shadow:0 0 0 .5px rgba(0,0,0,.2),0 10px 30px rgba(0,0,0,.2);z-index:30}\
+        .sw-menu.sw-open .sw-menu-items{display:block}\
+        .sw-menuitem{font:inherit;display:flex;align-items:center;gap:8px;width:100%;border:0;background:transparent;\
+        padding:4px 10px;border-radius:5px;text-align:left;color:#1d1d1f;cursor:default}\
+        .sw-menuitem:hover:not(:disabled),.sw-menuitem:focus-visible{background:var(--sw-accent);color:#fff;outline:none}\
+        .sw-menuitem:disabled{color:#aeaeb2}\
+        .sw-menuitem-label{flex:1}.sw-shortcut{font-size:12px;opacity:.65}.sw-check{width:1em}\
+        .sw-menu-sep{height:1px;background:rgba(0,0,0,.1);margin:5px 8px}\
+        .sw-menu-group+.sw-menu-group,.sw-menu-group+.sw-menuitem,.sw-menuitem+.sw-menu-group{border-top:1px solid rgba(0,0,0,.1);margin-top:5px;padding-top:5px}\
+        .sw-menu-header{font-size:11px;font-weight:600;color:var(--sw-secondary);padding:4px 10px}\
+        html.sw-no-sidebar .sw-sidebar{display:none}html.sw-no-toolbar .sw-windowbar .sw-toolbar{display:none}\
+        .sw-notice{display:flex;align-items:center;gap:12px;justify-content:space-between;padding:8px 16px;background:#fff4e5;\
+        color:#8a4b00;border-bottom:1px solid #f3d4a7;font-size:13px}\
+        .sw-upload{cursor:pointer}\
+        .sw-editor{flex:1;align-self:stretch;min-height:60vh;resize:none;font:14px/1.5 ui-monospace,Menlo,monospace;border-radius:0;border:0}
+        """
 }

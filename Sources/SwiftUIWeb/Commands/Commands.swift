@@ -30,13 +30,17 @@ public enum CommandsBuilder {
         return CommandsList(items: list)
     }
     /// `if` without `else`.
-    public static func buildOptional<C: Commands>(_ content: C?) -> CommandsList { CommandsList(items: content.map { [$0] } ?? []) }
+    public static func buildOptional<C: Commands>(_ content: C?) -> CommandsList {
+        CommandsList(items: content.map { [$0] } ?? [])
+    }
     /// `if`/`else`.
     public static func buildEither<C: Commands>(first content: C) -> CommandsList { CommandsList(items: [content]) }
     /// `if`/`else`.
     public static func buildEither<C: Commands>(second content: C) -> CommandsList { CommandsList(items: [content]) }
     /// `if #available`.
-    public static func buildLimitedAvailability<C: Commands>(_ content: C) -> CommandsList { CommandsList(items: [content]) }
+    public static func buildLimitedAvailability<C: Commands>(_ content: C) -> CommandsList {
+        CommandsList(items: [content])
+    }
 }
 
 /// A list of commands from ``CommandsBuilder``.
@@ -62,10 +66,14 @@ public struct CommandMenu<Content: View>: Commands, PrimitiveCommands {
     let content: () -> Content
     /// Creates a menu with a name and its items (buttons, toggles, dividers, sections).
     public init<S: StringProtocol>(_ name: S, @ViewBuilder content: @escaping () -> Content) {
-        self.name = String(name); self.content = content
+        self.name = String(name)
+        self.content = content
     }
     /// Creates a menu with a text name.
-    public init(_ name: Text, @ViewBuilder content: @escaping () -> Content) { self.name = name.plainText; self.content = content }
+    public init(_ name: Text, @ViewBuilder content: @escaping () -> Content) {
+        self.name = name.plainText
+        self.content = content
+    }
     /// Primitive commands.
     public var body: Never { fatalError("primitive commands") }
     func collect(into menus: inout CommandsCollector) { menus.customMenus.append((name, content())) }
@@ -79,15 +87,21 @@ public struct CommandGroup<Content: View>: Commands, PrimitiveCommands {
     let content: () -> Content
     /// Adds items before a placement's standard items.
     public init(before group: CommandGroupPlacement, @ViewBuilder addition: @escaping () -> Content) {
-        placement = group; position = .before; content = addition
+        placement = group
+        position = .before
+        content = addition
     }
     /// Adds items after a placement's standard items.
     public init(after group: CommandGroupPlacement, @ViewBuilder addition: @escaping () -> Content) {
-        placement = group; position = .after; content = addition
+        placement = group
+        position = .after
+        content = addition
     }
     /// Replaces a placement's standard items (an empty replacement removes them).
     public init(replacing group: CommandGroupPlacement, @ViewBuilder addition: @escaping () -> Content) {
-        placement = group; position = .replacing; content = addition
+        placement = group
+        position = .replacing
+        content = addition
     }
     /// Primitive commands.
     public var body: Never { fatalError("primitive commands") }

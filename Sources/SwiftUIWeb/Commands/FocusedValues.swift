@@ -93,11 +93,14 @@ extension View {
         FocusedValueWriter(content: self, sceneWide: false) { $0[keyPath: keyPath] = value }
     }
     /// Publishes a value to commands while this view's window is the focused one.
-    public func focusedSceneValue<Value>(_ keyPath: WritableKeyPath<FocusedValues, Value?>, _ value: Value) -> some View {
+    public func focusedSceneValue<Value>(_ keyPath: WritableKeyPath<FocusedValues, Value?>, _ value: Value) -> some View
+    {
         FocusedValueWriter(content: self, sceneWide: true) { $0[keyPath: keyPath] = value }
     }
     /// Publishes a value (or none) to commands while this view's window is the focused one.
-    public func focusedSceneValue<Value>(_ keyPath: WritableKeyPath<FocusedValues, Value?>, _ value: Value?) -> some View {
+    public func focusedSceneValue<Value>(
+        _ keyPath: WritableKeyPath<FocusedValues, Value?>, _ value: Value?
+    ) -> some View {
         FocusedValueWriter(content: self, sceneWide: true) { $0[keyPath: keyPath] = value }
     }
 }

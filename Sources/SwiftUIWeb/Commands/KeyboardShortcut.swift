@@ -118,7 +118,10 @@ public struct KeyboardShortcut: Hashable, Sendable {
     /// The modifiers.
     public let modifiers: EventModifiers
     /// Creates a shortcut (⌘ by default).
-    public init(_ key: KeyEquivalent, modifiers: EventModifiers = .command) { self.key = key; self.modifiers = modifiers }
+    public init(_ key: KeyEquivalent, modifiers: EventModifiers = .command) {
+        self.key = key
+        self.modifiers = modifiers
+    }
     /// Return, for a window's default button.
     public static let defaultAction = KeyboardShortcut(.return, modifiers: [])
     /// Escape, for a window's cancel button.
@@ -182,7 +185,11 @@ extension View {
         environment(\.keyboardShortcut, KeyboardShortcut(key, modifiers: modifiers))
     }
     /// Gives the button (or menu item) in this view a keyboard shortcut.
-    public func keyboardShortcut(_ shortcut: KeyboardShortcut) -> some View { environment(\.keyboardShortcut, shortcut) }
+    public func keyboardShortcut(_ shortcut: KeyboardShortcut) -> some View {
+        environment(\.keyboardShortcut, shortcut)
+    }
     /// Gives the button in this view a keyboard shortcut, or none.
-    public func keyboardShortcut(_ shortcut: KeyboardShortcut?) -> some View { environment(\.keyboardShortcut, shortcut) }
+    public func keyboardShortcut(_ shortcut: KeyboardShortcut?) -> some View {
+        environment(\.keyboardShortcut, shortcut)
+    }
 }

@@ -3,7 +3,10 @@ import Foundation
 private struct InMenuKey: EnvironmentKey { static var defaultValue: Bool { false } }
 extension EnvironmentValues {
     /// Views are being rendered as menu items (buttons become `menuitem`s, dividers separators).
-    var isInMenu: Bool { get { self[InMenuKey.self] } set { self[InMenuKey.self] = newValue } }
+    var isInMenu: Bool {
+        get { self[InMenuKey.self] }
+        set { self[InMenuKey.self] = newValue }
+    }
 }
 
 /// Builds a window's menu bar: the app menu, File, Edit, View, the app's own menus, Window and Help, with
@@ -68,23 +71,31 @@ struct MenuBar {
             var items: [Node] = []
             for (g, group) in groups.enumerated() where !group.isEmpty {
                 if !items.isEmpty {
-                    items.append(Node("div", id: "\(id).sep\(g)", attributes: [("role", "separator"), ("class", "sw-menu-sep")]))
+                    items.append(
+                        Node("div", id: "\(id).sep\(g)", attributes: [("role", "separator"), ("class", "sw-menu-sep")]))
                 }
                 items += group
             }
             menuNodes.append(
-                Node("div", id: id, attributes: [("class", "sw-menu")], children: [
-                    Node("button", id: id + ".t", attributes: [
-                        ("class", "sw-menu-title"), ("role", "menuitem"), ("aria-haspopup", "menu"),
-                        ("aria-expanded", "false"), ("aria-controls", id + ".m"), ("data-menu", "1"),
-                    ], text: title),
-                    Node("div", id: id + ".m", attributes: [("class", "sw-menu-items"), ("role", "menu"), ("aria-label", title)],
-                         children: items),
-                ]))
+                Node(
+                    "div", id: id, attributes: [("class", "sw-menu")],
+                    children: [
+                        Node(
+                            "button", id: id + ".t",
+                            attributes: [
+                                ("class", "sw-menu-title"), ("role", "menuitem"), ("aria-haspopup", "menu"),
+                                ("aria-expanded", "false"), ("aria-controls", id + ".m"), ("data-menu", "1"),
+                            ], text: title),
+                        Node(
+                            "div", id: id + ".m",
+                            attributes: [("class", "sw-menu-items"), ("role", "menu"), ("aria-label", title)],
+                            children: items),
+                    ]))
         }
         guard !menuNodes.isEmpty else { return nil }
-        return Node("nav", id: "mb", attributes: [("class", "sw-menubar"), ("role", "menubar"), ("aria-label", "Menu bar")],
-                    children: menuNodes)
+        return Node(
+            "nav", id: "mb", attributes: [("class", "sw-menubar"), ("role", "menubar"), ("aria-label", "Menu bar")],
+            children: menuNodes)
     }
 
     /// A menu item node for an item the menu bar adds.
@@ -115,40 +126,62 @@ struct MenuBar {
         switch placement {
         case .appSettings:
             guard catalog.hasSettings else { return [] }
-            return [Item(title: "Settings…", shortcut: KeyboardShortcut(","), client: "window", clientData: "/?g=" + SceneCatalog.settingsID)]
+            return [
+                Item(
+                    title: "Settings…", shortcut: KeyboardShortcut(","), client: "window",
+                    clientData: "/?g=" + SceneCatalog.settingsID)
+            ]
         case .newItem:
             if catalog.removesDefaultCommands { return [] }
             var items: [Item] = []
             if !catalog.documentGroups.isEmpty {
                 if let index = catalog.documentGroups.firstIndex(where: { $0.canCreate }) {
-                    items.append(Item(title: "New", shortcut: KeyboardShortcut("n"), action: { [weak scene] in
-                        guard let scene else { return }
-                        do { scene.openURL("/?w=" + (try host.createDocument(groupIndex: index)).id) } catch {
-                            scene.report(DocumentController.describe(error))
-                        }
-                    }))
+                    items.append(
+                        Item(
+                            title: "New", shortcut: KeyboardShortcut("n"),
+                            action: { [weak scene] in
+                                guard let scene else { return }
+                                do { scene.openURL("/?w=" + (try host.createDocument(groupIndex: index)).id) } catch {
+                                    scene.report(DocumentController.describe(error))
+                                }
+                            }))
                 }
-                items.append(Item(title: "Open…", shortcut: KeyboardShortcut("o"), client: "navigate", clientData: "/?g=" + SceneCatalog.browserID))
+                items.append(
+                    Item(
+                        title: "Open…", shortcut: KeyboardShortcut("o"), client: "navigate",
+                        clientData: "/?g=" + SceneCatalog.browserID))
             } else if let group = catalog.entries.first(where: { $0.kind == .windowGroup }) {
-                let url = group.id.map { "/?g=" + ($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "") } ?? "/"
-                items.append(Item(title: "New Window", shortcut: KeyboardShortcut("n"), client: "open", clientData: url))
+                let url =
+                    group.id.map { "/?g=" + ($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "") }
+                    ?? "/"
+                items.append(
+                    Item(title: "New Window", shortcut: KeyboardShortcut("n"), client: "open", clientData: url))
             }
             return items
         case .saveItem:
             guard let document else { return [] }
             return [
-                Item(title: "Save", shortcut: KeyboardShortcut("s"), enabled: document.isEditable,
-                     action: { Task { @MainActor in await document.save() } }),
-                Item(title: "Duplicate", shortcut: KeyboardShortcut("s", modifiers: [.command, .shift]),
-                     action: { [weak scene] in
-                         guard let scene else { return }
-                         do {
-                             let copy = try host.duplicateDocument(document.name)
-                             scene.openURL("/?w=" + (try host.newDocumentScene(named: copy)).id)
-                         } catch { scene.report(DocumentController.describe(error)) }
-                     }),
-                Item(title: "Rename…", action: { [weak scene] in scene?.renaming = true; scene?.invalidate() }),
-                Item(title: "Revert to Saved", enabled: document.isEdited && document.isEditable, action: { document.revert() }),
+                Item(
+                    title: "Save", shortcut: KeyboardShortcut("s"), enabled: document.isEditable,
+                    action: { Task { @MainActor in await document.save() } }),
+                Item(
+                    title: "Duplicate", shortcut: KeyboardShortcut("s", modifiers: [.command, .shift]),
+                    action: { [weak scene] in
+                        guard let scene else { return }
+                        do {
+                            let copy = try host.duplicateDocument(document.name)
+                            scene.openURL("/?w=" + (try host.newDocumentScene(named: copy)).id)
+                        } catch { scene.report(DocumentController.describe(error)) }
+                    }),
+                Item(
+                    title: "Rename…",
+                    action: { [weak scene] in
+                        scene?.renaming = true
+                        scene?.invalidate()
+                    }),
+                Item(
+                    title: "Revert to Saved", enabled: document.isEdited && document.isEditable,
+                    action: { document.revert() }),
             ]
         case .importExport:
             guard document != nil else { return [] }
@@ -158,10 +191,12 @@ struct MenuBar {
         case .undoRedo:
             guard let undo = document?.undoManager else { return [] }
             return [
-                Item(title: undo.undoMenuItemTitle, shortcut: KeyboardShortcut("z"), enabled: undo.canUndo,
-                     action: { undo.undo() }),
-                Item(title: undo.redoMenuItemTitle, shortcut: KeyboardShortcut("z", modifiers: [.command, .shift]),
-                     enabled: undo.canRedo, action: { undo.redo() }),
+                Item(
+                    title: undo.undoMenuItemTitle, shortcut: KeyboardShortcut("z"), enabled: undo.canUndo,
+                    action: { undo.undo() }),
+                Item(
+                    title: undo.redoMenuItemTitle, shortcut: KeyboardShortcut("z", modifiers: [.command, .shift]),
+                    enabled: undo.canRedo, action: { undo.redo() }),
             ]
         case .pasteboard:
             return [
@@ -179,15 +214,28 @@ struct MenuBar {
             ]
         case .toolbar:
             guard builtIns.contains(.toolbar) else { return [] }
-            return [Item(title: "Show or Hide Toolbar", shortcut: KeyboardShortcut("t", modifiers: [.command, .option]), client: "toggleToolbar")]
+            return [
+                Item(
+                    title: "Show or Hide Toolbar", shortcut: KeyboardShortcut("t", modifiers: [.command, .option]),
+                    client: "toggleToolbar")
+            ]
         case .sidebar:
             guard builtIns.contains(.sidebar) else { return [] }
-            return [Item(title: "Toggle Sidebar", shortcut: KeyboardShortcut("s", modifiers: [.command, .control]), client: "toggleSidebar")]
+            return [
+                Item(
+                    title: "Toggle Sidebar", shortcut: KeyboardShortcut("s", modifiers: [.command, .control]),
+                    client: "toggleSidebar")
+            ]
         case .windowSize:
-            return [Item(title: "Enter Full Screen", shortcut: KeyboardShortcut("f", modifiers: [.command, .control]), client: "fullscreen")]
+            return [
+                Item(
+                    title: "Enter Full Screen", shortcut: KeyboardShortcut("f", modifiers: [.command, .control]),
+                    client: "fullscreen")
+            ]
         case .singleWindowList:
             return catalog.entries.filter { $0.kind == .window }.map { entry in
-                Item(title: entry.title ?? entry.id ?? "Window", client: "window", clientData: "/?g=" + (entry.id ?? ""))
+                Item(
+                    title: entry.title ?? entry.id ?? "Window", client: "window", clientData: "/?g=" + (entry.id ?? ""))
             }
         default:
             return []

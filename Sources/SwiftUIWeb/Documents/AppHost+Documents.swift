@@ -38,7 +38,8 @@ extension AppHost {
         let groups = SceneCatalog(app: app).documentGroups
         guard let spec = groups.first(where: { $0.reads(type) }) else {
             let readable = Set(groups.flatMap { $0.readableTypes.map(\.identifier) }).sorted().joined(separator: ", ")
-            throw DocumentLibrary.Failure("“\(name)” is of type \(type.identifier), which this app doesn't open (it opens \(readable))")
+            throw DocumentLibrary.Failure(
+                "“\(name)” is of type \(type.identifier), which this app doesn't open (it opens \(readable))")
         }
         return (url, type, spec)
     }
@@ -53,7 +54,8 @@ extension AppHost {
         }
         let controller: DocumentController
         do { controller = try spec.open(url, type, file) } catch {
-            throw DocumentLibrary.Failure("“\(name)” could not be opened as \(type.identifier): \(DocumentController.describe(error))")
+            throw DocumentLibrary.Failure(
+                "“\(name)” could not be opened as \(type.identifier): \(DocumentController.describe(error))")
         }
         controller.host = self
         openDocuments[name] = controller
@@ -74,7 +76,8 @@ extension AppHost {
     /// (or "Untitled 2.<ext>"…), and opens a window on it.
     func createDocument(groupIndex: Int = 0) throws -> SceneInstance {
         let groups = SceneCatalog(app: app).documentGroups
-        guard groupIndex < groups.count, groups[groupIndex].canCreate, let type = groups[groupIndex].newDocumentType else {
+        guard groupIndex < groups.count, groups[groupIndex].canCreate, let type = groups[groupIndex].newDocumentType
+        else {
             throw DocumentLibrary.Failure("this app has no document group that creates documents")
         }
         let library = try documentLibrary()
@@ -97,7 +100,8 @@ extension AppHost {
         let newName = (trimmed as NSString).pathExtension.isEmpty && !ext.isEmpty ? "\(trimmed).\(ext)" : trimmed
         try DocumentLibrary.check(newName)
         guard newName != name else { return }
-        let from = try library.url(for: name), to = try library.url(for: newName)
+        let from = try library.url(for: name)
+        let to = try library.url(for: newName)
         guard !FileManager.default.fileExists(atPath: to.path) else {
             throw DocumentLibrary.Failure("a document named “\(newName)” already exists")
         }
@@ -117,7 +121,8 @@ extension AppHost {
     func duplicateDocument(_ name: String) throws -> String {
         let library = try documentLibrary()
         let ext = (name as NSString).pathExtension
-        let copyName = library.unusedName(DocumentLibrary.displayName(name) + " copy", extension: ext.isEmpty ? nil : ext)
+        let copyName = library.unusedName(
+            DocumentLibrary.displayName(name) + " copy", extension: ext.isEmpty ? nil : ext)
         let to = try library.url(for: copyName)
         let wrapper = try openDocuments[name]?.makeFileWrapper() ?? FileWrapper(url: library.url(for: name))
         try wrapper.write(to: to, options: .atomic, originalContentsURL: nil)
@@ -151,7 +156,8 @@ extension AppHost {
         }
         let ext = (base as NSString).pathExtension
         let name = library.unusedName(DocumentLibrary.displayName(base), extension: ext.isEmpty ? nil : ext)
-        try FileWrapper(regularFileWithContents: contents).write(to: library.url(for: name), options: .atomic, originalContentsURL: nil)
+        try FileWrapper(regularFileWithContents: contents).write(
+            to: library.url(for: name), options: .atomic, originalContentsURL: nil)
         return name
     }
 
@@ -166,7 +172,9 @@ extension AppHost {
             let logger = self.logger
             Task { @MainActor in
                 // No window is left to show a failure: it goes to the log.
-                if await !controller.save() { logger.error("\(controller.lastError ?? "“\(name)” could not be saved")") }
+                if await !controller.save() {
+                    logger.error("\(controller.lastError ?? "“\(name)” could not be saved")")
+                }
             }
         }
     }

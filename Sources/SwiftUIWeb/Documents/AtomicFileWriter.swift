@@ -1,5 +1,4 @@
 import Foundation
-
 import Glibc
 
 /// Writes files so that a crash leaves either the old item or the new one, whole: the new item is written
@@ -39,7 +38,7 @@ enum AtomicFileWriter {
         defer { close(fd) }
         var offset = 0
         while offset < data.count {
-            let written = data[data.startIndex + offset ..< data.endIndex].withUnsafeBytes { buffer in
+            let written = data[data.startIndex + offset..<data.endIndex].withUnsafeBytes { buffer in
                 // Safe because the buffer is valid for the duration of this closure and write(2) reads at most its count.
                 Glibc.write(fd, buffer.baseAddress, buffer.count)
             }

@@ -34,7 +34,9 @@ private struct NewDocumentKey: EnvironmentKey {
 }
 private struct OpenDocumentKey: EnvironmentKey {
     static var defaultValue: OpenDocumentAction {
-        OpenDocumentAction { url in throw DocumentLibrary.Failure("\(url.path) cannot be opened: this app has no document group") }
+        OpenDocumentAction { url in
+            throw DocumentLibrary.Failure("\(url.path) cannot be opened: this app has no document group")
+        }
     }
 }
 

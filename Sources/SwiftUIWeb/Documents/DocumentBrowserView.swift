@@ -51,10 +51,15 @@ struct DocumentBrowserView: View {
             HStack {
                 Button(entry.displayName) { open(entry.name) }.buttonStyle(.plain)
                 Spacer()
-                Text(entry.modified.formatted(date: .abbreviated, time: .shortened)).foregroundStyle(.secondary).font(.footnote)
+                Text(entry.modified.formatted(date: .abbreviated, time: .shortened)).foregroundStyle(.secondary).font(
+                    .footnote)
                 Button("Duplicate") { act { try host.duplicateDocument(entry.name) } }.buttonStyle(.borderless)
-                Button("Rename") { newName = entry.displayName; renaming = entry.name }.buttonStyle(.borderless)
-                Button("Delete", role: .destructive) { act { try host.deleteDocument(entry.name) } }.buttonStyle(.borderless)
+                Button("Rename") {
+                    newName = entry.displayName
+                    renaming = entry.name
+                }.buttonStyle(.borderless)
+                Button("Delete", role: .destructive) { act { try host.deleteDocument(entry.name) } }.buttonStyle(
+                    .borderless)
             }
         }
     }
@@ -95,10 +100,14 @@ struct UploadButton: View, PrimitiveView {
     var body: Never { fatalError("primitive view") }
     func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         [
-            Node("label", id: path, attributes: [("class", "sw-button sw-bordered sw-upload")], children: [
-                Node("span", id: path + ".t", text: "Upload…"),
-                Node("input", id: path + ".f", attributes: [("type", "file"), ("data-upload", "1"), ("hidden", "true")]),
-            ])
+            Node(
+                "label", id: path, attributes: [("class", "sw-button sw-bordered sw-upload")],
+                children: [
+                    Node("span", id: path + ".t", text: "Upload…"),
+                    Node(
+                        "input", id: path + ".f",
+                        attributes: [("type", "file"), ("data-upload", "1"), ("hidden", "true")]),
+                ])
         ]
     }
 }

@@ -92,7 +92,8 @@ class DocumentController {
         saving = true
         defer { saving = false }
         var ok = false
-        let wasEdited = isEdited, oldError = lastError
+        let wasEdited = isEdited
+        let oldError = lastError
         repeat {
             saveAgain = false
             let countAtSnapshot = changeCount
@@ -106,7 +107,8 @@ class DocumentController {
                 savesCompleted += 1
                 ok = true
             } catch {
-                lastError = "“\(DocumentLibrary.displayName(url.lastPathComponent))” could not be saved: \(DocumentController.describe(error))"
+                lastError =
+                    "“\(DocumentLibrary.displayName(url.lastPathComponent))” could not be saved: \(DocumentController.describe(error))"
                 ok = false
             }
         } while saveAgain
@@ -146,7 +148,8 @@ class DocumentController {
             savedChangeCount = 0
             lastError = nil
         } catch {
-            lastError = "“\(DocumentLibrary.displayName(name))” could not be read again: \(DocumentController.describe(error))"
+            lastError =
+                "“\(DocumentLibrary.displayName(name))” could not be read again: \(DocumentController.describe(error))"
         }
         for id in sceneIDs { host?.scenes[id]?.invalidate() }
     }
@@ -162,7 +165,9 @@ class DocumentController {
 
     nonisolated static func describe(_ error: Error) -> String {
         if let failure = error as? DocumentLibrary.Failure { return failure.description }
-        if let cocoa = error as? CocoaError, let text = cocoa.userInfo[NSLocalizedDescriptionKey] as? String { return text }
+        if let cocoa = error as? CocoaError, let text = cocoa.userInfo[NSLocalizedDescriptionKey] as? String {
+            return text
+        }
         if let decoding = error as? DecodingError {
             switch decoding {
             case .dataCorrupted(let c), .keyNotFound(_, let c), .typeMismatch(_, let c), .valueNotFound(_, let c):
@@ -181,8 +186,10 @@ final class ValueDocumentController<Document: FileDocument>: DocumentController 
     private(set) var document: Document
     let editor: @MainActor (FileDocumentConfiguration<Document>) -> any View
 
-    init(document: Document, fileURL: URL, contentType: UTType, isEditable: Bool, existingFile: FileWrapper?,
-         editor: @escaping @MainActor (FileDocumentConfiguration<Document>) -> any View) {
+    init(
+        document: Document, fileURL: URL, contentType: UTType, isEditable: Bool, existingFile: FileWrapper?,
+        editor: @escaping @MainActor (FileDocumentConfiguration<Document>) -> any View
+    ) {
         self.document = document
         self.editor = editor
         super.init(fileURL: fileURL, contentType: contentType, isEditable: isEditable, existingFile: existingFile)
@@ -218,7 +225,8 @@ final class ValueDocumentController<Document: FileDocument>: DocumentController 
     }
 
     override func makeView() -> any View {
-        let binding = Binding<Document>(get: { [unowned self] in self.document }, set: { [unowned self] in self.set($0) })
+        let binding = Binding<Document>(
+            get: { [unowned self] in self.document }, set: { [unowned self] in self.set($0) })
         return editor(FileDocumentConfiguration(document: binding, fileURL: fileURL, isEditable: isEditable))
     }
 
@@ -238,8 +246,10 @@ final class ObjectDocumentController<Document: ReferenceFileDocument>: DocumentC
     private(set) var document: Document
     let editor: @MainActor (ReferenceFileDocumentConfiguration<Document>) -> any View
 
-    init(document: Document, fileURL: URL, contentType: UTType, isEditable: Bool, existingFile: FileWrapper?,
-         editor: @escaping @MainActor (ReferenceFileDocumentConfiguration<Document>) -> any View) {
+    init(
+        document: Document, fileURL: URL, contentType: UTType, isEditable: Bool, existingFile: FileWrapper?,
+        editor: @escaping @MainActor (ReferenceFileDocumentConfiguration<Document>) -> any View
+    ) {
         self.document = document
         self.editor = editor
         super.init(fileURL: fileURL, contentType: contentType, isEditable: isEditable, existingFile: existingFile)
@@ -251,7 +261,8 @@ final class ObjectDocumentController<Document: ReferenceFileDocument>: DocumentC
 
     override func makeFileWrapper() throws -> FileWrapper {
         let snapshot = try document.snapshot(contentType: contentType)
-        return try document.fileWrapper(snapshot: snapshot, configuration: .init(contentType: contentType, existingFile: existingFile))
+        return try document.fileWrapper(
+            snapshot: snapshot, configuration: .init(contentType: contentType, existingFile: existingFile))
     }
 
     override func reload(from file: FileWrapper) throws {

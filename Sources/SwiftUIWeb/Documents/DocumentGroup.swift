@@ -14,13 +14,15 @@ public struct DocumentGroup<Document, Content: View>: Scene, PrimitiveScene {
         let spec = self.spec.numbered(index)
         catalog.documentGroups.append(spec)
         if !catalog.entries.contains(where: { $0.kind == .documentBrowser }) {
-            catalog.entries.append(.init(kind: .documentBrowser, id: SceneCatalog.browserID, title: nil) { scene in
-                DocumentBrowserView(host: scene.host, sceneID: scene.id)
-            })
+            catalog.entries.append(
+                .init(kind: .documentBrowser, id: SceneCatalog.browserID, title: nil) { scene in
+                    DocumentBrowserView(host: scene.host, sceneID: scene.id)
+                })
         }
-        catalog.entries.append(.init(kind: .document, id: spec.groupID, title: nil) { scene in
-            scene.host.documentRoot(for: scene)
-        })
+        catalog.entries.append(
+            .init(kind: .document, id: spec.groupID, title: nil) { scene in
+                scene.host.documentRoot(for: scene)
+            })
     }
 }
 
@@ -34,7 +36,10 @@ extension DocumentGroup where Document: FileDocument {
     }
 
     /// A group that opens value documents to view them (no new documents, no changes).
-    public init(viewing documentType: Document.Type, @ViewBuilder viewer: @escaping @MainActor (FileDocumentConfiguration<Document>) -> Content) {
+    public init(
+        viewing documentType: Document.Type,
+        @ViewBuilder viewer: @escaping @MainActor (FileDocumentConfiguration<Document>) -> Content
+    ) {
         spec = DocumentGroupSpec.value(Document.self, newDocument: nil, isEditable: false, editor: viewer)
     }
 }
@@ -94,14 +99,16 @@ struct DocumentGroupSpec {
             canCreate: newDocument != nil, isEditable: isEditable,
             create: { url in
                 guard let newDocument else { throw DocumentLibrary.Failure("this document group only views documents") }
-                return ValueDocumentController(document: newDocument(), fileURL: url, contentType: type, isEditable: true,
-                                               existingFile: nil, editor: editor)
+                return ValueDocumentController(
+                    document: newDocument(), fileURL: url, contentType: type, isEditable: true,
+                    existingFile: nil, editor: editor)
             },
             open: { url, contentType, file in
                 let document = try D(configuration: .init(contentType: contentType, file: file))
-                return ValueDocumentController(document: document, fileURL: url, contentType: contentType,
-                                               isEditable: isEditable && writable(contentType, D.writableContentTypes),
-                                               existingFile: file, editor: editor)
+                return ValueDocumentController(
+                    document: document, fileURL: url, contentType: contentType,
+                    isEditable: isEditable && writable(contentType, D.writableContentTypes),
+                    existingFile: file, editor: editor)
             })
     }
 
@@ -115,14 +122,16 @@ struct DocumentGroupSpec {
             canCreate: newDocument != nil, isEditable: isEditable,
             create: { url in
                 guard let newDocument else { throw DocumentLibrary.Failure("this document group only views documents") }
-                return ObjectDocumentController(document: newDocument(), fileURL: url, contentType: type, isEditable: true,
-                                                existingFile: nil, editor: editor)
+                return ObjectDocumentController(
+                    document: newDocument(), fileURL: url, contentType: type, isEditable: true,
+                    existingFile: nil, editor: editor)
             },
             open: { url, contentType, file in
                 let document = try D(configuration: .init(contentType: contentType, file: file))
-                return ObjectDocumentController(document: document, fileURL: url, contentType: contentType,
-                                                isEditable: isEditable && writable(contentType, D.writableContentTypes),
-                                                existingFile: file, editor: editor)
+                return ObjectDocumentController(
+                    document: document, fileURL: url, contentType: contentType,
+                    isEditable: isEditable && writable(contentType, D.writableContentTypes),
+                    existingFile: file, editor: editor)
             })
     }
 

@@ -63,7 +63,8 @@ open class FileWrapper: @unchecked Sendable {
         self.contents = try FileWrapper.read(url)
         self.filename = url.lastPathComponent
         self.preferredFilename = url.lastPathComponent
-        self.fileAttributes = (try? FileManager.default.attributesOfItem(atPath: url.path))  // Absent attributes mean none are known.
+        self.fileAttributes =
+            (try? FileManager.default.attributesOfItem(atPath: url.path))  // Absent attributes mean none are known.
             .map { Dictionary(uniqueKeysWithValues: $0.map { ($0.key.rawValue, $0.value) }) } ?? [:]
     }
 
@@ -95,7 +96,9 @@ open class FileWrapper: @unchecked Sendable {
     /// The contents of a regular file (`nil` for directories and links).
     open var regularFileContents: Data? { if case .regular(let data) = contents { return data } else { return nil } }
     /// The children of a directory, by file name (`nil` for files and links).
-    open var fileWrappers: [String: FileWrapper]? { if case .directory(let c) = contents { return c } else { return nil } }
+    open var fileWrappers: [String: FileWrapper]? {
+        if case .directory(let c) = contents { return c } else { return nil }
+    }
     /// The destination of a symbolic link (`nil` for files and directories).
     open var symbolicLinkDestinationURL: URL? { if case .link(let u) = contents { return u } else { return nil } }
 

@@ -49,7 +49,9 @@ open class UndoManager {
     /// Whether there is a step to redo.
     open var canRedo: Bool { !redoStack.isEmpty }
     /// The name of the step Undo would undo.
-    open var undoActionName: String { (openGroups.first?.actions.isEmpty == false ? openGroups.first : undoStack.last)?.name ?? "" }
+    open var undoActionName: String {
+        (openGroups.first?.actions.isEmpty == false ? openGroups.first : undoStack.last)?.name ?? ""
+    }
     /// The name of the step Redo would redo.
     open var redoActionName: String { redoStack.last?.name ?? "" }
     /// The Edit menu's title for Undo ("Undo" or "Undo Typing").
@@ -57,9 +59,13 @@ open class UndoManager {
     /// The Edit menu's title for Redo.
     open var redoMenuItemTitle: String { redoMenuTitle(forUndoActionName: redoActionName) }
     /// The Undo title for an action name.
-    open func undoMenuTitle(forUndoActionName actionName: String) -> String { actionName.isEmpty ? "Undo" : "Undo \(actionName)" }
+    open func undoMenuTitle(forUndoActionName actionName: String) -> String {
+        actionName.isEmpty ? "Undo" : "Undo \(actionName)"
+    }
     /// The Redo title for an action name.
-    open func redoMenuTitle(forUndoActionName actionName: String) -> String { actionName.isEmpty ? "Redo" : "Redo \(actionName)" }
+    open func redoMenuTitle(forUndoActionName actionName: String) -> String {
+        actionName.isEmpty ? "Redo" : "Redo \(actionName)"
+    }
     /// Whether registrations are recorded.
     open var isUndoRegistrationEnabled: Bool { registrationDisabled == 0 }
 
@@ -119,7 +125,13 @@ open class UndoManager {
 
     /// Names the current step ("Typing", "Move Shape").
     open func setActionName(_ actionName: String) {
-        if let group = openGroups.first { group.name = actionName } else if isUndoing { redoStack.last?.name = actionName } else { undoStack.last?.name = actionName }
+        if let group = openGroups.first {
+            group.name = actionName
+        } else if isUndoing {
+            redoStack.last?.name = actionName
+        } else {
+            undoStack.last?.name = actionName
+        }
     }
 
     /// Closes the group opened by registrations during an event (the run loop's end of event on Apple's systems).

@@ -24,7 +24,10 @@ public struct EnvironmentValues: @unchecked Sendable {
 /// Reads a value from the view's environment.
 @MainActor @propertyWrapper
 public struct Environment<Value>: DynamicProperty, SceneBindable {
-    final class Box { var value: Value?; init() {} }
+    final class Box {
+        var value: Value?
+        init() {}
+    }
     let read: @MainActor (EnvironmentValues) -> Value?
     let box = Box()
 
@@ -35,7 +38,9 @@ public struct Environment<Value>: DynamicProperty, SceneBindable {
     public var wrappedValue: Value {
         if let v = box.value { return v }
         if let v = read(EnvironmentValues()) { return v }
-        fatalError("No \(Value.self) found in the environment. A View.environment(_:) for it may be missing as an ancestor of this view.")
+        fatalError(
+            "No \(Value.self) found in the environment. A View.environment(_:) for it may be missing as an ancestor of this view."
+        )
     }
 
     func install(in scene: SceneInstance, key: String, context: RenderContext) {
@@ -80,7 +85,9 @@ extension View {
         EnvironmentWriter(content: self) { $0.objects[ObjectIdentifier(T.self)] = object }
     }
     /// Transforms the environment for this view and its descendants.
-    public func transformEnvironment<V>(_ keyPath: WritableKeyPath<EnvironmentValues, V>, transform: @escaping (inout V) -> Void) -> some View {
+    public func transformEnvironment<V>(
+        _ keyPath: WritableKeyPath<EnvironmentValues, V>, transform: @escaping (inout V) -> Void
+    ) -> some View {
         EnvironmentWriter(content: self) { transform(&$0[keyPath: keyPath]) }
     }
 }
@@ -126,7 +133,9 @@ public struct DismissWindowAction: Sendable {
     /// Closes the windows of the group (or the window) with this id.
     public func callAsFunction(id: String) { dismiss(false, id, nil, nil) }
     /// Closes the windows presenting `value`.
-    public func callAsFunction<D: Codable & Hashable>(value: D) { dismiss(false, nil, ObjectIdentifier(D.self), PresentedValueCoding.encode(value)) }
+    public func callAsFunction<D: Codable & Hashable>(value: D) {
+        dismiss(false, nil, ObjectIdentifier(D.self), PresentedValueCoding.encode(value))
+    }
     /// Closes the windows of the group with this id presenting `value`.
     public func callAsFunction<D: Codable & Hashable>(id: String, value: D) {
         dismiss(false, id, ObjectIdentifier(D.self), PresentedValueCoding.encode(value))
@@ -155,7 +164,9 @@ public enum ScenePhase: Sendable, Hashable { case active, inactive, background }
 
 private struct DismissKey: EnvironmentKey { static var defaultValue: DismissAction { DismissAction {} } }
 private struct OpenWindowKey: EnvironmentKey { static var defaultValue: OpenWindowAction { OpenWindowAction { _ in } } }
-private struct DismissWindowKey: EnvironmentKey { static var defaultValue: DismissWindowAction { DismissWindowAction { _, _, _, _ in } } }
+private struct DismissWindowKey: EnvironmentKey {
+    static var defaultValue: DismissWindowAction { DismissWindowAction { _, _, _, _ in } }
+}
 private struct IsEnabledKey: EnvironmentKey { static var defaultValue: Bool { true } }
 private struct ColorSchemeKey: EnvironmentKey { static var defaultValue: ColorScheme { .light } }
 private struct ScenePhaseKey: EnvironmentKey { static var defaultValue: ScenePhase { .active } }
@@ -167,26 +178,59 @@ private struct TimeZoneKey: EnvironmentKey { static var defaultValue: TimeZone {
 
 extension EnvironmentValues {
     /// Dismisses the current presentation.
-    public var dismiss: DismissAction { get { self[DismissKey.self] } set { self[DismissKey.self] = newValue } }
+    public var dismiss: DismissAction {
+        get { self[DismissKey.self] }
+        set { self[DismissKey.self] = newValue }
+    }
     /// Opens new windows.
-    public var openWindow: OpenWindowAction { get { self[OpenWindowKey.self] } set { self[OpenWindowKey.self] = newValue } }
+    public var openWindow: OpenWindowAction {
+        get { self[OpenWindowKey.self] }
+        set { self[OpenWindowKey.self] = newValue }
+    }
     /// Closes windows.
-    public var dismissWindow: DismissWindowAction { get { self[DismissWindowKey.self] } set { self[DismissWindowKey.self] = newValue } }
+    public var dismissWindow: DismissWindowAction {
+        get { self[DismissWindowKey.self] }
+        set { self[DismissWindowKey.self] = newValue }
+    }
     /// Whether controls accept interaction (`disabled(_:)` turns it off).
-    public var isEnabled: Bool { get { self[IsEnabledKey.self] } set { self[IsEnabledKey.self] = newValue } }
+    public var isEnabled: Bool {
+        get { self[IsEnabledKey.self] }
+        set { self[IsEnabledKey.self] = newValue }
+    }
     /// The color scheme (always light in the default stylesheet).
-    public var colorScheme: ColorScheme { get { self[ColorSchemeKey.self] } set { self[ColorSchemeKey.self] = newValue } }
+    public var colorScheme: ColorScheme {
+        get { self[ColorSchemeKey.self] }
+        set { self[ColorSchemeKey.self] = newValue }
+    }
     /// The window's phase: `.active` while its page is visible and focused, `.inactive` while visible
     /// without focus, `.background` while hidden or not connected.
-    public var scenePhase: ScenePhase { get { self[ScenePhaseKey.self] } set { self[ScenePhaseKey.self] = newValue } }
+    public var scenePhase: ScenePhase {
+        get { self[ScenePhaseKey.self] }
+        set { self[ScenePhaseKey.self] = newValue }
+    }
     /// The default font.
-    public var font: Font? { get { self[FontKey.self] } set { self[FontKey.self] = newValue } }
+    public var font: Font? {
+        get { self[FontKey.self] }
+        set { self[FontKey.self] = newValue }
+    }
     /// Whether the view is inside a presentation (sheet).
-    public var isPresented: Bool { get { self[IsPresentedKey.self] } set { self[IsPresentedKey.self] = newValue } }
+    public var isPresented: Bool {
+        get { self[IsPresentedKey.self] }
+        set { self[IsPresentedKey.self] = newValue }
+    }
     /// The locale.
-    public var locale: Locale { get { self[LocaleKey.self] } set { self[LocaleKey.self] = newValue } }
+    public var locale: Locale {
+        get { self[LocaleKey.self] }
+        set { self[LocaleKey.self] = newValue }
+    }
     /// The calendar.
-    public var calendar: Calendar { get { self[CalendarKey.self] } set { self[CalendarKey.self] = newValue } }
+    public var calendar: Calendar {
+        get { self[CalendarKey.self] }
+        set { self[CalendarKey.self] = newValue }
+    }
     /// The time zone.
-    public var timeZone: TimeZone { get { self[TimeZoneKey.self] } set { self[TimeZoneKey.self] = newValue } }
+    public var timeZone: TimeZone {
+        get { self[TimeZoneKey.self] }
+        set { self[TimeZoneKey.self] = newValue }
+    }
 }

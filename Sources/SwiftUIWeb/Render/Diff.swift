@@ -26,18 +26,22 @@ public enum Patch: Equatable, Sendable {
     /// JSON encoding for the wire.
     public var json: String {
         switch self {
-        case .replace(let id, let html): return "{\"op\":\"replace\",\"id\":\(JSON.quote(id)),\"html\":\(JSON.quote(html))}"
+        case .replace(let id, let html):
+            return "{\"op\":\"replace\",\"id\":\(JSON.quote(id)),\"html\":\(JSON.quote(html))}"
         case .text(let id, let text): return "{\"op\":\"text\",\"id\":\(JSON.quote(id)),\"text\":\(JSON.quote(text))}"
         case .attribute(let id, let name, let value):
-            return "{\"op\":\"attr\",\"id\":\(JSON.quote(id)),\"name\":\(JSON.quote(name)),\"value\":\(JSON.quote(value))}"
+            return
+                "{\"op\":\"attr\",\"id\":\(JSON.quote(id)),\"name\":\(JSON.quote(name)),\"value\":\(JSON.quote(value))}"
         case .title(let t): return "{\"op\":\"title\",\"text\":\(JSON.quote(t))}"
         case .open(let url): return "{\"op\":\"open\",\"url\":\(JSON.quote(url))}"
-        case .openNamed(let url, let name): return "{\"op\":\"open\",\"url\":\(JSON.quote(url)),\"name\":\(JSON.quote(name))}"
+        case .openNamed(let url, let name):
+            return "{\"op\":\"open\",\"url\":\(JSON.quote(url)),\"name\":\(JSON.quote(name))}"
         case .navigate(let url): return "{\"op\":\"navigate\",\"url\":\(JSON.quote(url))}"
         case .close: return "{\"op\":\"close\"}"
         case .remove(let id): return "{\"op\":\"remove\",\"id\":\(JSON.quote(id))}"
         case .insert(let parent, let before, let html):
-            return "{\"op\":\"insert\",\"id\":\(JSON.quote(parent)),\"before\":\(before.map(JSON.quote) ?? "null"),\"html\":\(JSON.quote(html))}"
+            return
+                "{\"op\":\"insert\",\"id\":\(JSON.quote(parent)),\"before\":\(before.map(JSON.quote) ?? "null"),\"html\":\(JSON.quote(html))}"
         }
     }
 }
@@ -48,25 +52,32 @@ enum Differ {
     static func diff(_ old: Node, _ new: Node, into patches: inout [Patch]) {
         if old == new { return }
         guard old.tag == new.tag, old.id == new.id, old.raw == new.raw, (old.text == nil) == (new.text == nil),
-              old.attributes.count == new.attributes.count,
-              zip(old.attributes, new.attributes).allSatisfy({ $0.0 == $1.0 }) else {
-            patches.append(.replace(id: old.id, html: new.html)); return
+            old.attributes.count == new.attributes.count,
+            zip(old.attributes, new.attributes).allSatisfy({ $0.0 == $1.0 })
+        else {
+            patches.append(.replace(id: old.id, html: new.html))
+            return
         }
         for (o, n) in zip(old.attributes, new.attributes) where o.1 != n.1 {
             patches.append(.attribute(id: new.id, name: n.0, value: n.1))
         }
         if old.text != new.text, let t = new.text { patches.append(.text(id: new.id, text: t)) }
         if old.children.count == new.children.count,
-           zip(old.children, new.children).allSatisfy({ $0.id == $1.id && $0.tag == $1.tag }) {
+            zip(old.children, new.children).allSatisfy({ $0.id == $1.id && $0.tag == $1.tag })
+        {
             for (o, n) in zip(old.children, new.children) { diff(o, n, into: &patches) }
             return
         }
         // Keyed children: removals, insertions, and diffs of the children both sides keep (same order).
-        let oldIDs = old.children.map(\.id), newIDs = new.children.map(\.id)
-        let oldSet = Set(oldIDs), newSet = Set(newIDs)
+        let oldIDs = old.children.map(\.id)
+        let newIDs = new.children.map(\.id)
+        let oldSet = Set(oldIDs)
+        let newSet = Set(newIDs)
         guard oldSet.count == oldIDs.count, newSet.count == newIDs.count,
-              oldIDs.filter(newSet.contains) == newIDs.filter(oldSet.contains) else {
-            patches.append(.replace(id: old.id, html: new.html)); return
+            oldIDs.filter(newSet.contains) == newIDs.filter(oldSet.contains)
+        else {
+            patches.append(.replace(id: old.id, html: new.html))
+            return
         }
         var oldByID: [String: Node] = [:]
         for c in old.children { oldByID[c.id] = c }

@@ -8,8 +8,16 @@ struct Node: Equatable, Sendable {
     /// Trusted markup from SwiftUIWeb itself (symbol SVG), emitted unescaped. Never user text.
     var raw: String?
 
-    init(_ tag: String, id: String, attributes: [(String, String)] = [], text: String? = nil, children: [Node] = [], raw: String? = nil) {
-        self.tag = tag; self.id = id; self.attributes = attributes; self.text = text; self.children = children; self.raw = raw
+    init(
+        _ tag: String, id: String, attributes: [(String, String)] = [], text: String? = nil, children: [Node] = [],
+        raw: String? = nil
+    ) {
+        self.tag = tag
+        self.id = id
+        self.attributes = attributes
+        self.text = text
+        self.children = children
+        self.raw = raw
     }
 
     static func == (a: Node, b: Node) -> Bool {
@@ -38,7 +46,11 @@ struct Node: Equatable, Sendable {
         if !HTML.voidTags.contains(tag) { out += "</" + tag + ">" }
     }
 
-    var html: String { var s = ""; html(into: &s); return s }
+    var html: String {
+        var s = ""
+        html(into: &s)
+        return s
+    }
 
     /// The concatenated text of this node and its descendants.
     var textContent: String {

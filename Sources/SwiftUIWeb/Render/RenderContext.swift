@@ -21,8 +21,16 @@ final class Effects {
     var titleShown = false
 
     func absorb(_ e: Effects) {
-        actions += e.actions; inputs += e.inputs; tags += e.tags; appear += e.appear; disappear += e.disappear
-        changes += e.changes; tasks += e.tasks; slots += e.slots; destinations += e.destinations; toolbar += e.toolbar
+        actions += e.actions
+        inputs += e.inputs
+        tags += e.tags
+        appear += e.appear
+        disappear += e.disappear
+        changes += e.changes
+        tasks += e.tasks
+        slots += e.slots
+        destinations += e.destinations
+        toolbar += e.toolbar
         focused += e.focused
         if let d = e.detail { detail = d }
     }
@@ -109,24 +117,64 @@ final class RenderContext {
 
     // MARK: effects (recorded for replay)
 
-    func addAction(_ id: String, _ f: @escaping () -> Void) { actions[id] = f; effects.last?.actions.append((id, f)) }
-    func addInput(_ id: String, _ f: @escaping (String) -> Void) { inputs[id] = f; effects.last?.inputs.append((id, f)) }
-    func setTag(_ id: String, _ tag: AnyHashable) { tags[id] = tag; effects.last?.tags.append((id, tag)) }
-    func addAppear(_ path: String, _ f: @escaping () -> Void) { appear[path] = f; effects.last?.appear.append((path, f)) }
-    func addDisappear(_ path: String, _ f: @escaping () -> Void) { disappear[path] = f; effects.last?.disappear.append((path, f)) }
-    func addChange(_ hook: ChangeHook) { changes.append(hook); effects.last?.changes.append(hook) }
-    func addTask(_ path: String, _ hook: TaskHook) { tasks[path] = hook; effects.last?.tasks.append((path, hook)) }
-    func useSlot(_ key: String) { usedSlots.insert(key); effects.last?.slots.append(key) }
-    func addFocused(_ entry: FocusedEntry) { focused.append(entry); effects.last?.focused.append(entry) }
-    func addToolbar(_ nodes: [Node]) { toolbar += nodes; effects.last?.toolbar += nodes }
-    func addDestination(_ type: ObjectIdentifier, _ make: @escaping (Any) -> any View) {
-        destinations[type] = make; effects.last?.destinations.append((type, make))
+    func addAction(_ id: String, _ f: @escaping () -> Void) {
+        actions[id] = f
+        effects.last?.actions.append((id, f))
     }
-    func setDetail(_ view: any View) { detail = view; effects.last?.detail = view }
+    func addInput(_ id: String, _ f: @escaping (String) -> Void) {
+        inputs[id] = f
+        effects.last?.inputs.append((id, f))
+    }
+    func setTag(_ id: String, _ tag: AnyHashable) {
+        tags[id] = tag
+        effects.last?.tags.append((id, tag))
+    }
+    func addAppear(_ path: String, _ f: @escaping () -> Void) {
+        appear[path] = f
+        effects.last?.appear.append((path, f))
+    }
+    func addDisappear(_ path: String, _ f: @escaping () -> Void) {
+        disappear[path] = f
+        effects.last?.disappear.append((path, f))
+    }
+    func addChange(_ hook: ChangeHook) {
+        changes.append(hook)
+        effects.last?.changes.append(hook)
+    }
+    func addTask(_ path: String, _ hook: TaskHook) {
+        tasks[path] = hook
+        effects.last?.tasks.append((path, hook))
+    }
+    func useSlot(_ key: String) {
+        usedSlots.insert(key)
+        effects.last?.slots.append(key)
+    }
+    func addFocused(_ entry: FocusedEntry) {
+        focused.append(entry)
+        effects.last?.focused.append(entry)
+    }
+    func addToolbar(_ nodes: [Node]) {
+        toolbar += nodes
+        effects.last?.toolbar += nodes
+    }
+    func addDestination(_ type: ObjectIdentifier, _ make: @escaping (Any) -> any View) {
+        destinations[type] = make
+        effects.last?.destinations.append((type, make))
+    }
+    func setDetail(_ view: any View) {
+        detail = view
+        effects.last?.detail = view
+    }
     /// A navigation container took the detail its links set; it goes no further up.
-    func consumeDetail(restoring saved: (any View)?) { detail = saved; effects.last?.detail = nil }
+    func consumeDetail(restoring saved: (any View)?) {
+        detail = saved
+        effects.last?.detail = nil
+    }
     /// A navigation stack took its destinations; they go no further up.
-    func consumeDestinations(restoring saved: [ObjectIdentifier: (Any) -> any View]) { destinations = saved; effects.last?.destinations = [] }
+    func consumeDestinations(restoring saved: [ObjectIdentifier: (Any) -> any View]) {
+        destinations = saved
+        effects.last?.destinations = []
+    }
     func resetDestinations() { destinations = [:] }
     func resetDetail() { detail = nil }
 

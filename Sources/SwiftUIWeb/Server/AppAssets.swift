@@ -13,7 +13,9 @@ struct AppAssets: Sendable {
     /// The usual folders for this process.
     static func standard() -> AppAssets {
         var folders: [URL] = []
-        if let env = ProcessInfo.processInfo.environment["SWIFTUIWEB_ASSETS"] { folders.append(URL(fileURLWithPath: env)) }
+        if let env = ProcessInfo.processInfo.environment["SWIFTUIWEB_ASSETS"] {
+            folders.append(URL(fileURLWithPath: env))
+        }
         let executableFolder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         // A missing or unreadable folder has no resources to offer.
         let siblings = (try? FileManager.default.contentsOfDirectory(atPath: executableFolder.path)) ?? []
@@ -60,7 +62,9 @@ struct AppAssets: Sendable {
     }
 
     private static func typed(_ url: URL) -> (URL, String)? {
-        guard let type = UTType(filenameExtension: url.pathExtension), type.conforms(to: .image), let mime = type.preferredMIMEType else {
+        guard let type = UTType(filenameExtension: url.pathExtension), type.conforms(to: .image),
+            let mime = type.preferredMIMEType
+        else {
             return nil
         }
         return (url, mime)

@@ -17,12 +17,15 @@ extension AppServer {
         }
         let sceneID = request.uri.queryParameters.get("w").map { String($0) } ?? ""
         let onStartPage = await MainActor.run {
-            host.scenes[sceneID].map { SceneCatalog(app: host.app).entry(for: $0.group)?.kind == .documentBrowser } ?? false
+            host.scenes[sceneID].map { SceneCatalog(app: host.app).entry(for: $0.group)?.kind == .documentBrowser }
+                ?? false
         }
         guard onStartPage else {
             return json(.forbidden, ["error": "uploads go to the documents start page of an open window"])
         }
-        guard let encodedName = request.headers[.init("X-SwiftUIWeb-Filename")!], let name = encodedName.removingPercentEncoding else {
+        guard let encodedName = request.headers[.init("X-SwiftUIWeb-Filename")!],
+            let name = encodedName.removingPercentEncoding
+        else {
             return json(.badRequest, ["error": "the file name is missing"])
         }
         let body: ByteBuffer
@@ -54,33 +57,41 @@ extension AppServer {
                 let controller = try host.documentController(for: scene)
                 let wrapper = try controller.makeFileWrapper()
                 guard let data = wrapper.regularFileContents else {
-                    throw DocumentLibrary.Failure("“\(controller.name)” is a package (a folder of files); only single-file documents download")
+                    throw DocumentLibrary.Failure(
+                        "“\(controller.name)” is a package (a folder of files); only single-file documents download")
                 }
                 return (controller.name, data)
             }
         }
         switch result {
         case nil:
-            return Response(status: .notFound, headers: [.contentType: "text/plain; charset=utf-8"],
-                            body: .init(byteBuffer: ByteBuffer(string: "no such document window")))
+            return Response(
+                status: .notFound, headers: [.contentType: "text/plain; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(string: "no such document window")))
         case .failure(let error)?:
-            return Response(status: .unprocessableContent, headers: [.contentType: "text/plain; charset=utf-8"],
-                            body: .init(byteBuffer: ByteBuffer(string: DocumentController.describe(error))))
+            return Response(
+                status: .unprocessableContent, headers: [.contentType: "text/plain; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(string: DocumentController.describe(error))))
         case .success(let (name, data))?:
-            let ascii = name.unicodeScalars.map { $0.isASCII && $0 != "\"" && $0 != "\\" && $0.value >= 32 ? String($0) : "_" }.joined()
+            let ascii = name.unicodeScalars.map {
+                $0.isASCII && $0 != "\"" && $0 != "\\" && $0.value >= 32 ? String($0) : "_"
+            }.joined()
             let encoded = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ascii
             return Response(
                 status: .ok,
-                headers: [.contentType: "application/octet-stream", .cacheControl: "no-store",
-                          .contentDisposition: "attachment; filename=\"\(ascii)\"; filename*=UTF-8''\(encoded)"],
+                headers: [
+                    .contentType: "application/octet-stream", .cacheControl: "no-store",
+                    .contentDisposition: "attachment; filename=\"\(ascii)\"; filename*=UTF-8''\(encoded)",
+                ],
                 body: .init(byteBuffer: ByteBuffer(bytes: data)))
         }
     }
 
     private static func json(_ status: HTTPResponse.Status, _ object: [String: String]) -> Response {
         let text = "{" + object.map { "\(JSON.quote($0.key)):\(JSON.quote($0.value))" }.joined(separator: ",") + "}"
-        return Response(status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
-                        body: .init(byteBuffer: ByteBuffer(string: text)))
+        return Response(
+            status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 }
 
@@ -89,7 +100,9 @@ extension AppHost {
     /// new window of a group (the first when the group is unknown; a document window is never made this way).
     func sceneForRequest(group: String?) -> SceneInstance {
         let catalog = SceneCatalog(app: app)
-        guard let group, let entry = catalog.entry(for: group), entry.kind != .document else { return newScene(group: nil) }
+        guard let group, let entry = catalog.entry(for: group), entry.kind != .document else {
+            return newScene(group: nil)
+        }
         switch entry.kind {
         case .window, .settings: return singleScene(group: group)
         default: return newScene(group: group)

@@ -16,7 +16,10 @@ public struct AppServer: Sendable {
     public let logger: Logger
 
     /// Creates a server for a host, logging to `logger`.
-    public init(host: AppHost, logger: Logger = Logger(label: "SwiftUIWeb")) { self.host = host; self.logger = logger }
+    public init(host: AppHost, logger: Logger = Logger(label: "SwiftUIWeb")) {
+        self.host = host
+        self.logger = logger
+    }
 
     /// Runs until cancelled.
     public func run(host address: String, port: Int, onStarted: (@Sendable (Int) async -> Void)? = nil) async throws {
@@ -52,7 +55,9 @@ public struct AppServer: Sendable {
     }
 
     /// Builds the Hummingbird application.
-    public func makeApplication(host address: String, port: Int, onStarted: (@Sendable (Int) async -> Void)? = nil) async throws -> some ApplicationProtocol {
+    public func makeApplication(
+        host address: String, port: Int, onStarted: (@Sendable (Int) async -> Void)? = nil
+    ) async throws -> some ApplicationProtocol {
         let host = self.host
         let logger = self.logger
         let router = Router(context: BasicWebSocketRequestContext.self)
@@ -69,9 +74,13 @@ public struct AppServer: Sendable {
                 let id = await MainActor.run { host.sceneForRequest(group: group).id }
                 return Response(status: .seeOther, headers: [.location: "/?w=" + id, .cacheControl: "no-store"])
             }
-            return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
-                                                   .contentSecurityPolicy: AppServer.contentSecurityPolicy],
-                            body: .init(byteBuffer: ByteBuffer(string: html)))
+            return Response(
+                status: .ok,
+                headers: [
+                    .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
+                    .contentSecurityPolicy: AppServer.contentSecurityPolicy,
+                ],
+                body: .init(byteBuffer: ByteBuffer(string: html)))
         }
         router.post("/_swiftuiweb/upload") { request, _ -> Response in
             try await AppServer.upload(request, host: host, logger: logger)
@@ -81,23 +90,33 @@ public struct AppServer: Sendable {
         }
         let assets = AppAssets.standard()
         router.get("/_swiftuiweb/images/:name") { _, context -> Response in
-            guard let name = context.parameters.get("name")?.removingPercentEncoding, let image = assets.image(named: name),
+            guard let name = context.parameters.get("name")?.removingPercentEncoding,
+                let image = assets.image(named: name),
                 let data = FileManager.default.contents(atPath: image.url.path)
             else {
-                return Response(status: .notFound, headers: [.contentType: "text/plain; charset=utf-8"],
-                                body: .init(byteBuffer: ByteBuffer(string: "no image with that name in the app's assets")))
+                return Response(
+                    status: .notFound, headers: [.contentType: "text/plain; charset=utf-8"],
+                    body: .init(byteBuffer: ByteBuffer(string: "no image with that name in the app's assets")))
             }
-            return Response(status: .ok, headers: [.contentType: image.mimeType, .cacheControl: "no-cache",
-                                                   .init("X-Content-Type-Options")!: "nosniff"],
-                            body: .init(byteBuffer: ByteBuffer(bytes: data)))
+            return Response(
+                status: .ok,
+                headers: [
+                    .contentType: image.mimeType, .cacheControl: "no-cache",
+                    .init("X-Content-Type-Options")!: "nosniff",
+                ],
+                body: .init(byteBuffer: ByteBuffer(bytes: data)))
         }
         router.get("/_swiftuiweb/client.js") { _, _ in
-            Response(status: .ok, headers: [.contentType: "text/javascript"], body: .init(byteBuffer: ByteBuffer(string: ClientAssets.script)))
+            Response(
+                status: .ok, headers: [.contentType: "text/javascript"],
+                body: .init(byteBuffer: ByteBuffer(string: ClientAssets.script)))
         }
         router.ws("/_swiftuiweb/ws") { request, _ in
             guard request.uri.queryParameters.get("w") != nil else { return .dontUpgrade }
             guard AppServer.sameOrigin(request) else {
-                logger.warning("event socket refused: cross-origin request", metadata: ["origin": "\(request.headers[.origin] ?? "")"])
+                logger.warning(
+                    "event socket refused: cross-origin request",
+                    metadata: ["origin": "\(request.headers[.origin] ?? "")"])
                 return .dontUpgrade
             }
             return .upgrade([:])
@@ -129,19 +148,32 @@ public struct AppServer: Sendable {
         for origin in request.headers[values: .origin] {
             let lower = origin.lowercased()
             let fromBrowser = lower == "null" || lower.hasPrefix("http://") || lower.hasPrefix("https://")
-            if fromBrowser && lower != "http://" + authority.lowercased() && lower != "https://" + authority.lowercased() { return false }
+            if fromBrowser && lower != "http://" + authority.lowercased()
+                && lower != "https://" + authority.lowercased()
+            {
+                return false
+            }
         }
         return true
     }
 
     /// Outgoing traffic of one socket.
-    enum Outgoing: Sendable { case text(String), hangUp }
+    enum Outgoing: Sendable {
+        case text(String)
+        case hangUp
+    }
 
     /// One window's socket: binds it to its scene (or sends the page elsewhere), then reads events.
-    static func serve(sceneID id: String, host: AppHost, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter,
-                      logger: Logger) async throws {
+    static func serve(
+        sceneID id: String, host: AppHost, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter,
+        logger: Logger
+    ) async throws {
         let (stream, continuation) = AsyncStream<Outgoing>.makeStream()
-        enum Binding { case bound(SceneInstance, UInt64), unknown, rebind(String) }
+        enum Binding {
+            case bound(SceneInstance, UInt64)
+            case unknown
+            case rebind(String)
+        }
         let binding: Binding = await MainActor.run {
             guard let scene = host.scene(id: id) else { return .unknown }
             if scene.sink != nil {
@@ -159,12 +191,16 @@ public struct AppServer: Sendable {
             // page (a reconnection) gets the whole window again.
             if !scene.pageInSync { scene.lastTree = nil }
             // A connected page is active until it says otherwise (its first message reports its phase).
-            if scene.phase == .background { scene.phase = .active; scene.needsFull = true }
+            if scene.phase == .background {
+                scene.phase = .active
+                scene.needsFull = true
+            }
             scene.pageInSync = false
             scene.flush()
             return .bound(scene, connection)
         }
-        let scene: SceneInstance, connection: UInt64
+        let scene: SceneInstance
+        let connection: UInt64
         switch binding {
         case .unknown:
             // Unknown (freed, or never saved before a restart): the page reloads into a fresh scene.
@@ -176,7 +212,8 @@ public struct AppServer: Sendable {
             try await outbound.write(.text("{\"rebind\":\(JSON.quote(newID))}"))
             return
         case .bound(let s, let c):
-            scene = s; connection = c
+            scene = s
+            connection = c
         }
         defer { continuation.finish() }
         await withTaskGroup(of: Void.self) { group in
@@ -185,7 +222,9 @@ public struct AppServer: Sendable {
                     for await item in stream {
                         switch item {
                         case .text(let message): try await outbound.write(.text(message))
-                        case .hangUp: try await outbound.close(.goingAway, reason: "disconnected by the server"); return
+                        case .hangUp:
+                            try await outbound.close(.goingAway, reason: "disconnected by the server")
+                            return
                         }
                     }
                 } catch {
@@ -195,7 +234,10 @@ public struct AppServer: Sendable {
             do {
                 try await readEvents(inbound: inbound, outbound: outbound, logger: logger) { event in
                     // A ping reads nothing: answered in order with the patches of earlier events.
-                    if event.t == "ping" { continuation.yield(.text("{\"pong\":true}")); return }
+                    if event.t == "ping" {
+                        continuation.yield(.text("{\"pong\":true}"))
+                        return
+                    }
                     await MainActor.run {
                         // Bound to this socket: once another socket owns the scene, this one drives nothing.
                         guard scene.connection == connection else { return }
@@ -207,9 +249,15 @@ public struct AppServer: Sendable {
             }
             await MainActor.run {
                 if scene.connection == connection {
-                    scene.sink = nil; scene.hangUp = nil; scene.connection = 0; scene.lastSeen = Date()
+                    scene.sink = nil
+                    scene.hangUp = nil
+                    scene.connection = 0
+                    scene.lastSeen = Date()
                     // No page shows the window: it is in the background (onChange(of: scenePhase) runs now).
-                    if scene.phase != .background { scene.phase = .background; scene.invalidate() }
+                    if scene.phase != .background {
+                        scene.phase = .background
+                        scene.invalidate()
+                    }
                 }
             }
             continuation.finish()
@@ -219,8 +267,10 @@ public struct AppServer: Sendable {
 
     /// Reads event messages, assembling frames; refuses (and logs) malformed messages, and closes the
     /// socket with 1009 on a message over ``maxEventSize``.
-    static func readEvents(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, logger: Logger,
-                           _ handle: (ClientEvent) async -> Void) async throws {
+    static func readEvents(
+        inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, logger: Logger,
+        _ handle: (ClientEvent) async -> Void
+    ) async throws {
         var message = ByteBuffer()
         var isText = true
         for try await frame in inbound {

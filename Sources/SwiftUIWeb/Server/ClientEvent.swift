@@ -19,7 +19,12 @@ public struct ClientEvent: Codable, Sendable {
     public var n: Int?
     /// Creates an event.
     public init(t: String, id: String, v: String? = nil, a: Int? = nil, d: Int? = nil, n: Int? = nil) {
-        self.t = t; self.id = id; self.v = v; self.a = a; self.d = d; self.n = n
+        self.t = t
+        self.id = id
+        self.v = v
+        self.a = a
+        self.d = d
+        self.n = n
     }
 
     /// The event types a page sends.
@@ -31,9 +36,13 @@ public struct ClientEvent: Codable, Sendable {
     static func decode(_ data: Data) throws -> ClientEvent {
         let event: ClientEvent
         do { event = try JSONDecoder().decode(ClientEvent.self, from: data) } catch {
-            throw EventError("not an event object (expected {\"t\":…,\"id\":…}): \(String(decoding: data.prefix(80), as: UTF8.self))")
+            throw EventError(
+                "not an event object (expected {\"t\":…,\"id\":…}): \(String(decoding: data.prefix(80), as: UTF8.self))"
+            )
         }
-        guard types.contains(event.t) else { throw EventError("unknown event type \(JSON.quote(String(event.t.prefix(40))))") }
+        guard types.contains(event.t) else {
+            throw EventError("unknown event type \(JSON.quote(String(event.t.prefix(40))))")
+        }
         guard event.id.utf8.count <= maxIDLength else { throw EventError("element id over \(maxIDLength) bytes") }
         if event.t == "splice" {
             guard let a = event.a, let d = event.d, let n = event.n, a >= 0, d >= 0, n >= 0, a + d <= n else {

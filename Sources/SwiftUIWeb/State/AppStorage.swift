@@ -16,9 +16,15 @@ public struct AppStorage<Value>: DynamicProperty, SceneBindable {
         let write: (UserDefaults, String, Value) -> Void
         var resolved: UserDefaults?
         weak var scene: SceneInstance?
-        init(key: String, initial: Value, store: UserDefaults?, read: @escaping (UserDefaults, String) -> Value?,
-             write: @escaping (UserDefaults, String, Value) -> Void) {
-            self.key = key; self.initial = initial; self.store = store; self.read = read; self.write = write
+        init(
+            key: String, initial: Value, store: UserDefaults?, read: @escaping (UserDefaults, String) -> Value?,
+            write: @escaping (UserDefaults, String, Value) -> Void
+        ) {
+            self.key = key
+            self.initial = initial
+            self.store = store
+            self.read = read
+            self.write = write
         }
         var defaults: UserDefaults { store ?? resolved ?? .standard }
     }
@@ -46,8 +52,10 @@ public struct AppStorage<Value>: DynamicProperty, SceneBindable {
         box.resolved = context.environment.defaultAppStorage
     }
 
-    init(key: String, initial: Value, store: UserDefaults?, read: @escaping (UserDefaults, String) -> Value?,
-         write: @escaping (UserDefaults, String, Value) -> Void) {
+    init(
+        key: String, initial: Value, store: UserDefaults?, read: @escaping (UserDefaults, String) -> Value?,
+        write: @escaping (UserDefaults, String, Value) -> Void
+    ) {
         box = Box(key: key, initial: initial, store: store, read: read, write: write)
     }
 }
@@ -76,62 +84,92 @@ enum AppStorageCoding {
 extension AppStorage {
     /// A Boolean setting.
     public init(wrappedValue: Value, _ key: String, store: UserDefaults? = nil) where Value == Bool {
-        self.init(key: key, initial: wrappedValue, store: store, read: AppStorageCoding.read(Bool.self), write: AppStorageCoding.write(Bool.self))
+        self.init(
+            key: key, initial: wrappedValue, store: store, read: AppStorageCoding.read(Bool.self),
+            write: AppStorageCoding.write(Bool.self))
     }
     /// An integer setting.
     public init(wrappedValue: Value, _ key: String, store: UserDefaults? = nil) where Value == Int {
-        self.init(key: key, initial: wrappedValue, store: store, read: AppStorageCoding.read(Int.self), write: AppStorageCoding.write(Int.self))
+        self.init(
+            key: key, initial: wrappedValue, store: store, read: AppStorageCoding.read(Int.self),
+            write: AppStorageCoding.write(Int.self))
     }
     /// A floating-point setting.
     public init(wrappedValue: Value, _ key: String, store: UserDefaults? = nil) where Value == Double {
-        self.init(key: key, initial: wrappedValue, store: store, read: AppStorageCoding.read(Double.self), write: AppStorageCoding.write(Double.self))
+        self.init(
+            key: key, initial: wrappedValue, store: store, read: AppStorageCoding.read(Double.self),
+            write: AppStorageCoding.write(Double.self))
     }
     /// A string setting.
     public init(wrappedValue: Value, _ key: String, store: UserDefaults? = nil) where Value == String {
-        self.init(key: key, initial: wrappedValue, store: store, read: AppStorageCoding.read(String.self), write: AppStorageCoding.write(String.self))
+        self.init(
+            key: key, initial: wrappedValue, store: store, read: AppStorageCoding.read(String.self),
+            write: AppStorageCoding.write(String.self))
     }
     /// A URL setting.
     public init(wrappedValue: Value, _ key: String, store: UserDefaults? = nil) where Value == URL {
-        self.init(key: key, initial: wrappedValue, store: store, read: AppStorageCoding.read(URL.self), write: AppStorageCoding.write(URL.self))
+        self.init(
+            key: key, initial: wrappedValue, store: store, read: AppStorageCoding.read(URL.self),
+            write: AppStorageCoding.write(URL.self))
     }
     /// A data setting.
     public init(wrappedValue: Value, _ key: String, store: UserDefaults? = nil) where Value == Data {
-        self.init(key: key, initial: wrappedValue, store: store, read: AppStorageCoding.read(Data.self), write: AppStorageCoding.write(Data.self))
+        self.init(
+            key: key, initial: wrappedValue, store: store, read: AppStorageCoding.read(Data.self),
+            write: AppStorageCoding.write(Data.self))
     }
     /// A setting stored as its `Int` raw value.
-    public init(wrappedValue: Value, _ key: String, store: UserDefaults? = nil) where Value: RawRepresentable, Value.RawValue == Int {
+    public init(wrappedValue: Value, _ key: String, store: UserDefaults? = nil)
+    where Value: RawRepresentable, Value.RawValue == Int {
         let read = AppStorageCoding.read(Int.self)
-        self.init(key: key, initial: wrappedValue, store: store, read: { read($0, $1).flatMap(Value.init(rawValue:)) },
-                  write: { $0.set($2.rawValue, forKey: $1) })
+        self.init(
+            key: key, initial: wrappedValue, store: store, read: { read($0, $1).flatMap { Value(rawValue: $0) } },
+            write: { $0.set($2.rawValue, forKey: $1) })
     }
     /// A setting stored as its `String` raw value.
-    public init(wrappedValue: Value, _ key: String, store: UserDefaults? = nil) where Value: RawRepresentable, Value.RawValue == String {
+    public init(wrappedValue: Value, _ key: String, store: UserDefaults? = nil)
+    where Value: RawRepresentable, Value.RawValue == String {
         let read = AppStorageCoding.read(String.self)
-        self.init(key: key, initial: wrappedValue, store: store, read: { read($0, $1).flatMap(Value.init(rawValue:)) },
-                  write: { $0.set($2.rawValue, forKey: $1) })
+        self.init(
+            key: key, initial: wrappedValue, store: store, read: { read($0, $1).flatMap { Value(rawValue: $0) } },
+            write: { $0.set($2.rawValue, forKey: $1) })
     }
 }
 
 extension AppStorage where Value: ExpressibleByNilLiteral {
     /// An optional Boolean setting (`nil` when unset; setting `nil` removes it).
-    public init(_ key: String, store: UserDefaults? = nil) where Value == Bool? { self.init(optional: key, store: store, Bool.self) }
+    public init(_ key: String, store: UserDefaults? = nil) where Value == Bool? {
+        self.init(optional: key, store: store, Bool.self)
+    }
     /// An optional integer setting.
-    public init(_ key: String, store: UserDefaults? = nil) where Value == Int? { self.init(optional: key, store: store, Int.self) }
+    public init(_ key: String, store: UserDefaults? = nil) where Value == Int? {
+        self.init(optional: key, store: store, Int.self)
+    }
     /// An optional floating-point setting.
-    public init(_ key: String, store: UserDefaults? = nil) where Value == Double? { self.init(optional: key, store: store, Double.self) }
+    public init(_ key: String, store: UserDefaults? = nil) where Value == Double? {
+        self.init(optional: key, store: store, Double.self)
+    }
     /// An optional string setting.
-    public init(_ key: String, store: UserDefaults? = nil) where Value == String? { self.init(optional: key, store: store, String.self) }
+    public init(_ key: String, store: UserDefaults? = nil) where Value == String? {
+        self.init(optional: key, store: store, String.self)
+    }
     /// An optional URL setting.
-    public init(_ key: String, store: UserDefaults? = nil) where Value == URL? { self.init(optional: key, store: store, URL.self) }
+    public init(_ key: String, store: UserDefaults? = nil) where Value == URL? {
+        self.init(optional: key, store: store, URL.self)
+    }
     /// An optional data setting.
-    public init(_ key: String, store: UserDefaults? = nil) where Value == Data? { self.init(optional: key, store: store, Data.self) }
+    public init(_ key: String, store: UserDefaults? = nil) where Value == Data? {
+        self.init(optional: key, store: store, Data.self)
+    }
 
     private init<T>(optional key: String, store: UserDefaults?, _ type: T.Type) where Value == T? {
-        let read = AppStorageCoding.read(T.self), write = AppStorageCoding.write(T.self)
-        self.init(key: key, initial: nil, store: store, read: { .some(read($0, $1)) },
-                  write: { defaults, key, value in
-                      if let value { write(defaults, key, value) } else { defaults.removeObject(forKey: key) }
-                  })
+        let read = AppStorageCoding.read(T.self)
+        let write = AppStorageCoding.write(T.self)
+        self.init(
+            key: key, initial: nil, store: store, read: { .some(read($0, $1)) },
+            write: { defaults, key, value in
+                if let value { write(defaults, key, value) } else { defaults.removeObject(forKey: key) }
+            })
     }
 }
 

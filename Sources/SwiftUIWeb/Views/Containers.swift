@@ -13,12 +13,20 @@ public struct ZStack<Content: View>: View, PrimitiveView {
     let content: Content
     let alignment: Alignment
     /// Creates an overlaying stack.
-    public init(alignment: Alignment = .center, @ViewBuilder content: () -> Content) { self.content = content(); self.alignment = alignment }
+    public init(alignment: Alignment = .center, @ViewBuilder content: () -> Content) {
+        self.content = content()
+        self.alignment = alignment
+    }
     /// Primitive view.
     public var body: Never { fatalError("primitive view") }
     func makeNodes(_ context: RenderContext, path: String) -> [Node] {
-        let place = "align-items:\(alignment.vertical.css);justify-items:\(alignment.horizontal.css == "flex-start" ? "start" : alignment.horizontal.css == "flex-end" ? "end" : "center")"
-        return [Node("div", id: path, attributes: [("class", "sw-zstack"), ("style", place)], children: context.render(content, path: path + ".c", axis: .none))]
+        let place =
+            "align-items:\(alignment.vertical.css);justify-items:\(alignment.horizontal.css == "flex-start" ? "start" : alignment.horizontal.css == "flex-end" ? "end" : "center")"
+        return [
+            Node(
+                "div", id: path, attributes: [("class", "sw-zstack"), ("style", place)],
+                children: context.render(content, path: path + ".c", axis: .none))
+        ]
     }
 }
 
@@ -29,8 +37,14 @@ public struct Divider: View, PrimitiveView {
     /// Primitive view.
     public var body: Never { fatalError("primitive view") }
     func makeNodes(_ context: RenderContext, path: String) -> [Node] {
-        if context.environment.isInMenu { return [Node("div", id: path, attributes: [("role", "separator"), ("class", "sw-menu-sep")])] }
-        return [Node("hr", id: path, attributes: [("class", context.axis == .horizontal ? "sw-divider sw-vertical" : "sw-divider")])]
+        if context.environment.isInMenu {
+            return [Node("div", id: path, attributes: [("role", "separator"), ("class", "sw-menu-sep")])]
+        }
+        return [
+            Node(
+                "hr", id: path,
+                attributes: [("class", context.axis == .horizontal ? "sw-divider sw-vertical" : "sw-divider")])
+        ]
     }
 }
 
@@ -40,15 +54,22 @@ public struct ScrollView<Content: View>: View, PrimitiveView {
     let axes: Axis.Set
     /// Creates a scroll view.
     public init(_ axes: Axis.Set = .vertical, showsIndicators: Bool = true, @ViewBuilder content: () -> Content) {
-        self.axes = axes; self.content = content()
+        self.axes = axes
+        self.content = content()
     }
     /// Primitive view.
     public var body: Never { fatalError("primitive view") }
     func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         let horizontal = axes.contains(.horizontal) && !axes.contains(.vertical)
-        let inner = Node("div", id: path + ".i", attributes: [("class", horizontal ? "sw-hstack sw-scroll-content" : "sw-vstack sw-scroll-content")],
-                         children: context.render(content, path: path + ".c", axis: horizontal ? .horizontal : .vertical))
-        return [Node("div", id: path, attributes: [("class", horizontal ? "sw-scroll sw-scroll-h" : "sw-scroll")], children: [inner])]
+        let inner = Node(
+            "div", id: path + ".i",
+            attributes: [("class", horizontal ? "sw-hstack sw-scroll-content" : "sw-vstack sw-scroll-content")],
+            children: context.render(content, path: path + ".c", axis: horizontal ? .horizontal : .vertical))
+        return [
+            Node(
+                "div", id: path, attributes: [("class", horizontal ? "sw-scroll sw-scroll-h" : "sw-scroll")],
+                children: [inner])
+        ]
     }
 }
 
@@ -68,8 +89,14 @@ public struct Grid<Content: View>: View, PrimitiveView {
     let horizontalSpacing: Double?
     let verticalSpacing: Double?
     /// Creates a grid.
-    public init(alignment: Alignment = .center, horizontalSpacing: Double? = nil, verticalSpacing: Double? = nil, @ViewBuilder content: () -> Content) {
-        self.content = content(); self.alignment = alignment; self.horizontalSpacing = horizontalSpacing; self.verticalSpacing = verticalSpacing
+    public init(
+        alignment: Alignment = .center, horizontalSpacing: Double? = nil, verticalSpacing: Double? = nil,
+        @ViewBuilder content: () -> Content
+    ) {
+        self.content = content()
+        self.alignment = alignment
+        self.horizontalSpacing = horizontalSpacing
+        self.verticalSpacing = verticalSpacing
     }
     /// Primitive view.
     public var body: Never { fatalError("primitive view") }
@@ -78,10 +105,13 @@ public struct Grid<Content: View>: View, PrimitiveView {
         var children = context.render(content, path: path + ".c", axis: .none)
         let columns = max(1, children.map { isRow($0) ? $0.children.count : 1 }.max() ?? 1)
         for i in children.indices where !isRow(children[i]) {
-            children[i] = Node("div", id: children[i].id + "~", attributes: [("class", "sw-cell"), ("style", "grid-column:1/-1")], children: [children[i]])
+            children[i] = Node(
+                "div", id: children[i].id + "~", attributes: [("class", "sw-cell"), ("style", "grid-column:1/-1")],
+                children: [children[i]])
         }
         let h = alignment.horizontal == .leading ? "start" : alignment.horizontal == .trailing ? "end" : "center"
-        let style = "grid-template-columns:repeat(\(columns),auto);column-gap:\(Font.num(horizontalSpacing ?? 8))px;row-gap:\(Font.num(verticalSpacing ?? 8))px;justify-items:\(h)"
+        let style =
+            "grid-template-columns:repeat(\(columns),auto);column-gap:\(Font.num(horizontalSpacing ?? 8))px;row-gap:\(Font.num(verticalSpacing ?? 8))px;justify-items:\(h)"
         return [Node("div", id: path, attributes: [("class", "sw-grid"), ("style", style)], children: children)]
     }
 }
@@ -94,13 +124,19 @@ public struct GridRow<Content: View>: View, PrimitiveView {
     /// Primitive view.
     public var body: Never { fatalError("primitive view") }
     func makeNodes(_ context: RenderContext, path: String) -> [Node] {
-        [Node("div", id: path, attributes: [("class", "sw-gridrow")], children: context.render(content, path: path + ".c", axis: .none))]
+        [
+            Node(
+                "div", id: path, attributes: [("class", "sw-gridrow")],
+                children: context.render(content, path: path + ".c", axis: .none))
+        ]
     }
 }
 
 extension View {
     /// Makes a grid cell span several columns.
-    public func gridCellColumns(_ count: Int) -> some View { BoxView(content: self, style: "grid-column:span \(count)", cssClass: "sw-cell") }
+    public func gridCellColumns(_ count: Int) -> some View {
+        BoxView(content: self, style: "grid-column:span \(count)", cssClass: "sw-cell")
+    }
 }
 
 /// A group of rows in a ``List`` or ``Form``, with an optional header and footer.
@@ -109,8 +145,12 @@ public struct Section<Parent: View, Content: View, Footer: View>: View, Primitiv
     let content: Content
     let footer: Footer
     /// Creates a section with header and footer views.
-    public init(@ViewBuilder content: () -> Content, @ViewBuilder header: () -> Parent, @ViewBuilder footer: () -> Footer) {
-        self.content = content(); self.header = header(); self.footer = footer()
+    public init(
+        @ViewBuilder content: () -> Content, @ViewBuilder header: () -> Parent, @ViewBuilder footer: () -> Footer
+    ) {
+        self.content = content()
+        self.header = header()
+        self.footer = footer()
     }
     /// Primitive view.
     public var body: Never { fatalError("primitive view") }
@@ -119,24 +159,35 @@ public struct Section<Parent: View, Content: View, Footer: View>: View, Primitiv
             // In a menu: a group of items between separators, under its header.
             let h = context.render(header, path: path + ".h")
             var children: [Node] = []
-            if !h.isEmpty { children.append(Node("div", id: path + ".hd", attributes: [("class", "sw-menu-header")], children: h)) }
+            if !h.isEmpty {
+                children.append(Node("div", id: path + ".hd", attributes: [("class", "sw-menu-header")], children: h))
+            }
             children += context.render(content, path: path + ".c", axis: .vertical)
-            return [Node("div", id: path, attributes: [("role", "group"), ("class", "sw-menu-group")], children: children)]
+            return [
+                Node("div", id: path, attributes: [("role", "group"), ("class", "sw-menu-group")], children: children)
+            ]
         }
         var children: [Node] = []
         let h = context.render(header, path: path + ".h")
-        if !h.isEmpty { children.append(Node("div", id: path + ".hd", attributes: [("class", "sw-section-header")], children: h)) }
+        if !h.isEmpty {
+            children.append(Node("div", id: path + ".hd", attributes: [("class", "sw-section-header")], children: h))
+        }
         let rows = context.render(content, path: path + ".c", axis: .vertical)
-        children.append(Node("div", id: path + ".rs", attributes: [("class", "sw-section-rows")], children: context.rows(rows)))
+        children.append(
+            Node("div", id: path + ".rs", attributes: [("class", "sw-section-rows")], children: context.rows(rows)))
         let f = context.render(footer, path: path + ".f")
-        if !f.isEmpty { children.append(Node("div", id: path + ".ft", attributes: [("class", "sw-section-footer")], children: f)) }
+        if !f.isEmpty {
+            children.append(Node("div", id: path + ".ft", attributes: [("class", "sw-section-footer")], children: f))
+        }
         return [Node("section", id: path, attributes: [("class", "sw-section")], children: children)]
     }
 }
 
 extension Section where Parent == EmptyView, Footer == EmptyView {
     /// A section without header or footer.
-    public init(@ViewBuilder content: () -> Content) { self.init(content: content, header: { EmptyView() }, footer: { EmptyView() }) }
+    public init(@ViewBuilder content: () -> Content) {
+        self.init(content: content, header: { EmptyView() }, footer: { EmptyView() })
+    }
 }
 extension Section where Parent == Text, Footer == EmptyView {
     /// A section with a text header.
@@ -171,16 +222,28 @@ public struct Form<Content: View>: View, PrimitiveView {
     func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         let items = context.render(content, path: path + ".c", axis: .vertical)
         // Loose rows (outside sections) are gathered into implicit sections.
-        var children: [Node] = [], loose: [Node] = []
+        var children: [Node] = []
+        var loose: [Node] = []
         func flush() {
             guard !loose.isEmpty else { return }
             let id = loose[0].id + ".sec"
-            children.append(Node("section", id: id, attributes: [("class", "sw-section")], children: [
-                Node("div", id: id + ".rs", attributes: [("class", "sw-section-rows")], children: context.rows(loose))]))
+            children.append(
+                Node(
+                    "section", id: id, attributes: [("class", "sw-section")],
+                    children: [
+                        Node(
+                            "div", id: id + ".rs", attributes: [("class", "sw-section-rows")],
+                            children: context.rows(loose))
+                    ]))
             loose = []
         }
         for n in items {
-            if n.tag == "section" { flush(); children.append(n) } else { loose.append(n) }
+            if n.tag == "section" {
+                flush()
+                children.append(n)
+            } else {
+                loose.append(n)
+            }
         }
         flush()
         return [Node("div", id: path, attributes: [("class", "sw-form"), ("role", "form")], children: children)]

@@ -3,7 +3,10 @@
 
 private struct LabelsHiddenKey: EnvironmentKey { static var defaultValue: Bool { false } }
 extension EnvironmentValues {
-    var labelsHidden: Bool { get { self[LabelsHiddenKey.self] } set { self[LabelsHiddenKey.self] = newValue } }
+    var labelsHidden: Bool {
+        get { self[LabelsHiddenKey.self] }
+        set { self[LabelsHiddenKey.self] = newValue }
+    }
 }
 extension View {
     /// Hides the labels of controls in this view.
@@ -16,9 +19,14 @@ extension RenderContext {
         var children: [Node] = []
         if let label, !environment.labelsHidden {
             let l = render(label, path: path + ".lb", axis: .horizontal)
-            if !l.isEmpty { children.append(Node("span", id: path + ".lb~", attributes: [("class", "sw-control-label")], children: l)) }
+            if !l.isEmpty {
+                children.append(
+                    Node("span", id: path + ".lb~", attributes: [("class", "sw-control-label")], children: l))
+            }
         }
-        return [Node(tag, id: path + "~", attributes: [("class", "sw-control sw-c-" + kind)], children: children + control)]
+        return [
+            Node(tag, id: path + "~", attributes: [("class", "sw-control sw-c-" + kind)], children: children + control)
+        ]
     }
 }
 
@@ -36,8 +44,14 @@ public struct TextEditor: View, PrimitiveView {
         let text = self.text
         _ = context.input(path) { text.wrappedValue = $0 }
         let value = text.wrappedValue
-        return [Node("textarea", id: path, attributes: [("class", "sw-field sw-editor"), ("data-input", "1"), ("data-splice", "1"), ("spellcheck", "false"),
-                                                         ("value", value)] + context.disabledAttribute)]
+        return [
+            Node(
+                "textarea", id: path,
+                attributes: [
+                    ("class", "sw-field sw-editor"), ("data-input", "1"), ("data-splice", "1"), ("spellcheck", "false"),
+                    ("value", value),
+                ] + context.disabledAttribute)
+        ]
     }
 }
 
@@ -52,8 +66,14 @@ public struct TextField<Label: View>: View, PrimitiveView {
     /// Primitive view.
     public var body: Never { fatalError("primitive view") }
 
-    init(label: Label, placeholder: String, get: @escaping @MainActor () -> String, set: @escaping @MainActor (String) -> Void) {
-        self.label = label; self.placeholder = placeholder; self.get = get; self.set = set
+    init(
+        label: Label, placeholder: String, get: @escaping @MainActor () -> String,
+        set: @escaping @MainActor (String) -> Void
+    ) {
+        self.label = label
+        self.placeholder = placeholder
+        self.get = get
+        self.set = set
     }
 
     func makeNodes(_ context: RenderContext, path: String) -> [Node] {
@@ -64,11 +84,18 @@ public struct TextField<Label: View>: View, PrimitiveView {
         let attrs: [(String, String)] = [("class", "sw-field"), ("data-input", "1")]
         let node: Node
         if multiline {
-            node = Node("textarea", id: path, attributes: attrs + [("placeholder", placeholder), ("rows", "3"), ("value", value)] + context.disabledAttribute)
+            node = Node(
+                "textarea", id: path,
+                attributes: attrs + [("placeholder", placeholder), ("rows", "3"), ("value", value)]
+                    + context.disabledAttribute)
         } else {
-            node = Node("input", id: path, attributes: attrs + [("type", secure ? "password" : "text"), ("placeholder", placeholder),
-                        ("value", value), ("autocomplete", secure ? "current-password" : "off")] + context.disabledAttribute
-                        + (context.onSubmit == nil ? [] : [("data-submit", "1")]))
+            node = Node(
+                "input", id: path,
+                attributes: attrs + [
+                    ("type", secure ? "password" : "text"), ("placeholder", placeholder),
+                    ("value", value), ("autocomplete", secure ? "current-password" : "off"),
+                ] + context.disabledAttribute
+                    + (context.onSubmit == nil ? [] : [("data-submit", "1")]))
         }
         // In forms and elsewhere, a text field shows its title as placeholder, like SwiftUI on iOS.
         return [node]
@@ -78,29 +105,36 @@ public struct TextField<Label: View>: View, PrimitiveView {
 extension TextField where Label == Text {
     /// A text field with a title (shown as its placeholder).
     public init<S: StringProtocol>(_ title: S, text: Binding<String>) {
-        self.init(label: Text(title), placeholder: String(title), get: { text.wrappedValue }, set: { text.wrappedValue = $0 })
+        self.init(
+            label: Text(title), placeholder: String(title), get: { text.wrappedValue }, set: { text.wrappedValue = $0 })
     }
     /// A text field with a title and a prompt.
     public init<S: StringProtocol>(_ title: S, text: Binding<String>, prompt: Text?) {
-        self.init(label: Text(title), placeholder: prompt?.plainText ?? String(title), get: { text.wrappedValue }, set: { text.wrappedValue = $0 })
+        self.init(
+            label: Text(title), placeholder: prompt?.plainText ?? String(title), get: { text.wrappedValue },
+            set: { text.wrappedValue = $0 })
     }
     /// A text field that grows along an axis (`.vertical`: several lines).
     public init<S: StringProtocol>(_ title: S, text: Binding<String>, axis: Axis) {
-        self.init(label: Text(title), placeholder: String(title), get: { text.wrappedValue }, set: { text.wrappedValue = $0 })
+        self.init(
+            label: Text(title), placeholder: String(title), get: { text.wrappedValue }, set: { text.wrappedValue = $0 })
         multiline = axis == .vertical
     }
     /// A text field editing a value through a format; input that does not parse leaves the value as it is.
     public init<S: StringProtocol, F: ParseableFormatStyle>(_ title: S, value: Binding<F.FormatInput>, format: F)
     where F.FormatOutput == String {
-        self.init(label: Text(title), placeholder: String(title), get: { format.format(value.wrappedValue) },
-                  set: { if let v = try? format.parseStrategy.parse($0) { value.wrappedValue = v } })
+        self.init(
+            label: Text(title), placeholder: String(title), get: { format.format(value.wrappedValue) },
+            set: { if let v = try? format.parseStrategy.parse($0) { value.wrappedValue = v } })
     }
 }
 
 extension TextField {
     /// A text field with a custom label.
     public init(text: Binding<String>, prompt: Text? = nil, @ViewBuilder label: () -> Label) {
-        self.init(label: label(), placeholder: prompt?.plainText ?? "", get: { text.wrappedValue }, set: { text.wrappedValue = $0 })
+        self.init(
+            label: label(), placeholder: prompt?.plainText ?? "", get: { text.wrappedValue },
+            set: { text.wrappedValue = $0 })
     }
 }
 
@@ -115,11 +149,15 @@ public struct SecureField<Label: View>: View, PrimitiveView {
 extension SecureField where Label == Text {
     /// A secure field with a title (shown as its placeholder).
     public init<S: StringProtocol>(_ title: S, text: Binding<String>) {
-        var f = TextField(title, text: text); f.secure = true; field = f
+        var f = TextField(title, text: text)
+        f.secure = true
+        field = f
     }
     /// A secure field with a title and a prompt.
     public init<S: StringProtocol>(_ title: S, text: Binding<String>, prompt: Text?) {
-        var f = TextField(title, text: text, prompt: prompt); f.secure = true; field = f
+        var f = TextField(title, text: text, prompt: prompt)
+        f.secure = true
+        field = f
     }
 }
 
@@ -131,7 +169,10 @@ public struct ToggleStyle: Hashable, Sendable {
 }
 private struct ToggleStyleKey: EnvironmentKey { static var defaultValue: ToggleStyle { .automatic } }
 extension EnvironmentValues {
-    var toggleStyle: ToggleStyle { get { self[ToggleStyleKey.self] } set { self[ToggleStyleKey.self] = newValue } }
+    var toggleStyle: ToggleStyle {
+        get { self[ToggleStyleKey.self] }
+        set { self[ToggleStyleKey.self] = newValue }
+    }
 }
 extension View {
     /// Sets how toggles in this view look.
@@ -143,7 +184,10 @@ public struct Toggle<Label: View>: View, PrimitiveView {
     let label: Label
     let isOn: Binding<Bool>
     /// A toggle with a custom label.
-    public init(isOn: Binding<Bool>, @ViewBuilder label: () -> Label) { self.isOn = isOn; self.label = label() }
+    public init(isOn: Binding<Bool>, @ViewBuilder label: () -> Label) {
+        self.isOn = isOn
+        self.label = label()
+    }
     /// Primitive view.
     public var body: Never { fatalError("primitive view") }
     func makeNodes(_ context: RenderContext, path: String) -> [Node] {
@@ -151,19 +195,34 @@ public struct Toggle<Label: View>: View, PrimitiveView {
         if context.environment.isInMenu {
             // In a menu: a checkable item that flips the value when chosen.
             let enabled = context.action(path) { isOn.wrappedValue.toggle() }
-            var attributes: [(String, String)] = [("class", "sw-menuitem"), ("role", "menuitemcheckbox"),
-                                                  ("aria-checked", isOn.wrappedValue ? "true" : "false"), ("data-click", "1")]
-            if let shortcut = context.environment.keyboardShortcut, enabled { attributes.append(("data-shortcut", shortcut.code)) }
-            return [Node("button", id: path, attributes: attributes + context.disabledAttribute, children: [
-                Node("span", id: path + ".c", attributes: [("class", "sw-check")], text: isOn.wrappedValue ? "✓" : ""),
-                Node("span", id: path + ".l", attributes: [("class", "sw-menuitem-label")],
-                     children: context.render(label, path: path + ".lv", axis: .horizontal)),
-            ])]
+            var attributes: [(String, String)] = [
+                ("class", "sw-menuitem"), ("role", "menuitemcheckbox"),
+                ("aria-checked", isOn.wrappedValue ? "true" : "false"), ("data-click", "1"),
+            ]
+            if let shortcut = context.environment.keyboardShortcut, enabled {
+                attributes.append(("data-shortcut", shortcut.code))
+            }
+            return [
+                Node(
+                    "button", id: path, attributes: attributes + context.disabledAttribute,
+                    children: [
+                        Node(
+                            "span", id: path + ".c", attributes: [("class", "sw-check")],
+                            text: isOn.wrappedValue ? "✓" : ""),
+                        Node(
+                            "span", id: path + ".l", attributes: [("class", "sw-menuitem-label")],
+                            children: context.render(label, path: path + ".lv", axis: .horizontal)),
+                    ])
+            ]
         }
         _ = context.input(path) { isOn.wrappedValue = ($0 == "true") }
         let style = context.environment.toggleStyle.name
-        let box = Node("input", id: path, attributes: [("class", "sw-" + style), ("type", "checkbox"), ("data-input", "1"),
-                                                       ("checked", isOn.wrappedValue ? "true" : "false")] + context.disabledAttribute)
+        let box = Node(
+            "input", id: path,
+            attributes: [
+                ("class", "sw-" + style), ("type", "checkbox"), ("data-input", "1"),
+                ("checked", isOn.wrappedValue ? "true" : "false"),
+            ] + context.disabledAttribute)
         return context.controlRow(path, kind: "toggle sw-toggle-" + style, label: label, control: [box], tag: "label")
     }
 }
@@ -190,19 +249,28 @@ public struct Slider<Label: View>: View, PrimitiveView {
     /// Primitive view.
     public var body: Never { fatalError("primitive view") }
     func makeNodes(_ context: RenderContext, path: String) -> [Node] {
-        let set = self.set, bounds = self.bounds
-        _ = context.input(path) { if let v = Double($0), v.isFinite { set(min(max(v, bounds.lowerBound), bounds.upperBound)) } }
-        let input = Node("input", id: path, attributes: [("class", "sw-slider"), ("type", "range"), ("data-input", "1"),
-                                                         ("min", Font.num(bounds.lowerBound)), ("max", Font.num(bounds.upperBound)),
-                                                         ("step", step.map(Font.num) ?? "any"), ("value", Font.num(get()))] + context.disabledAttribute)
+        let set = self.set
+        let bounds = self.bounds
+        _ = context.input(path) {
+            if let v = Double($0), v.isFinite { set(min(max(v, bounds.lowerBound), bounds.upperBound)) }
+        }
+        let input = Node(
+            "input", id: path,
+            attributes: [
+                ("class", "sw-slider"), ("type", "range"), ("data-input", "1"),
+                ("min", Font.num(bounds.lowerBound)), ("max", Font.num(bounds.upperBound)),
+                ("step", step.map(Font.num) ?? "any"), ("value", Font.num(get())),
+            ] + context.disabledAttribute)
         return context.controlRow(path, kind: "slider", label: label, control: [input])
     }
 }
 
 extension Slider where Label == EmptyView {
     /// A slider over a range.
-    public init<V: BinaryFloatingPoint>(value: Binding<V>, in bounds: ClosedRange<V> = 0...1, step: V.Stride? = nil,
-                                        onEditingChanged: @escaping (Bool) -> Void = { _ in }) where V.Stride: BinaryFloatingPoint {
+    public init<V: BinaryFloatingPoint>(
+        value: Binding<V>, in bounds: ClosedRange<V> = 0...1, step: V.Stride? = nil,
+        onEditingChanged: @escaping (Bool) -> Void = { _ in }
+    ) where V.Stride: BinaryFloatingPoint {
         label = nil
         get = { Double(value.wrappedValue) }
         set = { value.wrappedValue = V($0) }
@@ -213,8 +281,10 @@ extension Slider where Label == EmptyView {
 
 extension Slider {
     /// A slider with a label.
-    public init<V: BinaryFloatingPoint>(value: Binding<V>, in bounds: ClosedRange<V> = 0...1, step: V.Stride? = nil,
-                                        @ViewBuilder label: () -> Label, onEditingChanged: @escaping (Bool) -> Void = { _ in }) where V.Stride: BinaryFloatingPoint {
+    public init<V: BinaryFloatingPoint>(
+        value: Binding<V>, in bounds: ClosedRange<V> = 0...1, step: V.Stride? = nil,
+        @ViewBuilder label: () -> Label, onEditingChanged: @escaping (Bool) -> Void = { _ in }
+    ) where V.Stride: BinaryFloatingPoint {
         self.label = label()
         get = { Double(value.wrappedValue) }
         set = { value.wrappedValue = V($0) }
@@ -232,13 +302,21 @@ public struct Stepper<Label: View>: View, PrimitiveView {
     public var body: Never { fatalError("primitive view") }
     /// A stepper calling actions.
     public init(@ViewBuilder label: () -> Label, onIncrement: (() -> Void)?, onDecrement: (() -> Void)?) {
-        self.label = label(); increment = onIncrement; decrement = onDecrement
+        self.label = label()
+        increment = onIncrement
+        decrement = onDecrement
     }
     /// A stepper over a value in a range.
-    public init<V: Strideable>(value: Binding<V>, in bounds: ClosedRange<V>, step: V.Stride = 1, @ViewBuilder label: () -> Label) {
+    public init<V: Strideable>(
+        value: Binding<V>, in bounds: ClosedRange<V>, step: V.Stride = 1, @ViewBuilder label: () -> Label
+    ) {
         self.label = label()
-        increment = value.wrappedValue < bounds.upperBound ? { value.wrappedValue = min(value.wrappedValue.advanced(by: step), bounds.upperBound) } : nil
-        decrement = value.wrappedValue > bounds.lowerBound ? { value.wrappedValue = max(value.wrappedValue.advanced(by: -step), bounds.lowerBound) } : nil
+        increment =
+            value.wrappedValue < bounds.upperBound
+            ? { value.wrappedValue = min(value.wrappedValue.advanced(by: step), bounds.upperBound) } : nil
+        decrement =
+            value.wrappedValue > bounds.lowerBound
+            ? { value.wrappedValue = max(value.wrappedValue.advanced(by: -step), bounds.lowerBound) } : nil
     }
     /// A stepper over an unbounded value.
     public init<V: Strideable>(value: Binding<V>, step: V.Stride = 1, @ViewBuilder label: () -> Label) {
@@ -249,18 +327,26 @@ public struct Stepper<Label: View>: View, PrimitiveView {
     func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         func button(_ suffix: String, _ symbol: String, _ action: (() -> Void)?) -> Node {
             let enabled = action.map { context.action(path + suffix, $0) } ?? false
-            return Node("button", id: path + suffix, attributes: [("class", "sw-step"), ("data-click", "1"), ("aria-label", suffix == ".dec" ? "Decrement" : "Increment"),
-                                                                 ("disabled", enabled ? "false" : "true")], raw: Symbols.svg(symbol))
+            return Node(
+                "button", id: path + suffix,
+                attributes: [
+                    ("class", "sw-step"), ("data-click", "1"),
+                    ("aria-label", suffix == ".dec" ? "Decrement" : "Increment"),
+                    ("disabled", enabled ? "false" : "true"),
+                ], raw: Symbols.svg(symbol))
         }
-        let control = Node("span", id: path, attributes: [("class", "sw-stepper-buttons")],
-                           children: [button(".dec", "minus", decrement), button(".inc", "plus", increment)])
+        let control = Node(
+            "span", id: path, attributes: [("class", "sw-stepper-buttons")],
+            children: [button(".dec", "minus", decrement), button(".inc", "plus", increment)])
         return context.controlRow(path, kind: "stepper", label: label, control: [control])
     }
 }
 
 extension Stepper where Label == Text {
     /// A stepper with a title over a value in a range.
-    public init<S: StringProtocol, V: Strideable>(_ title: S, value: Binding<V>, in bounds: ClosedRange<V>, step: V.Stride = 1) {
+    public init<S: StringProtocol, V: Strideable>(
+        _ title: S, value: Binding<V>, in bounds: ClosedRange<V>, step: V.Stride = 1
+    ) {
         self.init(value: value, in: bounds, step: step) { Text(title) }
     }
     /// A stepper with a title over an unbounded value.
@@ -292,12 +378,24 @@ public struct DatePicker<Label: View>: View, PrimitiveView {
     public var body: Never { fatalError("primitive view") }
 
     /// A date picker with a custom label.
-    public init(selection: Binding<Date>, displayedComponents: Components = [.date, .hourAndMinute], @ViewBuilder label: () -> Label) {
-        self.label = label(); self.selection = selection; components = displayedComponents; range = nil
+    public init(
+        selection: Binding<Date>, displayedComponents: Components = [.date, .hourAndMinute],
+        @ViewBuilder label: () -> Label
+    ) {
+        self.label = label()
+        self.selection = selection
+        components = displayedComponents
+        range = nil
     }
     /// A date picker limited to a range, with a custom label.
-    public init(selection: Binding<Date>, in range: ClosedRange<Date>, displayedComponents: Components = [.date, .hourAndMinute], @ViewBuilder label: () -> Label) {
-        self.label = label(); self.selection = selection; components = displayedComponents; self.range = range
+    public init(
+        selection: Binding<Date>, in range: ClosedRange<Date>,
+        displayedComponents: Components = [.date, .hourAndMinute], @ViewBuilder label: () -> Label
+    ) {
+        self.label = label()
+        self.selection = selection
+        components = displayedComponents
+        self.range = range
     }
 
     var format: (type: String, pattern: String) {
@@ -309,22 +407,40 @@ public struct DatePicker<Label: View>: View, PrimitiveView {
     func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         let (type, pattern) = format
         let f = DateFormatter()
-        f.locale = Locale(identifier: "en_US_POSIX"); f.timeZone = context.environment.timeZone; f.dateFormat = pattern
-        let selection = self.selection, components = self.components, range = self.range
-        var calendar = Calendar(identifier: .gregorian); calendar.timeZone = context.environment.timeZone
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = context.environment.timeZone
+        f.dateFormat = pattern
+        let selection = self.selection
+        let components = self.components
+        let range = self.range
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = context.environment.timeZone
         _ = context.input(path) { text in
             guard let parsed = f.date(from: text) else { return }
             let old = selection.wrappedValue
             var merged = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: old)
             let new = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: parsed)
-            if components.contains(.date) { merged.year = new.year; merged.month = new.month; merged.day = new.day }
-            if components.contains(.hourAndMinute) { merged.hour = new.hour; merged.minute = new.minute; merged.second = 0 }
+            if components.contains(.date) {
+                merged.year = new.year
+                merged.month = new.month
+                merged.day = new.day
+            }
+            if components.contains(.hourAndMinute) {
+                merged.hour = new.hour
+                merged.minute = new.minute
+                merged.second = 0
+            }
             guard var date = calendar.date(from: merged) else { return }
             if let range { date = min(max(date, range.lowerBound), range.upperBound) }
             selection.wrappedValue = date
         }
-        var attrs: [(String, String)] = [("class", "sw-date"), ("type", type), ("data-input", "1"), ("value", f.string(from: selection.wrappedValue))]
-        if let range { attrs += [("min", f.string(from: range.lowerBound)), ("max", f.string(from: range.upperBound))] }
+        var attrs: [(String, String)] = [
+            ("class", "sw-date"), ("type", type), ("data-input", "1"),
+            ("value", f.string(from: selection.wrappedValue)),
+        ]
+        if let range {
+            attrs += [("min", f.string(from: range.lowerBound)), ("max", f.string(from: range.upperBound))]
+        }
         let input = Node("input", id: path, attributes: attrs + context.disabledAttribute)
         return context.controlRow(path, kind: "datepicker", label: label, control: [input])
     }
@@ -332,11 +448,16 @@ public struct DatePicker<Label: View>: View, PrimitiveView {
 
 extension DatePicker where Label == Text {
     /// A date picker with a title.
-    public init<S: StringProtocol>(_ title: S, selection: Binding<Date>, displayedComponents: Components = [.date, .hourAndMinute]) {
+    public init<S: StringProtocol>(
+        _ title: S, selection: Binding<Date>, displayedComponents: Components = [.date, .hourAndMinute]
+    ) {
         self.init(selection: selection, displayedComponents: displayedComponents) { Text(title) }
     }
     /// A date picker with a title, limited to a range.
-    public init<S: StringProtocol>(_ title: S, selection: Binding<Date>, in range: ClosedRange<Date>, displayedComponents: Components = [.date, .hourAndMinute]) {
+    public init<S: StringProtocol>(
+        _ title: S, selection: Binding<Date>, in range: ClosedRange<Date>,
+        displayedComponents: Components = [.date, .hourAndMinute]
+    ) {
         self.init(selection: selection, in: range, displayedComponents: displayedComponents) { Text(title) }
     }
 }
@@ -344,13 +465,18 @@ extension DatePicker where Label == Text {
 /// How pickers look.
 public struct PickerStyle: Hashable, Sendable {
     let name: String
-    public static let automatic = PickerStyle(name: "menu"), menu = PickerStyle(name: "menu"), inline = PickerStyle(name: "menu")
-    public static let wheel = PickerStyle(name: "menu"), navigationLink = PickerStyle(name: "menu"), radioGroup = PickerStyle(name: "menu")
+    public static let automatic = PickerStyle(name: "menu"), menu = PickerStyle(name: "menu"),
+        inline = PickerStyle(name: "menu")
+    public static let wheel = PickerStyle(name: "menu"), navigationLink = PickerStyle(name: "menu"),
+        radioGroup = PickerStyle(name: "menu")
     public static let segmented = PickerStyle(name: "segmented"), palette = PickerStyle(name: "segmented")
 }
 private struct PickerStyleKey: EnvironmentKey { static var defaultValue: PickerStyle { .automatic } }
 extension EnvironmentValues {
-    var pickerStyle: PickerStyle { get { self[PickerStyleKey.self] } set { self[PickerStyleKey.self] = newValue } }
+    var pickerStyle: PickerStyle {
+        get { self[PickerStyleKey.self] }
+        set { self[PickerStyleKey.self] = newValue }
+    }
 }
 extension View {
     /// Sets how pickers in this view look.
@@ -363,8 +489,12 @@ public struct Picker<Label: View, SelectionValue: Hashable, Content: View>: View
     let selection: Binding<SelectionValue>
     let content: Content
     /// A picker with a custom label.
-    public init(selection: Binding<SelectionValue>, @ViewBuilder content: () -> Content, @ViewBuilder label: () -> Label) {
-        self.selection = selection; self.content = content(); self.label = label()
+    public init(
+        selection: Binding<SelectionValue>, @ViewBuilder content: () -> Content, @ViewBuilder label: () -> Label
+    ) {
+        self.selection = selection
+        self.content = content()
+        self.label = label()
     }
     /// Primitive view.
     public var body: Never { fatalError("primitive view") }
@@ -385,18 +515,30 @@ public struct Picker<Label: View, SelectionValue: Hashable, Content: View>: View
                 let id = path + ".s" + String(i)
                 _ = context.action(id) { choose(o.tag) }
                 let on = o.tag == current
-                buttons.append(Node("button", id: id, attributes: [("class", on ? "sw-segment sw-on" : "sw-segment"), ("data-click", "1"),
-                                                                   ("aria-pressed", on ? "true" : "false")] + context.disabledAttribute, children: [o.node]))
+                buttons.append(
+                    Node(
+                        "button", id: id,
+                        attributes: [
+                            ("class", on ? "sw-segment sw-on" : "sw-segment"), ("data-click", "1"),
+                            ("aria-pressed", on ? "true" : "false"),
+                        ] + context.disabledAttribute, children: [o.node]))
             }
-            control = Node("span", id: path, attributes: [("class", "sw-segmented"), ("role", "radiogroup")], children: buttons)
+            control = Node(
+                "span", id: path, attributes: [("class", "sw-segmented"), ("role", "radiogroup")], children: buttons)
         } else {
             _ = context.input(path) { v in if let i = Int(v), options.indices.contains(i) { choose(options[i].tag) } }
             let index = options.firstIndex { $0.tag == current }
             let optionNodes = options.enumerated().map { i, o in
-                Node("option", id: path + ".v" + String(i), attributes: [("value", String(i)), ("selected", i == index ? "true" : "false")], text: o.node.textContent)
+                Node(
+                    "option", id: path + ".v" + String(i),
+                    attributes: [("value", String(i)), ("selected", i == index ? "true" : "false")],
+                    text: o.node.textContent)
             }
-            control = Node("select", id: path, attributes: [("class", "sw-picker"), ("data-input", "1"), ("value", index.map(String.init) ?? "")] + context.disabledAttribute,
-                           children: optionNodes)
+            control = Node(
+                "select", id: path,
+                attributes: [("class", "sw-picker"), ("data-input", "1"), ("value", index.map(String.init) ?? "")]
+                    + context.disabledAttribute,
+                children: optionNodes)
         }
         return context.controlRow(path, kind: "picker", label: label, control: [control])
     }
@@ -404,7 +546,8 @@ public struct Picker<Label: View, SelectionValue: Hashable, Content: View>: View
 
 extension Picker where Label == Text {
     /// A picker with a title.
-    public init<S: StringProtocol>(_ title: S, selection: Binding<SelectionValue>, @ViewBuilder content: () -> Content) {
+    public init<S: StringProtocol>(_ title: S, selection: Binding<SelectionValue>, @ViewBuilder content: () -> Content)
+    {
         self.init(selection: selection, content: content) { Text(title) }
     }
 }

@@ -1,6 +1,9 @@
 /// A view that displays text (always escaped).
 public struct Text: View, PrimitiveView, Equatable {
-    struct Run: Equatable { var string: String; var style: String }
+    struct Run: Equatable {
+        var string: String
+        var style: String
+    }
     var runs: [Run]
     /// Creates text from a string (not localized on Linux).
     public init<S: StringProtocol>(_ content: S) { runs = [Run(string: String(content), style: "")] }
@@ -14,8 +17,12 @@ public struct Text: View, PrimitiveView, Equatable {
     public init(_ date: Date, style: DateStyle) {
         let f = DateFormatter()
         switch style.kind {
-        case 0: f.dateStyle = .none; f.timeStyle = .short
-        default: f.dateStyle = .long; f.timeStyle = .none
+        case 0:
+            f.dateStyle = .none
+            f.timeStyle = .short
+        default:
+            f.dateStyle = .long
+            f.timeStyle = .none
         }
         self.init(f.string(from: date))
     }
@@ -34,10 +41,17 @@ public struct Text: View, PrimitiveView, Equatable {
     func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         if runs.count == 1 {
             let style = runs[0].style
-            return [Node("span", id: path, attributes: style.isEmpty ? [("class", "sw-text")] : [("class", "sw-text"), ("style", style)], text: runs[0].string)]
+            return [
+                Node(
+                    "span", id: path,
+                    attributes: style.isEmpty ? [("class", "sw-text")] : [("class", "sw-text"), ("style", style)],
+                    text: runs[0].string)
+            ]
         }
         let children = runs.enumerated().map { i, r in
-            Node("span", id: path + "." + String(i), attributes: r.style.isEmpty ? [] : [("style", r.style)], text: r.string)
+            Node(
+                "span", id: path + "." + String(i), attributes: r.style.isEmpty ? [] : [("style", r.style)],
+                text: r.string)
         }
         return [Node("span", id: path, attributes: [("class", "sw-text")], children: children)]
     }
@@ -60,13 +74,23 @@ public struct Text: View, PrimitiveView, Equatable {
     /// Styled text.
     public func foregroundStyle<S: ShapeStyle>(_ style: S) -> Text { styled("color:" + style.cssColor) }
     /// Monospaced text.
-    public func monospaced(_ isActive: Bool = true) -> Text { isActive ? styled("font-family:ui-monospace,Menlo,monospace") : self }
+    public func monospaced(_ isActive: Bool = true) -> Text {
+        isActive ? styled("font-family:ui-monospace,Menlo,monospace") : self
+    }
     /// Struck-through text.
-    public func strikethrough(_ isActive: Bool = true, color: Color? = nil) -> Text { isActive ? styled("text-decoration:line-through") : self }
+    public func strikethrough(_ isActive: Bool = true, color: Color? = nil) -> Text {
+        isActive ? styled("text-decoration:line-through") : self
+    }
     /// Underlined text.
-    public func underline(_ isActive: Bool = true, color: Color? = nil) -> Text { isActive ? styled("text-decoration:underline") : self }
+    public func underline(_ isActive: Bool = true, color: Color? = nil) -> Text {
+        isActive ? styled("text-decoration:underline") : self
+    }
     /// Concatenates two texts, keeping their styles.
-    public static func + (lhs: Text, rhs: Text) -> Text { var t = lhs; t.runs += rhs.runs; return t }
+    public static func + (lhs: Text, rhs: Text) -> Text {
+        var t = lhs
+        t.runs += rhs.runs
+        return t
+    }
 }
 
 /// The purpose of a button.
@@ -81,43 +105,74 @@ public struct Button<Label: View>: View, PrimitiveView {
     let action: () -> Void
     let role: ButtonRole?
     /// Creates a button with a custom label.
-    public init(action: @escaping () -> Void, @ViewBuilder label: () -> Label) { self.action = action; self.label = label(); role = nil }
+    public init(action: @escaping () -> Void, @ViewBuilder label: () -> Label) {
+        self.action = action
+        self.label = label()
+        role = nil
+    }
     /// Creates a button with a role and a custom label.
-    public init(role: ButtonRole?, action: @escaping () -> Void, @ViewBuilder label: () -> Label) { self.action = action; self.label = label(); self.role = role }
+    public init(role: ButtonRole?, action: @escaping () -> Void, @ViewBuilder label: () -> Label) {
+        self.action = action
+        self.label = label()
+        self.role = role
+    }
     /// Primitive view.
     public var body: Never { fatalError("primitive view") }
     func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         var action = self.action
-        if let dismiss = context.alertDismiss { let a = action; action = { a(); dismiss() } }
+        if let dismiss = context.alertDismiss {
+            let a = action
+            action = {
+                a()
+                dismiss()
+            }
+        }
         let enabled = context.action(path, action)
         let shortcut = context.environment.keyboardShortcut
         var shortcutAttributes: [(String, String)] = []
         if let shortcut, enabled { shortcutAttributes.append(("data-shortcut", shortcut.code)) }
         if context.environment.isInMenu {
             // A menu item: its label, then its shortcut as the menu shows it.
-            var children = [Node("span", id: path + ".l", attributes: [("class", "sw-menuitem-label")],
-                                 children: context.render(label, path: path + ".lv", axis: .horizontal))]
-            if let shortcut { children.append(Node("span", id: path + ".k", attributes: [("class", "sw-shortcut")], text: shortcut.label)) }
+            var children = [
+                Node(
+                    "span", id: path + ".l", attributes: [("class", "sw-menuitem-label")],
+                    children: context.render(label, path: path + ".lv", axis: .horizontal))
+            ]
+            if let shortcut {
+                children.append(
+                    Node("span", id: path + ".k", attributes: [("class", "sw-shortcut")], text: shortcut.label))
+            }
             var cls = "sw-menuitem"
             if let role { cls += " sw-role-" + role.name }
-            return [Node("button", id: path, attributes: [("class", cls), ("role", "menuitem"), ("data-click", "1")]
-                         + shortcutAttributes + context.disabledAttribute, children: children)]
+            return [
+                Node(
+                    "button", id: path,
+                    attributes: [("class", cls), ("role", "menuitem"), ("data-click", "1")]
+                        + shortcutAttributes + context.disabledAttribute, children: children)
+            ]
         }
         var cls = "sw-button " + context.buttonStyle.cssClass
         if let role { cls += " sw-role-" + role.name }
         var attributes: [(String, String)] = [("class", cls), ("data-click", "1")] + shortcutAttributes
-        if let shortcut { attributes.append(("aria-keyshortcuts", shortcut.label.replacingOccurrences(of: "Ctrl", with: "Control"))) }
+        if let shortcut {
+            attributes.append(("aria-keyshortcuts", shortcut.label.replacingOccurrences(of: "Ctrl", with: "Control")))
+        }
         let savedShortcut = context.environment.keyboardShortcut
         context.environment.keyboardShortcut = nil
         defer { context.environment.keyboardShortcut = savedShortcut }
-        return [Node("button", id: path, attributes: attributes + context.disabledAttribute,
-                     children: context.render(label, path: path + ".l", axis: .horizontal))]
+        return [
+            Node(
+                "button", id: path, attributes: attributes + context.disabledAttribute,
+                children: context.render(label, path: path + ".l", axis: .horizontal))
+        ]
     }
 }
 
 extension Button where Label == Text {
     /// Creates a button with a text label.
-    public init<S: StringProtocol>(_ title: S, action: @escaping () -> Void) { self.init(action: action) { Text(title) } }
+    public init<S: StringProtocol>(_ title: S, action: @escaping () -> Void) {
+        self.init(action: action) { Text(title) }
+    }
     /// Creates a button with a role and a text label.
     public init<S: StringProtocol>(_ title: S, role: ButtonRole?, action: @escaping () -> Void) {
         self.init(role: role, action: action) { Text(title) }
@@ -141,25 +196,53 @@ public protocol PrimitiveButtonStyle: Sendable {
     var cssClass: String { get }
 }
 /// The default style (bordered in the default stylesheet).
-public struct DefaultButtonStyle: PrimitiveButtonStyle { public var cssClass: String { "sw-bordered" }; public init() {} }
+public struct DefaultButtonStyle: PrimitiveButtonStyle {
+    public var cssClass: String { "sw-bordered" }
+    public init() {}
+}
 /// A bordered button.
-public struct BorderedButtonStyle: PrimitiveButtonStyle { public var cssClass: String { "sw-bordered" }; public init() {} }
+public struct BorderedButtonStyle: PrimitiveButtonStyle {
+    public var cssClass: String { "sw-bordered" }
+    public init() {}
+}
 /// A prominent, filled button.
-public struct BorderedProminentButtonStyle: PrimitiveButtonStyle { public var cssClass: String { "sw-prominent" }; public init() {} }
+public struct BorderedProminentButtonStyle: PrimitiveButtonStyle {
+    public var cssClass: String { "sw-prominent" }
+    public init() {}
+}
 /// A button without border (accent-colored text).
-public struct BorderlessButtonStyle: PrimitiveButtonStyle { public var cssClass: String { "sw-borderless" }; public init() {} }
+public struct BorderlessButtonStyle: PrimitiveButtonStyle {
+    public var cssClass: String { "sw-borderless" }
+    public init() {}
+}
 /// A button that looks like its label.
-public struct PlainButtonStyle: PrimitiveButtonStyle { public var cssClass: String { "sw-plain" }; public init() {} }
+public struct PlainButtonStyle: PrimitiveButtonStyle {
+    public var cssClass: String { "sw-plain" }
+    public init() {}
+}
 
-extension PrimitiveButtonStyle where Self == DefaultButtonStyle { public static var automatic: DefaultButtonStyle { .init() } }
-extension PrimitiveButtonStyle where Self == BorderedButtonStyle { public static var bordered: BorderedButtonStyle { .init() } }
-extension PrimitiveButtonStyle where Self == BorderedProminentButtonStyle { public static var borderedProminent: BorderedProminentButtonStyle { .init() } }
-extension PrimitiveButtonStyle where Self == BorderlessButtonStyle { public static var borderless: BorderlessButtonStyle { .init() } }
+extension PrimitiveButtonStyle where Self == DefaultButtonStyle {
+    public static var automatic: DefaultButtonStyle { .init() }
+}
+extension PrimitiveButtonStyle where Self == BorderedButtonStyle {
+    public static var bordered: BorderedButtonStyle { .init() }
+}
+extension PrimitiveButtonStyle where Self == BorderedProminentButtonStyle {
+    public static var borderedProminent: BorderedProminentButtonStyle { .init() }
+}
+extension PrimitiveButtonStyle where Self == BorderlessButtonStyle {
+    public static var borderless: BorderlessButtonStyle { .init() }
+}
 extension PrimitiveButtonStyle where Self == PlainButtonStyle { public static var plain: PlainButtonStyle { .init() } }
 
-private struct ButtonStyleKey: EnvironmentKey { static var defaultValue: any PrimitiveButtonStyle { DefaultButtonStyle() } }
+private struct ButtonStyleKey: EnvironmentKey {
+    static var defaultValue: any PrimitiveButtonStyle { DefaultButtonStyle() }
+}
 extension EnvironmentValues {
-    var buttonStyle: any PrimitiveButtonStyle { get { self[ButtonStyleKey.self] } set { self[ButtonStyleKey.self] = newValue } }
+    var buttonStyle: any PrimitiveButtonStyle {
+        get { self[ButtonStyleKey.self] }
+        set { self[ButtonStyleKey.self] = newValue }
+    }
 }
 extension RenderContext { var buttonStyle: any PrimitiveButtonStyle { environment.buttonStyle } }
 
@@ -175,13 +258,18 @@ public struct VStack<Content: View>: View, PrimitiveView {
     let spacing: Double?
     /// Creates a vertical stack.
     public init(alignment: HorizontalAlignment = .center, spacing: Double? = nil, @ViewBuilder content: () -> Content) {
-        self.content = content(); self.alignment = alignment; self.spacing = spacing
+        self.content = content()
+        self.alignment = alignment
+        self.spacing = spacing
     }
     /// Primitive view.
     public var body: Never { fatalError("primitive view") }
     func makeNodes(_ context: RenderContext, path: String) -> [Node] {
-        [Node("div", id: path, attributes: [("class", "sw-vstack"), ("style", stackStyle(alignment.css, spacing))],
-              children: context.render(content, path: path + ".c", axis: .vertical))]
+        [
+            Node(
+                "div", id: path, attributes: [("class", "sw-vstack"), ("style", stackStyle(alignment.css, spacing))],
+                children: context.render(content, path: path + ".c", axis: .vertical))
+        ]
     }
 }
 
@@ -198,13 +286,18 @@ public struct HStack<Content: View>: View, PrimitiveView {
     let spacing: Double?
     /// Creates a horizontal stack.
     public init(alignment: VerticalAlignment = .center, spacing: Double? = nil, @ViewBuilder content: () -> Content) {
-        self.content = content(); self.alignment = alignment; self.spacing = spacing
+        self.content = content()
+        self.alignment = alignment
+        self.spacing = spacing
     }
     /// Primitive view.
     public var body: Never { fatalError("primitive view") }
     func makeNodes(_ context: RenderContext, path: String) -> [Node] {
-        [Node("div", id: path, attributes: [("class", "sw-hstack"), ("style", stackStyle(alignment.css, spacing))],
-              children: context.render(content, path: path + ".c", axis: .horizontal))]
+        [
+            Node(
+                "div", id: path, attributes: [("class", "sw-hstack"), ("style", stackStyle(alignment.css, spacing))],
+                children: context.render(content, path: path + ".c", axis: .horizontal))
+        ]
     }
 }
 
