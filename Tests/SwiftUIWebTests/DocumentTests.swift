@@ -193,6 +193,24 @@ func documentHost<A: App>(_ app: A) -> (AppHost, URL) {
         #expect(leftovers.isEmpty)
     }
 
+    @Test func typingDuringASaveIsNotLostWhenTheSaveEnds() async throws {
+        let (host, folder) = documentHost(TextDocumentApp())
+        let window = try host.createDocument()
+        _ = window.document()
+        let editor = try #require(window.editor).id
+        window.input(editor, "a")
+        let controller = try #require(host.openDocuments["Untitled.txt"])
+        let save = Task { await controller.save() }
+        while !controller.saving { await Task.yield() }
+        window.input(editor, "ab")  // Typed while the write of "a" runs.
+        #expect(await save.value)
+        window.flush()
+        #expect(window.title == "Untitled — Edited")
+        #expect(try String(contentsOf: folder.appendingPathComponent("Untitled.txt"), encoding: .utf8) == "a")
+        #expect(await controller.save())
+        #expect(try String(contentsOf: folder.appendingPathComponent("Untitled.txt"), encoding: .utf8) == "ab")
+    }
+
     @Test func revertDropsUnsavedChanges() throws {
         let (host, _) = documentHost(TextDocumentApp())
         let window = try host.createDocument()
@@ -311,5 +329,30 @@ func documentHost<A: App>(_ app: A) -> (AppHost, URL) {
         #expect(throws: EventError.self) {
             try ClientEvent.decode(Data(#"{"t":"splice","id":"x","a":5,"d":1,"n":3}"#.utf8))
         }
+        // Offsets chosen to overflow are refused, not trapped on.
+        let hostile =
+            #"{"t":"splice","id":"x","a":9223372036854775807,"d":9223372036854775807,"n":9223372036854775807}"#
+        #expect(throws: EventError.self) { try ClientEvent.decode(Data(hostile.utf8)) }
+        patches = window.handle(event: ClientEvent(t: "splice", id: editor, v: "x", a: Int.max, d: Int.max, n: 4))
+        #expect(window.editor?.attr("value") == "a😀c")
+    }
+}
+
+@Suite @MainActor struct LongTextTests {
+    @Test func aLongTextIsServedAfterTheWindowsFirstPaint() throws {
+        let (host, folder) = documentHost(TextDocumentApp())
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let long = String(repeating: "0123456789abcdef\n", count: 5_000)  // 85 KB
+        try Data(long.utf8).write(to: folder.appendingPathComponent("Long.txt"))
+        let window = try host.newDocumentScene(named: "Long.txt")
+        let html = window.document()
+        #expect(html.contains("data-load=\"1\" readonly"))
+        #expect(!html.contains("0123456789abcdef\n0123456789abcdef"))
+        let editor = try #require(window.editor).id
+        let patches = window.handle(event: ClientEvent(t: "load", id: editor))
+        #expect(patches.contains(.attribute(id: editor, name: "value", value: long)))
+        // A short text is in the page at once.
+        let short = try host.createDocument()
+        #expect(!short.document().contains("data-load"))
     }
 }

@@ -394,6 +394,9 @@ public final class SceneInstance {
         runLifecycle(context)
         let newWindowURL =
             group.map { "/?g=" + ($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "") } ?? "/"
+        // "New Window" belongs to window groups (and the start page); a single window or a document's has none.
+        let kind = catalog.entry(for: group)?.kind ?? .windowGroup
+        let opensNewWindows = kind == .windowGroup || kind == .documentBrowser
         let bar = Node(
             "header", id: "bar", attributes: [("class", "sw-windowbar")],
             children: (menuBar.map { [$0] } ?? []) + [
@@ -406,19 +409,7 @@ public final class SceneInstance {
                 Node(
                     "div", id: "bar.r", attributes: [("class", "sw-toolbar")],
                     children: context.toolbar.filter { $0.attributes.first?.1.contains("sw-leading") != true }),
-                Node(
-                    "a", id: "bar.new",
-                    attributes: [
-                        ("class", "sw-newwindow"), ("href", newWindowURL), ("target", "_blank"),
-                        ("title", "New Window"),
-                    ],
-                    children: [
-                        Node(
-                            "span", id: "bar.new.i", attributes: [("class", "sw-symbol")],
-                            raw: Symbols.svg("macwindow.badge.plus")),
-                        Node("span", id: "bar.new.t", text: "New Window"),
-                    ]),
-            ])
+            ] + (opensNewWindows ? [newWindowLink(newWindowURL)] : []))
         var noticeNodes: [Node] = []
         if let notice {
             context.addAction("notice.x") { [weak self] in
@@ -440,6 +431,19 @@ public final class SceneInstance {
             "main", id: "root", attributes: [("class", "sw-window")],
             children: [bar] + noticeNodes + [
                 Node("div", id: "content", attributes: [("class", "sw-content")], children: nodes)
+            ])
+    }
+
+    /// The window bar's "New Window" link.
+    private func newWindowLink(_ url: String) -> Node {
+        Node(
+            "a", id: "bar.new",
+            attributes: [("class", "sw-newwindow"), ("href", url), ("target", "_blank"), ("title", "New Window")],
+            children: [
+                Node(
+                    "span", id: "bar.new.i", attributes: [("class", "sw-symbol")],
+                    raw: Symbols.svg("macwindow.badge.plus")),
+                Node("span", id: "bar.new.t", text: "New Window"),
             ])
     }
 
@@ -565,6 +569,13 @@ public final class SceneInstance {
             action()
             host.endUndoEventGroups()
             return flush()
+        case "load":
+            // The page was served a long text editor without its text: it gets the text now.
+            guard let node = lastTree?.find(id: event.id), node.tag == "textarea",
+                let value = node.attributes.first(where: { $0.0 == "value" })?.1
+            else { return [] }
+            pending.append(.attribute(id: event.id, name: "value", value: value))
+            return flush()
         case "phase":
             let new: ScenePhase = event.id == "active" ? .active : event.id == "inactive" ? .inactive : .background
             guard new != phase else { return [] }
@@ -576,7 +587,7 @@ public final class SceneInstance {
             guard let input = inputs[event.id], let a = event.a, let d = event.d, let n = event.n else { return [] }
             let base = lastTree?.find(id: event.id)?.attributes.first { $0.0 == "value" }?.1 ?? ""
             let units = base.utf16
-            guard units.count == n, a + d <= n,
+            guard units.count == n, a >= 0, d >= 0, a <= n, d <= n - a,
                 let start = units.index(units.startIndex, offsetBy: a, limitedBy: units.endIndex).flatMap({
                     String.Index($0, within: base)
                 }),

@@ -26,7 +26,7 @@ class DocumentController {
     var sceneIDs: Set<String> = []
     weak var host: AppHost?
     /// Saving now / another save asked for while one is running.
-    private var saving = false
+    private(set) var saving = false
     private var saveAgain = false
     private var autosaveTask: Task<Void, Never>?
     /// How many saves finished (for tests).
@@ -207,10 +207,13 @@ final class ValueDocumentController<Document: FileDocument>: DocumentController 
         let old = document
         document = newValue
         let field = host?.currentInput
-        if let field, let run = typing, run.field == field, run.count == changeCount, isEdited,
+        // A save in flight must see the next keystroke as a new change (its snapshot doesn't have it), so
+        // typing is only folded into the last step while no save runs.
+        if let field, let run = typing, run.field == field, run.count == changeCount, isEdited, !saving,
             !undoManager.isUndoing, !undoManager.isRedoing, Date().timeIntervalSince(run.at) < Self.typingPause
         {
             typing?.at = Date()
+            scheduleAutosave()
         } else {
             undoManager.registerUndo(withTarget: self) { controller in controller.set(old) }
             if let field, !undoManager.isUndoing, !undoManager.isRedoing {
