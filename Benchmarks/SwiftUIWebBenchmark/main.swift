@@ -408,7 +408,7 @@ let bigPlainBase = "http://127.0.0.1:\(try await bigPlainPort.wait())"
 try await bench.compare(
     "open a 1 MB text document: navigation to first paint", unit: .time, target: "< 50 ms (issue 17)",
     note:
-        "each load opens a new window on Big.txt with no window already on it, so the server reads and decodes the file, renders the editor and serves the page; the time is the page's first-contentful-paint entry. A text over 64 KB is not in the page's HTML: the window paints read-only, then asks for the text over its socket; the second side times until the whole text is in the editor. The plain page has the megabyte in one element",
+        "each load opens a new window on Big.txt with no window already on it, so the server reads and decodes the file, renders the editor and serves the page; the time is the page's first-contentful-paint entry. The plain page has the megabyte in one element",
     ours: Contender("SwiftUIWeb document window") {
         var samples: [Double] = []
         for _ in 0..<loads {
@@ -419,34 +419,11 @@ try await bench.compare(
         return .latencies(samples)
     },
     baselines: [
-        Contender("SwiftUIWeb: until the text is in the editor") {
-            var samples: [Double] = []
-            for _ in 0..<loads {
-                let scene = try documentHost.newDocumentScene(named: "Big.txt")
-                try await browser.open(documentBase + "/?w=" + scene.id)
-                // The page asks for a long text over its socket after the first paint; `loaded` counts arrivals.
-                let value = try await browser.runAsync(
-                    """
-                    var done=arguments[arguments.length-1];
-                    (function w(){var s=window.__swiftuiweb;if(s&&s.loaded)done(performance.now());else setTimeout(w,1);})();
-                    """)
-                guard let ms = (value as? NSNumber)?.doubleValue else { throw BrowserError(description: "no text") }
-                let length =
-                    try await browser.run("return document.querySelector('textarea.sw-editor').value.length") as? Int
-                guard length == bigText.utf16.count else {
-                    throw BrowserError(
-                        description: "the editor holds \(length ?? -1) characters, not \(bigText.utf16.count)")
-                }
-                samples.append(ms / 1000)
-                documentHost.remove(scene)
-            }
-            return .latencies(samples)
-        },
         Contender("plain Hummingbird 1 MB page") {
             var samples: [Double] = []
             for _ in 0..<loads { samples.append(try await firstPaint(bigPlainBase + "/")) }
             return .latencies(samples)
-        },
+        }
     ])
 
 let typeSetup = "var f=document.querySelector('textarea.sw-editor');"

@@ -337,22 +337,3 @@ func documentHost<A: App>(_ app: A) -> (AppHost, URL) {
         #expect(window.editor?.attr("value") == "a😀c")
     }
 }
-
-@Suite @MainActor struct LongTextTests {
-    @Test func aLongTextIsServedAfterTheWindowsFirstPaint() throws {
-        let (host, folder) = documentHost(TextDocumentApp())
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let long = String(repeating: "0123456789abcdef\n", count: 5_000)  // 85 KB
-        try Data(long.utf8).write(to: folder.appendingPathComponent("Long.txt"))
-        let window = try host.newDocumentScene(named: "Long.txt")
-        let html = window.document()
-        #expect(html.contains("data-load=\"1\" readonly"))
-        #expect(!html.contains("0123456789abcdef\n0123456789abcdef"))
-        let editor = try #require(window.editor).id
-        let patches = window.handle(event: ClientEvent(t: "load", id: editor))
-        #expect(patches.contains(.attribute(id: editor, name: "value", value: long)))
-        // A short text is in the page at once.
-        let short = try host.createDocument()
-        #expect(!short.document().contains("data-load"))
-    }
-}

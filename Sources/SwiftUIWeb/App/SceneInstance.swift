@@ -569,13 +569,6 @@ public final class SceneInstance {
             action()
             host.endUndoEventGroups()
             return flush()
-        case "load":
-            // The page was served a long text editor without its text: it gets the text now.
-            guard let node = lastTree?.find(id: event.id), node.tag == "textarea",
-                let value = node.attributes.first(where: { $0.0 == "value" })?.1
-            else { return [] }
-            pending.append(.attribute(id: event.id, name: "value", value: value))
-            return flush()
         case "phase":
             let new: ScenePhase = event.id == "active" ? .active : event.id == "inactive" ? .inactive : .background
             guard new != phase else { return [] }

@@ -8,8 +8,6 @@ enum ClientAssets {
         if(!window.name)window.name='swiftuiweb-'+id;
         function send(o){if(ws&&ws.readyState===1){ws.send(JSON.stringify(o));return true;}return false;}
         sw.ping=function(){return send({t:'ping',id:''});};
-        function load(){document.querySelectorAll('textarea[data-load]:not([data-asked])').forEach(function(t){
-         if(send({t:'load',id:t.id}))t.setAttribute('data-asked','1');});}
         var lastPhase='';
         function phase(force){var p=document.visibilityState==='hidden'?'background':document.hasFocus()?'active':'inactive';
          if(force||p!==lastPhase){if(send({t:'phase',id:p}))lastPhase=p;}}
@@ -17,12 +15,12 @@ enum ClientAssets {
         window.addEventListener('focus',function(){phase(false);});window.addEventListener('blur',function(){phase(false);});
         function connect(){
          ws=new WebSocket((location.protocol==='https:'?'wss:':'ws:')+'//'+location.host+'/_swiftuiweb/ws?w='+id);
-         ws.onopen=function(){tries=0;sw.open=true;sw.opens++;document.documentElement.classList.remove('sw-offline');phase(true);load();};
+         ws.onopen=function(){tries=0;sw.open=true;sw.opens++;document.documentElement.classList.remove('sw-offline');phase(true);};
          ws.onmessage=function(m){var ps=JSON.parse(m.data);
           if(ps.rebind){id=ps.rebind;history.replaceState(null,'','/?w='+id);location.reload();return;}
           if(ps.reload){location.reload();return;}
           if(ps.pong){if(sw.onpong)sw.onpong();return;}
-          for(var i=0;i<ps.length;i++)apply(ps[i]);load();
+          for(var i=0;i<ps.length;i++)apply(ps[i]);
           sw.patches++;sw.last=performance.now();if(sw.onpatch)sw.onpatch();};
          ws.onclose=function(){sw.open=false;document.documentElement.classList.add('sw-offline');tries++;
           setTimeout(connect,Math.min(10000,100*Math.pow(2,tries))*(0.8+0.4*Math.random()));};
@@ -38,8 +36,7 @@ enum ClientAssets {
          else if(q.op==='text'){el.textContent=q.text;}
          else if(q.op==='attr'){var n=q.name,v=q.value;
           if(B[n]){el.toggleAttribute(n,v==='true');el[n]=v==='true';}
-          else{el.setAttribute(n,v);if(n==='value'){if(el.value!==v)el.value=v;el._sent=v;
-           if(el.dataset.load){el.removeAttribute('data-load');el.removeAttribute('data-asked');el.readOnly=false;sw.loaded=(sw.loaded||0)+1;}}}}
+          else{el.setAttribute(n,v);if(n==='value'){if(el.value!==v)el.value=v;el._sent=v;}}}
          else if(q.op==='remove'){el.remove();}
          else if(q.op==='insert'){var t=document.createElement('template');t.innerHTML=q.html;
           var ref=q.before?document.getElementById(q.before):null;el.insertBefore(t.content,ref);}

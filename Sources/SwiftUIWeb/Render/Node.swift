@@ -26,9 +26,6 @@ struct Node: Equatable, Sendable {
             && zip(a.attributes, b.attributes).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
     }
 
-    /// Text areas whose text is longer than this (UTF-8 bytes) are served without it (see `html(into:)`).
-    static let deferredTextLength = 64 * 1024
-
     /// Serializes to HTML, escaping all text and attribute values.
     func html(into out: inout String) {
         out += "<" + tag + " id=\"" + HTML.escape(id) + "\""
@@ -41,19 +38,8 @@ struct Node: Equatable, Sendable {
                 out += " " + k + "=\"" + HTML.escape(v) + "\""
             }
         }
-        if tag == "textarea", let value = attributes.first(where: { $0.0 == "value" })?.1,
-            value.utf8.count > Node.deferredTextLength
-        {
-            // A long text is not written into the page: the window paints first, read-only, and the page
-            // asks for the text over its socket (`load`) right after.
-            out += " data-load=\"1\" readonly"
-        }
         out += ">"
-        if tag == "textarea", let value = attributes.first(where: { $0.0 == "value" })?.1,
-            value.utf8.count <= Node.deferredTextLength
-        {
-            out += HTML.escape(value)
-        }
+        if tag == "textarea", let value = attributes.first(where: { $0.0 == "value" })?.1 { out += HTML.escape(value) }
         if let text { out += HTML.escape(text) }
         if let raw { out += raw }
         for c in children { c.html(into: &out) }

@@ -3,10 +3,9 @@ import Foundation
 /// An event message from the browser: `{"t":"click","id":"…"}`, `{"t":"input","id":"…","v":"…"}`,
 /// `{"t":"splice","id":"…","a":start,"d":removed,"n":baseLength,"v":"inserted"}` (a change to a long text
 /// field sent as the edit, not the whole value), `{"t":"submit","id":"…"}`, `{"t":"focus","id":"…"}` (the element that got keyboard focus),
-/// `{"t":"phase","id":"active|inactive|background"}` (the page's visibility and focus), `{"t":"load","id":"…"}`
-/// (a long text the page was served without) or `{"t":"ping","id":""}` (answered with `{"pong":true}`).
+/// `{"t":"phase","id":"active|inactive|background"}` (the page's visibility and focus) or `{"t":"ping","id":""}` (answered with `{"pong":true}`).
 public struct ClientEvent: Codable, Sendable {
-    /// Event type: `click`, `input`, `splice`, `load`, `submit`, `focus`, `phase` or `ping`.
+    /// Event type: `click`, `input`, `splice`, `submit`, `focus`, `phase` or `ping`.
     public var t: String
     /// Target element id.
     public var id: String
@@ -29,7 +28,7 @@ public struct ClientEvent: Codable, Sendable {
     }
 
     /// The event types a page sends.
-    static let types: Set<String> = ["click", "input", "splice", "load", "submit", "focus", "phase", "ping"]
+    static let types: Set<String> = ["click", "input", "splice", "submit", "focus", "phase", "ping"]
     /// Longest element id a page can name (ids are structural paths, far shorter).
     static let maxIDLength = 1024
 
