@@ -5,6 +5,10 @@ import Foundation
 /// Apple's Foundation has `FileWrapper`; the Foundation of Swift on Linux does not, so SwiftUIWeb
 /// provides it, with Apple's names and behaviour for the parts documents use (regular files,
 /// directories of wrappers, symbolic links, reading and writing them).
+///
+/// Unlike Apple's, it is marked `Sendable` (unchecked): a save hands the wrapper a document made to the
+/// queue that writes it, and nothing touches that wrapper meanwhile. The class has no lock; a wrapper
+/// changed from two threads at once is the caller's race, as with Apple's.
 open class FileWrapper: @unchecked Sendable {
     /// Options for reading a wrapper from disk.
     public struct ReadingOptions: OptionSet, Sendable {
