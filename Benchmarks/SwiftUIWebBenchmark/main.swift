@@ -38,20 +38,23 @@ actor PortBox {
 
 var quiet = Logger(label: "bench")
 quiet.logLevel = .warning
-let ours = PortBox()
+let ours = LaunchBox()
 let plain = PortBox()
+let tokenFolder = try bench.temporaryDirectory("swiftuiweb-bench-run").path
 let sizing = host.newScene()
 let pagePadding = sizing.document().utf8.count
 host.remove(sizing)
 let oursServer = Task {
-    try await AppServer(host: host, logger: quiet).run(host: "127.0.0.1", port: 0) { await ours.set($0) }
+    try await AppServer(host: host, logger: quiet, access: AccessPolicy(tokenDirectory: tokenFolder))
+        .run(host: "127.0.0.1", port: 0) { await ours.set($0) }
 }
 let plainServer = Task { try await PlainServer.run(padding: pagePadding) { await plain.set($0) } }
 bench.onFinish {
     oursServer.cancel()
     plainServer.cancel()
 }
-let oursPort = try await ours.wait()
+let oursSignIn = try await ours.signIn()
+let oursPort = oursSignIn.port
 let plainPort = try await plain.wait()
 let oursBase = "http://127.0.0.1:\(oursPort)"
 let plainBase = "http://127.0.0.1:\(plainPort)"
@@ -88,7 +91,9 @@ do {
 
 /// Opens `count` WebSocket clients on `url(i)` and keeps them open until the returned tasks are cancelled;
 /// returns once each has received its first message (`greet` sends one first where the server is silent).
-@MainActor func openClients(_ count: Int, url: (Int) -> String, greet: Bool) async throws -> [Task<Void, Error>] {
+@MainActor func openClients(
+    _ count: Int, url: (Int) -> String, cookie: String? = nil, greet: Bool
+) async throws -> [Task<Void, Error>] {
     let opened = Counter()
     var tasks: [Task<Void, Error>] = []
     for i in 0..<count {
@@ -97,6 +102,7 @@ do {
             Task {
                 var configuration = WebSocketClientConfiguration()
                 configuration.maxFrameSize = 1 << 20
+                if let cookie { configuration.additionalHeaders[.cookie] = cookie }
                 _ = try await WebSocketClient.connect(url: address, configuration: configuration, logger: quiet) {
                     inbound, outbound, _ in
                     if greet { try await outbound.write(.text("{\"t\":\"ping\",\"id\":\"\"}")) }
@@ -129,7 +135,8 @@ try await bench.compare(
         let scenes = (0..<windows).map { _ in host.newScene(group: "typical") }
         for scene in scenes { _ = scene.document() }
         let tasks = try await openClients(
-            windows, url: { "ws://127.0.0.1:\(oursPort)/_swiftuiweb/ws?w=\(scenes[$0].id)" }, greet: true)
+            windows, url: { "ws://127.0.0.1:\(oursPort)/_swiftuiweb/ws?w=\(scenes[$0].id)" }, cookie: oursSignIn.cookie,
+            greet: true)
         let grown = heapInUseBytes() - before
         for task in tasks { task.cancel() }
         for task in tasks { _ = await task.result }  // closed (a cancelled client's error is expected)
@@ -153,7 +160,9 @@ try await bench.compare(
 
 /// `clickers` sockets, each sending `clicksEach` messages one after another and waiting for the answer.
 /// Throughput (clicks per second from the first click sent to the last answer) is kept in `stormRates`.
-@MainActor func clickStorm(side: String, url: (Int) -> String, message: (Int) -> String) async throws -> Measured {
+@MainActor func clickStorm(
+    side: String, url: (Int) -> String, cookie: String? = nil, message: (Int) -> String
+) async throws -> Measured {
     let urls = (0..<clickers).map(url)
     let messages = (0..<clickers).map(message)
     let samples = SampleBox()
@@ -167,6 +176,7 @@ try await bench.compare(
                 group.addTask {
                     var configuration = WebSocketClientConfiguration()
                     configuration.maxFrameSize = 1 << 20
+                    if let cookie { configuration.additionalHeaders[.cookie] = cookie }
                     _ = try await WebSocketClient.connect(url: address, configuration: configuration, logger: logger) {
                         inbound, outbound, _ in
                         var iterator = inbound.messages(maxSize: 1 << 22).makeAsyncIterator()
@@ -235,7 +245,7 @@ try await bench.compare(
         defer { for scene in scenes { host.remove(scene) } }
         return try await clickStorm(
             side: "SwiftUIWeb",
-            url: { "ws://127.0.0.1:\(oursPort)/_swiftuiweb/ws?w=\(scenes[$0].id)" },
+            url: { "ws://127.0.0.1:\(oursPort)/_swiftuiweb/ws?w=\(scenes[$0].id)" }, cookie: oursSignIn.cookie,
             message: { "{\"t\":\"click\",\"id\":\"\(buttons[$0])\"}" })
     },
     baselines: [
@@ -275,6 +285,8 @@ guard BrowserEnvironment.available else {
 let driver = try await ChromeDriver()
 bench.onFinish { driver.stop() }
 let browser = try await driver.session()
+// The browser signs in to both SwiftUIWeb servers with the links from their token files, as a person would.
+try await browser.open(oursSignIn.link)
 
 /// Runs `n` round trips in the page: `act()` starts one, `hook` is the callback property that ends it.
 @MainActor func pageRoundTrips(
@@ -378,19 +390,20 @@ let documentHost = AppHost(
     app: BenchDocumentApp(), storageDirectory: try bench.temporaryDirectory("swiftuiweb-bench-docstate").path,
     documentsFolder: documentFolder)
 documentHost.autosaveDelay = nil
-let documentPort = PortBox()
+let documentLaunch = LaunchBox()
 let bigPlainPort = PortBox()
 let documentServer = Task {
-    try await AppServer(host: documentHost, logger: quiet).run(host: "127.0.0.1", port: 0) {
-        await documentPort.set($0)
-    }
+    try await AppServer(host: documentHost, logger: quiet, access: AccessPolicy(tokenDirectory: tokenFolder))
+        .run(host: "127.0.0.1", port: 0) { await documentLaunch.set($0) }
 }
 let bigPlainServer = Task { try await PlainServer.run(padding: 1 << 20) { await bigPlainPort.set($0) } }
 bench.onFinish {
     documentServer.cancel()
     bigPlainServer.cancel()
 }
-let documentBase = "http://127.0.0.1:\(try await documentPort.wait())"
+let documentSignIn = try await documentLaunch.signIn()
+let documentBase = "http://127.0.0.1:\(documentSignIn.port)"
+try await browser.open(documentSignIn.link)
 let bigPlainBase = "http://127.0.0.1:\(try await bigPlainPort.wait())"
 
 /// Milliseconds from navigation start to the first contentful paint, read from the page's own timeline.

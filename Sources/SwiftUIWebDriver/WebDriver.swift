@@ -60,6 +60,32 @@ public func httpRequest(
 ) throws
     -> (status: Int, body: Data)
 {
+    let reply = try httpExchange(method, url, body: body, headers: headers, timeout: timeout)
+    return (reply.status, reply.body)
+}
+
+/// A response as ``httpExchange(_:_:body:headers:timeout:)`` reads it.
+public struct HTTPReply: Sendable {
+    /// The status code.
+    public let status: Int
+    /// The header fields, names lowercased, in the order received.
+    public let headers: [(name: String, value: String)]
+    /// The body.
+    public let body: Data
+    /// The first value of the header `name` (any case).
+    public func header(_ name: String) -> String? { headers.first { $0.name == name.lowercased() }?.value }
+    /// Every value of the header `name` (any case).
+    public func headers(_ name: String) -> [String] { headers.filter { $0.name == name.lowercased() }.map(\.value) }
+    /// The body as UTF-8 text.
+    public var text: String { String(decoding: body, as: UTF8.self) }
+}
+
+/// One HTTP/1.1 exchange over a plain loopback socket, with the response's headers. A `Host` in `headers`
+/// replaces the one the URL gives (to send what another site's page would), a `Connection` the default
+/// `close`. The response ends at its `Content-Length`, or when the server closes the connection.
+public func httpExchange(
+    _ method: String, _ url: URL, body: Data? = nil, headers: [String: String] = [:], timeout: Double = 30
+) throws -> HTTPReply {
     guard let host = url.host, let port = url.port else { throw BrowserError(description: "bad url \(url)") }
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw BrowserError(description: "socket failed") }
@@ -79,11 +105,12 @@ public func httpRequest(
     guard connected == 0 else { throw BrowserError(description: "connection to \(url) refused") }
     var path = url.path.isEmpty ? "/" : url.path
     if let q = url.query { path += "?" + q }
-    var head = "\(method) \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nConnection: close\r\n"
+    var head = "\(method) \(path) HTTP/1.1\r\nHost: \(headers["Host"] ?? "\(host):\(port)")\r\n"
+    if headers["Connection"] == nil { head += "Connection: close\r\n" }
     if let body {
         head += "Content-Type: \(headers["Content-Type"] ?? "application/json")\r\nContent-Length: \(body.count)\r\n"
     }
-    for (name, value) in headers.sorted(by: { $0.key < $1.key }) where name != "Content-Type" {
+    for (name, value) in headers.sorted(by: { $0.key < $1.key }) where name != "Content-Type" && name != "Host" {
         head += "\(name): \(value)\r\n"
     }
     var request = Data((head + "\r\n").utf8)
@@ -113,11 +140,19 @@ public func httpRequest(
             }
         }
         if let headerEnd, let contentLength, response.count - headerEnd >= contentLength { break }
+        // Switching protocols: what follows is no longer HTTP.
+        if headerEnd != nil, response.starts(with: Data("HTTP/1.1 101".utf8)) { break }
     }
     guard let headerEnd else { throw BrowserError(description: "no response from \(url)") }
-    let statusLine = String(decoding: response.prefix(while: { $0 != 13 }), as: UTF8.self)
+    let received = String(decoding: response[..<headerEnd], as: UTF8.self)
+    var lines = received.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+    let statusLine = lines.isEmpty ? "" : lines.removeFirst()
     let status = Int(statusLine.split(separator: " ").dropFirst().first ?? "") ?? 0
-    return (status, response[headerEnd...])
+    let fields = lines.compactMap { line -> (name: String, value: String)? in
+        guard let colon = line.firstIndex(of: ":") else { return nil }
+        return (line[..<colon].lowercased(), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+    }
+    return HTTPReply(status: status, headers: fields, body: Data(response[headerEnd...]))
 }
 
 /// Runs blocking work on a Dispatch thread, so that it never holds one of the few threads Swift
@@ -138,14 +173,30 @@ public func httpJSON(_ method: String, _ url: URL, _ body: Any? = nil, timeout: 
 /// A process started by a test, stopped by its pid (never by name).
 public final class ChildProcess: @unchecked Sendable {
     public let process = Process()
-    public init(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+    /// Starts `path` with `arguments` and `environment` added to this process's; its standard output goes to
+    /// the file `output` when given (created anew), else nowhere, as its standard error does.
+    public init(
+        _ path: String, _ arguments: [String], environment: [String: String] = [:], output: String? = nil
+    )
+        throws
+    {
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env.merge(environment) { _, b in b }
         process.environment = env
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        if let output {
+            guard FileManager.default.createFile(atPath: output, contents: nil),
+                let handle = FileHandle(forWritingAtPath: output)
+            else {
+                throw BrowserError(description: "could not open \(output) for the output of \(path)")
+            }
+            process.standardOutput = handle
+            process.standardError = handle
+        } else {
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+        }
         try process.run()
     }
     /// Terminates, then kills if it has not exited within a second.
@@ -182,8 +233,8 @@ public final class ChromeDriver: @unchecked Sendable {
         }
     }
 
-    /// Opens a headless Chromium session.
-    public func session(width: Int = 1100, height: Int = 720) async throws -> WebSession {
+    /// Opens a headless Chromium session (with `arguments` added to its command line).
+    public func session(width: Int = 1100, height: Int = 720, arguments: [String] = []) async throws -> WebSession {
         let caps: [String: Any] = [
             "capabilities": [
                 "alwaysMatch": [
@@ -194,7 +245,7 @@ public final class ChromeDriver: @unchecked Sendable {
                             "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                             "--hide-scrollbars", "--window-size=\(width),\(height)", "--no-first-run",
                             "--disable-popup-blocking",
-                        ],
+                        ] + arguments,
                     ],
                 ] as [String: Any]
             ]
@@ -281,12 +332,18 @@ public struct WebSession: Sendable {
     }
 }
 
-/// An example app run as its own server process on a free port (so it can be restarted).
+/// An example app run as its own server process on a free port (so it can be restarted). Like a person, a
+/// test signs in with the link the app prints when it starts (``signInURL``), which carries the launch's token;
+/// the token is also read from the file the app writes for tools (``tokenFile``).
 public final class ExampleServer: @unchecked Sendable {
     public let name: String
     public let port: Int
     public let stateDirectory: String
     private var child: ChildProcess?
+    /// The link the app printed at its last start (with the launch's token).
+    public private(set) var signInURL = ""
+    /// The token of the app's last start, read from its token file.
+    public private(set) var token = ""
 
     public init(_ name: String) throws {
         self.name = name
@@ -294,9 +351,23 @@ public final class ExampleServer: @unchecked Sendable {
         stateDirectory = NSTemporaryDirectory() + "swiftuiweb-browser-" + UUID().uuidString
     }
 
+    /// The app's address, without a token.
     public var url: String { "http://127.0.0.1:\(port)/" }
     /// Where a document app keeps its documents (inside the state directory).
     public var documentsDirectory: String { stateDirectory + "/Documents" }
+    /// The runtime folder the app is given (`XDG_RUNTIME_DIR`).
+    public var runtimeDirectory: String { stateDirectory + "/run" }
+    /// The folder where the app writes its link and token, as `<App>-<port>.json`.
+    public var tokenFolder: String { runtimeDirectory + "/swiftuiweb" }
+    /// The app's token file (named after its `App` type, found by the port), once written.
+    public var tokenFile: String? {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: tokenFolder)) ?? []  // none yet: nil
+        return names.first { $0.hasSuffix("-\(port).json") }.map { tokenFolder + "/" + $0 }
+    }
+    /// What the app printed (standard output and error).
+    public var output: String {
+        (try? String(contentsOfFile: stateDirectory + "/output.txt", encoding: .utf8)) ?? ""
+    }
 
     public static func executable(_ name: String) throws -> String {
         // The test bundle sits in the build products directory next to the example executables.
@@ -315,18 +386,39 @@ public final class ExampleServer: @unchecked Sendable {
         return fallback
     }
 
-    public func start() async throws {
+    /// Starts the app (with `arguments`) and waits until it has printed its link and written its token file.
+    public func start(arguments: [String] = []) async throws {
+        try FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true)
+        if let old = tokenFile { try FileManager.default.removeItem(atPath: old) }  // a killed run's
         child = try ChildProcess(
-            try ExampleServer.executable(name), [],
+            try ExampleServer.executable(name), arguments,
             environment: [
                 "SWIFTUIWEB_PORT": String(port), "SWIFTUIWEB_STATE_DIR": stateDirectory,
                 "SWIFTUIWEB_DOCUMENTS": documentsDirectory,
                 "XDG_CONFIG_HOME": stateDirectory + "/config",
-            ])
-        let url = URL(string: "http://127.0.0.1:\(port)/_swiftuiweb/client.js")!
-        try await waitUntil("\(name) to listen on \(port)", timeout: 15) {
-            try await offCooperativePool { try httpRequest("GET", url, timeout: 2).status } == 200
+                "XDG_RUNTIME_DIR": runtimeDirectory,
+            ],
+            output: stateDirectory + "/output.txt")
+        let printed = try await waitForLink()
+        guard let tokenFile, let data = FileManager.default.contents(atPath: tokenFile),
+            let record = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let token = record["token"] as? String
+        else { throw BrowserError(description: "\(name) printed its link but wrote no token file in \(tokenFolder)") }
+        signInURL = printed
+        self.token = token
+    }
+
+    /// Waits (15 s at most) for the link the app prints once it listens.
+    private func waitForLink() async throws -> String {
+        let found = Box<String?>(nil)
+        let prefix = "http://127.0.0.1:\(port)/?token="
+        try await waitUntil("\(name) to print its link", timeout: 15) { [self] in
+            let line = output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+                .first { $0.hasPrefix(prefix) }
+            found.value = line
+            return line != nil && tokenFile != nil
         }
+        return found.value!
     }
 
     public func stop() {
@@ -334,4 +426,16 @@ public final class ExampleServer: @unchecked Sendable {
         child = nil
     }
     deinit { stop() }
+}
+
+/// A value shared with a `@Sendable` closure.
+final class Box<T>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: T
+    init(_ value: T) { stored = value }
+    /// The value (read and written under the lock).
+    var value: T {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
 }

@@ -16,7 +16,7 @@ struct BrowserTests {
         defer { driver.stop() }
         let browser = try await driver.session()
 
-        try await browser.open(server.url)
+        try await browser.open(server.signInURL)
         try await waitUntil("the socket") { try await browser.connected() }
         #expect(try await browser.url().contains("?w="))
         #expect(try await browser.title() == "Currently Reading")
@@ -64,7 +64,7 @@ struct BrowserTests {
         defer { driver.stop() }
         let browser = try await driver.session()
 
-        try await browser.open(server.url)
+        try await browser.open(server.signInURL)
         try await waitUntil("window A's socket") { try await browser.connected() }
         let a = try await browser.windowHandle()
         let b = try await browser.newWindow()
@@ -125,7 +125,7 @@ struct BrowserTests {
         let driver = try await ChromeDriver()
         defer { driver.stop() }
         let browser = try await driver.session()
-        try await browser.open(server.base + "/")
+        try await browser.open(server.base + "/?token=" + server.access.token)
         try await waitUntil("the socket") { try await browser.connected() }
         try await browser.type(try await browser.find(css: "input[placeholder='Note']"), "hello")
         try await browser.click(try await browser.find(xpath: "//button[normalize-space(.)='Increment']"))

@@ -17,7 +17,7 @@ struct DocumentBrowserTests {
         defer { driver.stop() }
         let browser = try await driver.session()
 
-        try await browser.open(server.url)
+        try await browser.open(server.signInURL)
         try await waitUntil("the start page") { try await browser.connected() }
         #expect(try await browser.text(".sw-content").contains("No documents yet."))
         try await browser.click(try await browser.find(xpath: "//button[normalize-space(.)='New Document']"))
@@ -79,7 +79,7 @@ struct DocumentBrowserTests {
         let driver = try await ChromeDriver()
         defer { driver.stop() }
         let browser = try await driver.session()
-        try await browser.open(server.url)
+        try await browser.open(server.signInURL)
         try await waitUntil("the window") { try await browser.connected() }
         let item = "//button[@role='menuitem' and .//span[normalize-space(.)='Update Progress...']]"
         #expect(
@@ -113,6 +113,7 @@ struct DocumentBrowserTests {
         let driver = try await ChromeDriver()
         defer { driver.stop() }
         let browser = try await driver.session()
+        try await browser.open(server.signInURL)
         try await browser.open(server.url + "?g=_settings")
         try await waitUntil("the Settings window") { try await browser.title() == "Settings" }
         try await waitUntil("its socket") { try await browser.connected() }
@@ -143,7 +144,7 @@ struct DocumentBrowserTests {
         try Data("from my machine".utf8).write(to: local)
         defer { try? FileManager.default.removeItem(at: local) }  // A temporary file; gone is fine.
 
-        try await browser.open(server.url)
+        try await browser.open(server.signInURL)
         try await waitUntil("the start page") { try await browser.connected() }
         // WebDriver types a path into a file input that is visible; the start page's is inside its button.
         _ = try await browser.run("document.querySelector('input[data-upload]').hidden=false")
@@ -171,7 +172,7 @@ struct DocumentBrowserTests {
         let driver = try await ChromeDriver()
         defer { driver.stop() }
         let browser = try await driver.session()
-        try await browser.open(server.url)
+        try await browser.open(server.signInURL)
         try await waitUntil("the start page") { try await browser.connected() }
         try await browser.click(try await browser.find(xpath: "//button[normalize-space(.)='New Document']"))
         try await waitUntil("the sketch window") { try await browser.title() == "Untitled" }
@@ -200,7 +201,7 @@ struct DocumentBrowserTests {
         let driver = try await ChromeDriver()
         defer { driver.stop() }
         let browser = try await driver.session()
-        try await browser.open(server.url)
+        try await browser.open(server.signInURL)
         try await waitUntil("the recipe list") { try await browser.connected() }
         let list = try await browser.windowHandle()
         let openBread =

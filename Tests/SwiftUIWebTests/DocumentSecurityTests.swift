@@ -13,7 +13,7 @@ import Testing
         var headers = [
             "X-SwiftUIWeb-Filename": name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? name,
             "Content-Type": "application/octet-stream",
-        ]
+        ].merging(server.signedIn) { a, _ in a }
         if let origin { headers["Origin"] = origin }
         let url = URL(string: server.base + "/_swiftuiweb/upload" + query)!
         let sent = headers
@@ -69,11 +69,14 @@ import Testing
             return window.id
         }
         let url = URL(string: server.base + "/_swiftuiweb/download?w=\(id)")!
-        let (status, body) = try await offCooperativePool { try httpRequest("GET", url) }
+        let cookie = server.signedIn
+        let (status, body) = try await offCooperativePool { try httpRequest("GET", url, headers: cookie) }
         #expect(status == 200)
         #expect(String(decoding: body, as: UTF8.self) == "unsaved text")
         let guess = URL(string: server.base + "/_swiftuiweb/download?w=00000000000000000000000000000000")!
-        #expect(try await offCooperativePool { try httpRequest("GET", guess) }.status == 404)
+        #expect(try await offCooperativePool { try httpRequest("GET", guess, headers: cookie) }.status == 404)
+        // Without the cookie, not even the real id downloads anything.
+        #expect(try await offCooperativePool { try httpRequest("GET", url) }.status == 401)
         await server.stop()
     }
 }

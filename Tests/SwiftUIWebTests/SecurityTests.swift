@@ -20,7 +20,8 @@ import Testing
         // Asking for an id that does not exist opens a fresh scene under a new random id.
         let made = "0123456789abcdef0123456789abcdef"
         let url = URL(string: server.base + "/?w=" + made)!
-        let status = try await offCooperativePool { try httpRequest("GET", url).status }
+        let cookie = server.signedIn
+        let status = try await offCooperativePool { try httpRequest("GET", url, headers: cookie).status }
         #expect(status == 303)
         // A socket naming an unknown id is told to reload, and binds nothing.
         let message = Box("")

@@ -1,7 +1,9 @@
 import Foundation
 import HummingbirdWSClient
 import Logging
+import SwiftUIWebDriver
 import Testing
+
 @testable import SwiftUIWeb
 
 /// A window with its own @State counter and a @SceneStorage note typed into a text field.
@@ -27,8 +29,16 @@ struct NotepadApp: App {
 final class LogCapture: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: [String] = []
-    var lines: [String] { lock.lock(); defer { lock.unlock() }; return stored }
-    func append(_ line: String) { lock.lock(); stored.append(line); lock.unlock() }
+    var lines: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return stored
+    }
+    func append(_ line: String) {
+        lock.lock()
+        stored.append(line)
+        lock.unlock()
+    }
     func contains(_ fragment: String) -> Bool { lines.contains { $0.contains(fragment) } }
 
     /// A logger writing into this capture.
@@ -48,22 +58,39 @@ final class LogCapture: @unchecked Sendable {
     }
 }
 
-/// An app server running in the test process on a free loopback port.
+/// An app server running in the test process on a free loopback port, and a browser's sign-in to it: after
+/// `start`, `cookie` is what the server set when the test followed the launch's link, as a browser would.
 final class TestServer: @unchecked Sendable {
     let host: AppHost
     let log = LogCapture()
+    let access: AccessPolicy
     private(set) var port = 0
+    /// The `Cookie` header of a signed-in browser.
+    private(set) var cookie = ""
     private var task: Task<Void, Error>?
 
-    @MainActor init(_ host: AppHost) { self.host = host }
+    @MainActor init(_ host: AppHost, access: AccessPolicy = AccessPolicy()) {
+        self.host = host
+        self.access = access
+    }
 
-    /// Starts serving (on `port` when given, to come back on the same address after a restart).
+    /// Starts serving (on `port` when given, to come back on the same address after a restart) and signs in.
     func start(port wanted: Int = 0) async throws {
         let box = PortBox()
-        let server = AppServer(host: host, logger: log.logger)
+        let server = AppServer(host: host, logger: log.logger, access: access)
         task = Task { try await server.run(host: "127.0.0.1", port: wanted) { await box.set($0) } }
         port = try await box.wait()
+        if access.authentication == .token {
+            let link = URL(string: base + "/?token=" + access.token)!
+            let reply = try await offCooperativePool { try httpExchange("GET", link) }
+            guard reply.status == 303, let set = reply.header("set-cookie"), let pair = set.split(separator: ";").first
+            else { throw SocketError("the launch's link did not sign in: \(reply.status)") }
+            cookie = String(pair)
+        }
     }
+
+    /// Headers of a signed-in browser's request.
+    var signedIn: [String: String] { cookie.isEmpty ? [:] : ["Cookie": cookie] }
 
     /// Stops serving and waits (at most 10 s) until the port is free.
     func stop() async {
@@ -79,14 +106,26 @@ final class TestServer: @unchecked Sendable {
     }
 
     var base: String { "http://127.0.0.1:\(port)" }
-    func socketURL(_ id: String) -> String { "ws://127.0.0.1:\(port)/_swiftuiweb/ws?w=\(id)" }
+    /// A window's event socket, opened as the signed-in browser.
+    func socketURL(_ id: String) -> SocketTarget {
+        SocketTarget(url: "ws://127.0.0.1:\(port)/_swiftuiweb/ws?w=\(id)", cookie: cookie)
+    }
+}
+
+/// An event socket's address and the cookie sent with its upgrade request (none when empty).
+struct SocketTarget {
+    let url: String
+    let cookie: String
 }
 
 actor PortBox {
     var port: Int?
     func set(_ p: Int) { port = p }
     func wait() async throws -> Int {
-        for _ in 0..<400 { if let port { return port }; try await Task.sleep(for: .milliseconds(25)) }
+        for _ in 0..<400 {
+            if let port { return port }
+            try await Task.sleep(for: .milliseconds(25))
+        }
         throw SocketError("server did not start")
     }
 }
@@ -101,7 +140,8 @@ final class Peer: @unchecked Sendable {
     var messages: WebSocketInboundMessageStream.AsyncIterator
     let outbound: WebSocketOutboundWriter
     init(messages: WebSocketInboundMessageStream.AsyncIterator, outbound: WebSocketOutboundWriter) {
-        self.messages = messages; self.outbound = outbound
+        self.messages = messages
+        self.outbound = outbound
     }
 
     /// The next text message (`nil`: the socket closed).
@@ -126,11 +166,17 @@ final class Peer: @unchecked Sendable {
 
 /// Opens a socket as a page would and runs `body` on it; returns the close frame the server sent.
 @discardableResult
-func withSocket(_ url: String, origin: String? = nil, _ body: @escaping @Sendable (Peer) async throws -> Void) async throws -> WebSocketCloseFrame? {
+func withSocket(
+    _ target: SocketTarget, origin: String? = nil, headers: [String: String] = [:],
+    _ body: @escaping @Sendable (Peer) async throws -> Void
+) async throws -> WebSocketCloseFrame? {
     var config = WebSocketClientConfiguration()
     config.maxFrameSize = 1 << 20
     if let origin { config.additionalHeaders[.origin] = origin }
-    return try await WebSocketClient.connect(url: url, configuration: config, logger: Logger(label: "client")) { inbound, outbound, _ in
+    if !target.cookie.isEmpty { config.additionalHeaders[.cookie] = target.cookie }
+    for (name, value) in headers { config.additionalHeaders[.init(name)!] = value }
+    return try await WebSocketClient.connect(url: target.url, configuration: config, logger: Logger(label: "client")) {
+        inbound, outbound, _ in
         try await body(Peer(messages: inbound.messages(maxSize: 1 << 22).makeAsyncIterator(), outbound: outbound))
     }
 }
@@ -141,8 +187,16 @@ final class Box<T: Sendable>: @unchecked Sendable {
     private var stored: T
     init(_ v: T) { stored = v }
     var value: T {
-        get { lock.lock(); defer { lock.unlock() }; return stored }
-        set { lock.lock(); stored = newValue; lock.unlock() }
+        get {
+            lock.lock()
+            defer { lock.unlock() }
+            return stored
+        }
+        set {
+            lock.lock()
+            stored = newValue
+            lock.unlock()
+        }
     }
 }
 

@@ -12,40 +12,78 @@ public protocol App {
 }
 
 extension App {
-    /// Starts the app: serves its windows over HTTP.
+    /// Starts the app: serves its windows over HTTP, to the person who started it.
     ///
-    /// - Address: `--port N` or `PORT` (or `SWIFTUIWEB_PORT`), default 8080; `--hostname H` or
-    ///   `SWIFTUIWEB_HOST`, default 127.0.0.1.
+    /// - Address: `--port N` or `PORT` (or `SWIFTUIWEB_PORT`), default 8080; `--hostname H` (or `--host H`) or
+    ///   `SWIFTUIWEB_HOST`, default 127.0.0.1. Beyond loopback only with TLS (`--tls-cert FILE --tls-key FILE`
+    ///   or `--tls-self-signed`). `--help` lists every option.
+    /// - Access: the app prints a link with this launch's token; opening it signs the browser in. The link is
+    ///   also in `$XDG_RUNTIME_DIR/swiftuiweb/<App>-<port>.json` (`$XDG_STATE_HOME/swiftuiweb/run` without a
+    ///   runtime folder), readable only by the user. `--no-auth` (loopback only) asks no one.
     /// - @SceneStorage and window state: `SWIFTUIWEB_STATE_DIR`, default `$XDG_STATE_HOME/<App>`
     ///   (`~/.local/state/<App>`).
     /// - Documents of a document app: `SWIFTUIWEB_DOCUMENTS`, default `$XDG_DATA_HOME/<App>/Documents`
     ///   (`~/.local/share/<App>/Documents`).
     public static func main() async throws {
         let env = ProcessInfo.processInfo.environment
-        let arguments = CommandLine.arguments
-        func option(_ name: String) -> String? {
-            guard let i = arguments.firstIndex(of: name), i + 1 < arguments.count else { return nil }
-            return arguments[i + 1]
-        }
-        let host = option("--hostname") ?? env["SWIFTUIWEB_HOST"] ?? "127.0.0.1"
-        let portText = option("--port") ?? env["PORT"] ?? env["SWIFTUIWEB_PORT"]
-        let port: Int
-        if let portText {
-            guard let parsed = Int(portText), (0...65535).contains(parsed) else {
-                throw AppLaunchError("the port “\(portText)” is not a number from 0 to 65535")
-            }
-            port = parsed
-        } else {
-            port = 8080
+        let options = try LaunchOptions.parse(arguments: Array(CommandLine.arguments.dropFirst()), environment: env)
+        if options.help {
+            print(LaunchOptions.usage)
+            return
         }
         let name = String(describing: Self.self)
         let home = FileManager.default.homeDirectoryForCurrentUser.path
         let stateHome = env["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.local/state"
         let dataHome = env["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.local/share"
+        let runtime =
+            env["XDG_RUNTIME_DIR"].flatMap { $0.hasPrefix("/") ? $0 + "/swiftuiweb" : nil }
+            ?? stateHome + "/swiftuiweb/run"
         let dir = env["SWIFTUIWEB_STATE_DIR"] ?? stateHome + "/" + name
         let documents = URL(fileURLWithPath: env["SWIFTUIWEB_DOCUMENTS"] ?? dataHome + "/" + name + "/Documents")
         let appHost = AppHost(app: Self(), storageDirectory: dir, documentsFolder: documents)
-        try await AppServer(host: appHost).run(host: host, port: port)
+        let policy = options.policy(tokenDirectory: runtime)
+        let address = options.address
+        let server = AppServer(host: appHost, access: policy)
+        let shownName = appHost.appName
+        try await server.run(host: address, port: options.port) { launch in
+            LaunchAnnouncement.print(launch, appName: shownName, policy: policy, address: address)
+        }
+    }
+}
+
+/// What an app prints when it starts: the link to open, where its token is, and loud warnings.
+enum LaunchAnnouncement {
+    /// Prints `launch` on standard output (and a warning on standard error when no one is asked to sign in).
+    static func print(_ launch: AppServer.Launch, appName: String, policy: AccessPolicy, address: String) {
+        var lines = [
+            "\(appName) is running. Open this link in your browser to use it:", "", "    \(launch.url)", "",
+        ]
+        if policy.authentication == .token {
+            lines.append("The link carries this launch's token and signs your browser in; keep it to yourself.")
+            if let file = launch.tokenFile { lines.append("It is also in \(file) (only you can read that file).") }
+        }
+        if let fingerprint = launch.fingerprint {
+            lines.append("The server's TLS certificate has the SHA-256 fingerprint")
+            lines.append("    \(fingerprint)")
+        }
+        write(lines.joined(separator: "\n") + "\n", to: .standardOutput)
+        if policy.authentication == .none {
+            let bar = String(repeating: "!", count: 78)
+            let warning = [
+                bar,
+                "!! --no-auth: NOBODY IS ASKED WHO THEY ARE.",
+                "!! Every user and every process on this machine that can reach \(address):\(launch.port) can read",
+                "!! and drive \(appName)'s windows. Use this for demos only.",
+                bar,
+            ]
+            write(warning.joined(separator: "\n") + "\n", to: .standardError)
+        }
+    }
+
+    /// Writes straight to the file descriptor (no buffer): standard output may be a pipe that a test or a
+    /// supervisor reads the link from.
+    private static func write(_ text: String, to handle: FileHandle) {
+        handle.write(Data(text.utf8))
     }
 }
 

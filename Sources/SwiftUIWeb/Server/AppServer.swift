@@ -1,5 +1,7 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
 import HummingbirdWebSocket
 import Logging
 
@@ -14,17 +16,52 @@ public struct AppServer: Sendable {
     let host: AppHost
     /// Where the server logs refused requests and messages.
     public let logger: Logger
+    /// Who may use the server (by default: whoever has this launch's token).
+    public let access: AccessPolicy
 
-    /// Creates a server for a host, logging to `logger`.
-    public init(host: AppHost, logger: Logger = Logger(label: "SwiftUIWeb")) {
+    /// Creates a server for a host, logging to `logger`, letting in whom `access` says.
+    public init(host: AppHost, logger: Logger = Logger(label: "SwiftUIWeb"), access: AccessPolicy = AccessPolicy()) {
         self.host = host
         self.logger = logger
+        self.access = access
     }
 
-    /// Runs until cancelled.
+    /// Runs until cancelled; `onStarted` gets the port it listens on.
     public func run(host address: String, port: Int, onStarted: (@Sendable (Int) async -> Void)? = nil) async throws {
-        let app = try await makeApplication(host: address, port: port, onStarted: onStarted)
+        try await run(host: address, port: port) { launch in await onStarted?(launch.port) }
+    }
+
+    /// Runs until cancelled; `onLaunch` gets the port, the link that signs a browser in, and the token file
+    /// (written when the policy names a token folder, removed when the server stops).
+    public func run(host address: String, port: Int, onLaunch: @escaping @Sendable (Launch) async -> Void) async throws
+    {
+        let security = try await prepareSecurity(address: address)
+        let tokenFile = TokenFileBox()
+        let access = self.access
+        let appName = await MainActor.run { [host] in host.appName }
+        let app = try await makeApplication(address: address, port: port, security: security) { bound in
+            var path: String?
+            if let folder = access.tokenDirectory {
+                let record = LaunchRecord(
+                    app: appName, url: launchURL(security, port: bound), token: access.token, port: bound,
+                    pid: getpid(), fingerprint: security.certificate?.fingerprint)
+                do {
+                    path = try record.write(in: folder)
+                    tokenFile.path = path
+                } catch {
+                    logger.error("could not write the token file in \(folder): \(error)")
+                }
+            }
+            await onLaunch(
+                Launch(
+                    port: bound, url: launchURL(security, port: bound), tokenFile: path,
+                    fingerprint: security.certificate?.fingerprint))
+        }
         let host = self.host
+        defer {
+            // The token of a stopped server opens nothing; its file goes with it (already gone: nothing to do).
+            if let path = tokenFile.path { try? FileManager.default.removeItem(atPath: path) }
+        }
         do {
             try await runServices(app)
         } catch {
@@ -54,13 +91,30 @@ public struct AppServer: Sendable {
         }
     }
 
-    /// Builds the Hummingbird application.
+    /// Builds the Hummingbird application (after checking the access policy against the address).
     public func makeApplication(
         host address: String, port: Int, onStarted: (@Sendable (Int) async -> Void)? = nil
     ) async throws -> some ApplicationProtocol {
+        let security = try await prepareSecurity(address: address)
+        return try await makeApplication(address: address, port: port, security: security) { await onStarted?($0) }
+    }
+
+    func makeApplication(
+        address: String, port: Int, security: Security, onStarted: @escaping @Sendable (Int) async -> Void
+    ) async throws -> some ApplicationProtocol {
         let host = self.host
         let logger = self.logger
+        let appName = await MainActor.run { host.appName }
+        let gate = security.gate
         let router = Router(context: BasicWebSocketRequestContext.self)
+        // Every request passes the gate first: the Host allowlist, then the cookie (or the token that sets it).
+        router.add(middleware: AccessMiddleware(gate: gate, appName: appName, logger: logger))
+        router.get("/_swiftuiweb/sign-in") { request, _ -> Response in  // AccessGate.signInPath
+            AppServer.signInPage(request, gate: gate, appName: appName)
+        }
+        router.post("/_swiftuiweb/sign-in") { request, _ -> Response in
+            try await AppServer.signIn(request, gate: gate, appName: appName, logger: logger)
+        }
         router.get("/") { request, _ -> Response in
             let requested = request.uri.queryParameters.get("w")
             let html: String? = await MainActor.run {
@@ -126,14 +180,29 @@ public struct AppServer: Sendable {
         }
         var ws = WebSocketServerConfiguration()
         ws.maxFrameSize = AppServer.maxFrameSize
+        var server: HTTPServerBuilder = .http1WebSocketUpgrade(webSocketRouter: router, configuration: .init(ws: ws))
+        if let certificate = security.certificate {
+            server = try .tls(server, tlsConfiguration: certificate.configuration)
+        }
         let app = Application(
             router: router,
-            server: .http1WebSocketUpgrade(webSocketRouter: router, configuration: .init(ws: ws)),
+            server: server,
             configuration: .init(address: .hostname(address, port: port)),
-            onServerRunning: { channel in await onStarted?(channel.localAddress?.port ?? port) },
+            onServerRunning: { channel in await onStarted(channel.localAddress?.port ?? port) },
             logger: logger
         )
         return app
+    }
+
+    /// Where the token file of a running server is, once written.
+    final class TokenFileBox: @unchecked Sendable {
+        private let lock = NSLock()
+        private var stored: String?
+        /// The file's path (read and written under the lock).
+        var path: String? {
+            get { lock.withLock { stored } }
+            set { lock.withLock { stored = newValue } }
+        }
     }
 
     /// The page's policy: scripts, styles, images and sockets from this server only (inline styles

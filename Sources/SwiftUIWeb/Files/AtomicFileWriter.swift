@@ -31,9 +31,10 @@ enum AtomicFileWriter {
         }
     }
 
-    /// Writes `data` to a new file at `url` and flushes it to disk before returning.
-    static func writeDurably(_ data: Data, to url: URL) throws {
-        let fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    /// Writes `data` to a new file at `url`, created with `permissions` (less the umask), and flushes it to
+    /// disk before returning.
+    static func writeDurably(_ data: Data, to url: URL, permissions: mode_t = 0o644) throws {
+        let fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
         guard fd >= 0 else { throw posixError("create", url) }
         defer { close(fd) }
         var offset = 0
