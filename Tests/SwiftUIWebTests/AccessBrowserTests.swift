@@ -45,6 +45,27 @@ struct AccessBrowserTests {
         await other.quit()
     }
 
+    @Test func aWindowSignedOutByARestartShowsTheSignInPage() async throws {
+        let server = try ExampleServer("BookClub")
+        try await server.start()
+        defer { server.stop() }
+        let driver = try await ChromeDriver()
+        defer { driver.stop() }
+        let browser = try await driver.session()
+        try await browser.open(server.signInURL)
+        try await waitUntil("the app's socket") { try await browser.connected() }
+        // The person deletes the session key while the app is stopped: every browser is signed out.
+        server.stop()
+        try FileManager.default.removeItem(atPath: server.stateDirectory + "/session-key.json")
+        try await server.start()
+        // The window does not retry in silence: it shows the sign-in page, and the new link opens the app.
+        try await waitUntil("the sign-in page", timeout: 20) { try await browser.title() == "Sign in to BookClub" }
+        try await browser.open(server.signInURL)
+        try await waitUntil("the app again") { try await browser.connected() }
+        #expect(try await browser.title() == "Currently Reading")
+        await browser.quit()
+    }
+
     @Test func aPageOfAnotherSiteReboundTo127001GetsNothing() async throws {
         let server = try ExampleServer("BookClub")
         try await server.start()

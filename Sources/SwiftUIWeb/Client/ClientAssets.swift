@@ -14,8 +14,9 @@ enum ClientAssets {
         document.addEventListener('visibilitychange',function(){phase(false);});
         window.addEventListener('focus',function(){phase(false);});window.addEventListener('blur',function(){phase(false);});
         function connect(){
+         var opened=false;
          ws=new WebSocket((location.protocol==='https:'?'wss:':'ws:')+'//'+location.host+'/_swiftuiweb/ws?w='+id);
-         ws.onopen=function(){tries=0;sw.open=true;sw.opens++;document.documentElement.classList.remove('sw-offline');phase(true);};
+         ws.onopen=function(){opened=true;tries=0;sw.open=true;sw.opens++;document.documentElement.classList.remove('sw-offline');phase(true);};
          ws.onmessage=function(m){var ps=JSON.parse(m.data);
           if(ps.rebind){id=ps.rebind;history.replaceState(null,'','/?w='+id);location.reload();return;}
           if(ps.reload){location.reload();return;}
@@ -23,7 +24,15 @@ enum ClientAssets {
           for(var i=0;i<ps.length;i++)apply(ps[i]);
           sw.patches++;sw.last=performance.now();if(sw.onpatch)sw.onpatch();};
          ws.onclose=function(){sw.open=false;document.documentElement.classList.add('sw-offline');tries++;
+          if(!opened)signedOut();
           setTimeout(connect,Math.min(10000,100*Math.pow(2,tries))*(0.8+0.4*Math.random()));};
+        }
+        function signedOut(){
+         // A refused socket may mean the browser is signed out (the app's session key changed): the sign-in
+         // page answers 200 then (a signed-in browser gets a redirect), and reloading shows it. A server that
+         // is down answers nothing; the socket keeps retrying.
+         fetch('/_swiftuiweb/sign-in',{redirect:'manual',cache:'no-store'}).then(function(r){
+          if(r.status===200)location.reload();},function(){});
         }
         function apply(q){
          if(q.op==='title'){document.title=q.text;return;}
