@@ -150,7 +150,7 @@ import Testing
         let files = try LaunchOptions.parse(
             arguments: ["--no-auth"], environment: ["SWIFTUIWEB_TLS_CERT": "c.pem", "SWIFTUIWEB_TLS_KEY": "k.pem"])
         #expect(files.noAuth && files.tls == .certificateFiles(certificate: "c.pem", privateKey: "k.pem"))
-        #expect(files.policy(tokenDirectory: nil).authentication == .none)
+        #expect(try files.policy(tokenDirectory: nil).authentication == .none)
         let errors: [([String], [String: String], String)] = [
             (["--bogus"], [:], "unknown option “--bogus”"),
             (["--port"], [:], "--port needs a value"),
@@ -181,6 +181,52 @@ import Testing
         #expect(IPAddressBytes.parse("fe80::1:2") == [0xfe, 0x80] + [UInt8](repeating: 0, count: 10) + [0, 1, 0, 2])
         for bad in ["1.2.3", "256.1.1.1", "1::2::3", "12345::", "example.com", "1.2.3.4.5"] {
             #expect(IPAddressBytes.parse(bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test func passwordsAreKeptAsScryptHashes() throws {
+        // N = 2^10 keeps the test quick; the default is 2^17.
+        let hash = try PasswordHash(hashing: "correct horse battery staple", logN: 10)
+        let stored = hash.description
+        #expect(stored.hasPrefix("scrypt$10$8$1$") && !stored.contains("horse"))
+        let read = try PasswordHash(parsing: stored + "\n")
+        #expect(read == hash)
+        #expect(read.matches("correct horse battery staple"))
+        #expect(!read.matches("correct horse battery stapl") && !read.matches(""))
+        // Two hashes of one password differ (each has its own salt) and both match.
+        let again = try PasswordHash(hashing: "correct horse battery staple", logN: 10)
+        #expect(again != hash && again.matches("correct horse battery staple"))
+        #expect(try PasswordHash(hashing: "x").logN == 17)
+        #expect(throws: AccessPolicyError.self) { try PasswordHash(hashing: "") }
+        let bad: [(String, String)] = [
+            ("hunter2", "scrypt$<log2 N>"), ("bcrypt$10$8$1$c2FsdHNhbHQ=$a2V5", "scrypt$<log2 N>"),
+            ("scrypt$40$8$1$c2FsdHNhbHQ=$\(String(repeating: "A", count: 43))=", "log2 N “40”"),
+            ("scrypt$10$0$1$c2FsdHNhbHQ=$\(String(repeating: "A", count: 43))=", "r or p"),
+            ("scrypt$10$8$1$!!$\(String(repeating: "A", count: 43))=", "salt or key"),
+            ("scrypt$10$8$1$c2FsdHNhbHQ=$c2hvcnQ=", "salt or key"),
+        ]
+        for (text, message) in bad {
+            let error = #expect(throws: AccessPolicyError.self) { try PasswordHash(parsing: text) }
+            #expect(error?.description.contains(message) == true, "\(text): \(String(describing: error))")
+        }
+    }
+
+    @Test func thePasswordFileMustBeTheUsersAlone() throws {
+        let folder = tempDir()
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let file = folder + "/password"
+        let hash = try PasswordHash(hashing: "pw", logN: 10)
+        try Data(hash.description.utf8).write(to: URL(fileURLWithPath: file))
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file)
+        let options = try LaunchOptions.parse(arguments: ["--password-file", file], environment: [:])
+        let exposed = #expect(throws: AppLaunchError.self) { try options.policy(tokenDirectory: nil) }
+        #expect(exposed?.description.contains("can be read or written by other users") == true)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file)
+        #expect(try options.policy(tokenDirectory: nil).password == hash)
+        let missing = try LaunchOptions.parse(arguments: [], environment: ["SWIFTUIWEB_PASSWORD_FILE": folder + "/none"])
+        #expect(throws: AppLaunchError.self) { try missing.policy(tokenDirectory: nil) }
+        #expect(throws: AppLaunchError.self) {
+            try LaunchOptions.parse(arguments: ["--no-auth", "--password-file", file], environment: [:])
         }
     }
 }

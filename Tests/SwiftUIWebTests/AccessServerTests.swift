@@ -157,6 +157,32 @@ import Testing
         await server.stop()
     }
 
+    @Test func aServerWithAPasswordTakesItOnTheSignInPage() async throws {
+        let password = try PasswordHash(hashing: "long-running server", logN: 10)
+        let server = await TestServer(
+            AppHost(app: NotepadApp(), storageDirectory: tempDir()), access: AccessPolicy(password: password))
+        try await server.start()
+        let page = try await get(server.base + "/")
+        #expect(page.status == 401 && page.text.contains("Link, token or password"))
+        let url = URL(string: server.base + "/_swiftuiweb/sign-in")!
+        func post(_ typed: String) async throws -> HTTPReply {
+            let body = Data(("token=" + typed.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!).utf8)
+            return try await offCooperativePool {
+                try httpExchange(
+                    "POST", url, body: body, headers: ["Content-Type": "application/x-www-form-urlencoded"])
+            }
+        }
+        let right = try await post("long-running server")
+        #expect(right.status == 303 && right.header("set-cookie")?.contains("HttpOnly") == true)
+        let wrong = try await post("long-running serve")
+        #expect(wrong.status == 403 && wrong.header("set-cookie") == nil && wrong.text.contains("nor the app’s password"))
+        #expect(server.log.contains("sign-in refused: what was typed is not this launch's token nor the password"))
+        // The token still works, and a password in the URL does nothing.
+        #expect(try await post(server.access.token).status == 303)
+        #expect(try await get(server.base + "/?token=long-running%20server").status == 403)
+        await server.stop()
+    }
+
     @Test func everyResponseCarriesTheSecurityHeaders() async throws {
         let server = await TestServer(AppHost(app: NotepadApp(), storageDirectory: tempDir()))
         try await server.start()

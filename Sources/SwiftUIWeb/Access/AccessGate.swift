@@ -13,6 +13,8 @@ struct AccessGate: Sendable {
     let session: SessionKey
     /// Whether the server speaks TLS (the cookie is then `Secure`).
     let secure: Bool
+    /// Whether the sign-in page also takes a password.
+    var takesPassword = false
 
     /// The path of the sign-in page (`GET`) and form (`POST`): the only ones served without the cookie.
     static let signInPath = "/_swiftuiweb/sign-in"

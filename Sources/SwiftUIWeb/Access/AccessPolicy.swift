@@ -20,6 +20,9 @@ public struct AccessPolicy: Sendable {
     public var allowedHosts: [String]
     /// The certificate the server presents, or `nil` for plain HTTP (allowed on loopback only).
     public var tls: ServerTLS?
+    /// A fixed password the sign-in page also takes (as well as the token), for servers that run for long;
+    /// `nil` for none.
+    public var password: PasswordHash?
     /// The folder where a started server writes `<App>-<port>.json` (its link and token, mode 0600), or
     /// `nil` for none.
     public var tokenDirectory: String?
@@ -30,11 +33,12 @@ public struct AccessPolicy: Sendable {
     /// A policy for one launch, with a new token.
     public init(
         authentication: Authentication = .token, allowedHosts: [String] = [], tls: ServerTLS? = nil,
-        tokenDirectory: String? = nil
+        password: PasswordHash? = nil, tokenDirectory: String? = nil
     ) {
         self.authentication = authentication
         self.allowedHosts = allowedHosts
         self.tls = tls
+        self.password = password
         self.tokenDirectory = tokenDirectory
         self.token = AccessSecret.make()
     }

@@ -1,13 +1,15 @@
 /// The page a visitor without the cookie gets: it asks for the link the app printed when it started, or for
 /// its token. It has no script and names nothing of the app's but its name.
 enum SignInPage {
-    /// The page for `appName`; `refused` adds a line saying the last token given was not this launch's.
-    static func html(appName: String, refused: Bool) -> String {
+    /// The page for `appName`; `refused` adds a line saying the last token given was not this launch's, and
+    /// `takesPassword` asks for the app's password as well.
+    static func html(appName: String, refused: Bool, takesPassword: Bool = false) -> String {
         let name = HTML.escape(appName)
         let notice =
             refused
-            ? "<p class=\"refused\" role=\"alert\">That token is not this launch’s. The app makes a new one each "
-                + "time it starts: use the link it printed most recently.</p>"
+            ? "<p class=\"refused\" role=\"alert\">That token is not this launch’s"
+                + (takesPassword ? ", nor the app’s password" : "")
+                + ". The app makes a new token each time it starts: use the link it printed most recently.</p>"
             : ""
         return """
             <!DOCTYPE html>
@@ -23,10 +25,10 @@ enum SignInPage {
             <body><main>
             <h1>\(name) is running on this computer</h1>
             <p>To open it, use the link the app printed when it started (it ends in <code>?token=…</code>),
-            or paste that link or its token here.</p>
+            or paste that link or its token here\(takesPassword ? ", or type the app’s password" : "").</p>
             \(notice)
             <form method="post" action="\(AccessGate.signInPath)">
-            <label for="token">Link or token</label>
+            <label for="token">\(takesPassword ? "Link, token or password" : "Link or token")</label>
             <input id="token" name="token" type="password" autocomplete="off" autofocus required>
             <button type="submit">Open</button>
             </form>

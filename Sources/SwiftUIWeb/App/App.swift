@@ -31,6 +31,15 @@ extension App {
             print(LaunchOptions.usage)
             return
         }
+        if options.hashPassword {
+            // The password is a line on standard input (typed, or piped), never an argument others could see.
+            FileHandle.standardError.write(Data("Password (then Return): ".utf8))
+            guard let line = readLine(strippingNewline: true), !line.isEmpty else {
+                throw AppLaunchError("no password on standard input")
+            }
+            print(try PasswordHash(hashing: line))
+            return
+        }
         let name = String(describing: Self.self)
         let home = FileManager.default.homeDirectoryForCurrentUser.path
         let stateHome = env["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.local/state"
@@ -41,7 +50,7 @@ extension App {
         let dir = env["SWIFTUIWEB_STATE_DIR"] ?? stateHome + "/" + name
         let documents = URL(fileURLWithPath: env["SWIFTUIWEB_DOCUMENTS"] ?? dataHome + "/" + name + "/Documents")
         let appHost = AppHost(app: Self(), storageDirectory: dir, documentsFolder: documents)
-        let policy = options.policy(tokenDirectory: runtime)
+        let policy = try options.policy(tokenDirectory: runtime)
         let address = options.address
         let server = AppServer(host: appHost, access: policy)
         let shownName = appHost.appName

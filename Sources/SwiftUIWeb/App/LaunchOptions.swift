@@ -13,6 +13,10 @@ struct LaunchOptions: Equatable {
     /// `--tls-cert FILE --tls-key FILE` (`SWIFTUIWEB_TLS_CERT`, `SWIFTUIWEB_TLS_KEY`) or `--tls-self-signed`
     /// (`SWIFTUIWEB_TLS=self-signed`).
     var tls: ServerTLS?
+    /// `--password-file FILE` / `SWIFTUIWEB_PASSWORD_FILE`: a file (only the user's) holding a password hash.
+    var passwordFile: String?
+    /// `--hash-password`: read a password from standard input, print its hash, and stop.
+    var hashPassword = false
     /// `--help`: print the options and stop.
     var help = false
 
@@ -27,6 +31,9 @@ struct LaunchOptions: Equatable {
           --tls-self-signed      serve over TLS with a self-signed certificate, printing its fingerprint
                                  [SWIFTUIWEB_TLS=self-signed]
           --no-auth              let in anyone who can reach the address, without the token (loopback only)
+          --password-file FILE   the sign-in page also takes the password hashed in FILE (mode 0600)
+                                 [SWIFTUIWEB_PASSWORD_FILE]
+          --hash-password        read a password from standard input and print its hash for --password-file
           --help                 print this
         Listening beyond loopback needs TLS; the printed link (with its token) signs a browser in.
         """
@@ -40,6 +47,7 @@ struct LaunchOptions: Equatable {
         var certificate = environment["SWIFTUIWEB_TLS_CERT"]
         var key = environment["SWIFTUIWEB_TLS_KEY"]
         var selfSigned = false
+        options.passwordFile = environment["SWIFTUIWEB_PASSWORD_FILE"]
         if let tls = environment["SWIFTUIWEB_TLS"] {
             guard tls == "self-signed" else {
                 throw AppLaunchError("SWIFTUIWEB_TLS is “\(tls)”; the only value it takes is “self-signed”")
@@ -68,6 +76,8 @@ struct LaunchOptions: Equatable {
             case "--tls-key": key = try value(argument)
             case "--tls-self-signed": selfSigned = true
             case "--no-auth": options.noAuth = true
+            case "--password-file": options.passwordFile = try value(argument)
+            case "--hash-password": options.hashPassword = true
             case "--help", "-h": options.help = true
             default: throw AppLaunchError("unknown option “\(argument)”\n\n" + usage)
             }
@@ -89,13 +99,30 @@ struct LaunchOptions: Equatable {
         case (nil, _, false): throw AppLaunchError("--tls-key needs --tls-cert (the certificate chain) too")
         case (_, nil, false): throw AppLaunchError("--tls-cert needs --tls-key (the certificate's private key) too")
         }
+        if options.noAuth && options.passwordFile != nil {
+            throw AppLaunchError("--no-auth and --password-file exclude each other: with --no-auth nobody signs in")
+        }
         return options
     }
 
+    /// The password hash in ``passwordFile``, which must be the user's alone; `nil` without one.
+    func loadPassword() throws -> PasswordHash? {
+        guard let passwordFile else { return nil }
+        let data: Data?
+        do { data = try PrivateFile.read(passwordFile) } catch {
+            throw AppLaunchError(
+                "the password file can't be used: \(error); make it with --hash-password and chmod 600")
+        }
+        guard let data else { throw AppLaunchError("there is no password file at \(passwordFile)") }
+        do { return try PasswordHash(parsing: String(decoding: data, as: UTF8.self)) } catch {
+            throw AppLaunchError("\(passwordFile): \(error)")
+        }
+    }
+
     /// The access policy these options ask for, writing the token file into `tokenDirectory`.
-    func policy(tokenDirectory: String?) -> AccessPolicy {
+    func policy(tokenDirectory: String?) throws -> AccessPolicy {
         AccessPolicy(
             authentication: noAuth ? .none : .token, allowedHosts: allowedHosts, tls: tls,
-            tokenDirectory: tokenDirectory)
+            password: try loadPassword(), tokenDirectory: tokenDirectory)
     }
 }

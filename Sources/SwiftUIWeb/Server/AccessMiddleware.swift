@@ -38,9 +38,11 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
                 headers: [.location: location, .setCookie: gate.setCookie, .cacheControl: "no-store"])
         case .wrongToken:
             logger.warning("sign-in refused: a link with a token that is not this launch's")
-            response = AccessResponse.signInPage(appName: appName, status: .forbidden, refused: true)
+            response = AccessResponse.signInPage(
+                appName: appName, status: .forbidden, refused: true, takesPassword: gate.takesPassword)
         case .askToSignIn:
-            response = AccessResponse.signInPage(appName: appName, status: .unauthorized, refused: false)
+            response = AccessResponse.signInPage(
+                appName: appName, status: .unauthorized, refused: false, takesPassword: gate.takesPassword)
         }
         AccessResponse.addSecurityHeaders(&response)
         return response
@@ -64,10 +66,15 @@ enum AccessResponse {
     }
 
     /// The sign-in page, with `status`.
-    static func signInPage(appName: String, status: HTTPResponse.Status, refused: Bool) -> Response {
-        Response(
+    static func signInPage(
+        appName: String, status: HTTPResponse.Status, refused: Bool, takesPassword: Bool
+    )
+        -> Response
+    {
+        let html = SignInPage.html(appName: appName, refused: refused, takesPassword: takesPassword)
+        return Response(
             status: status, headers: [.contentType: "text/html; charset=utf-8"],
-            body: .init(byteBuffer: ByteBuffer(string: SignInPage.html(appName: appName, refused: refused))))
+            body: .init(byteBuffer: ByteBuffer(string: html)))
     }
 
     /// A plain text response.

@@ -21,6 +21,7 @@ extension AppServer {
         let gate: AccessGate
         let certificate: ServerCertificate?
         let urlHost: String
+        let passwords: PasswordChecker?
     }
 
     /// Checks the policy against the address and loads what it needs: the session key and the certificate.
@@ -48,10 +49,13 @@ extension AppServer {
             try ServerCertificate.load(
                 tls, stateFolder: folder, names: ["localhost", "127.0.0.1", "::1"] + names, logger: logger)
         }
-        let gate = AccessGate(
+        var gate = AccessGate(
             allowlist: allowlist, authentication: access.authentication, token: access.token, session: session,
             secure: certificate != nil)
-        return Security(gate: gate, certificate: certificate, urlHost: urlHost)
+        gate.takesPassword = access.password != nil && access.authentication == .token
+        return Security(
+            gate: gate, certificate: certificate, urlHost: urlHost,
+            passwords: gate.takesPassword ? access.password.map(PasswordChecker.init) : nil)
     }
 
     /// The link that opens the app on `port` (with the token when visitors sign in).
@@ -67,12 +71,14 @@ extension AppServer {
             return Response(status: .seeOther, headers: [.location: "/"])
         }
         return AccessResponse.signInPage(
-            appName: appName, status: .ok, refused: false)
+            appName: appName, status: .ok, refused: false, takesPassword: gate.takesPassword)
     }
 
-    /// `POST /_swiftuiweb/sign-in` with the form's `token` field (the token, or the whole link): sets the
-    /// cookie and opens the app, or shows the page again saying the token was wrong.
-    static func signIn(_ request: Request, gate: AccessGate, appName: String, logger: Logger) async throws -> Response {
+    /// `POST /_swiftuiweb/sign-in` with the form's `token` field (the token, the whole link, or the app's
+    /// password when it has one): sets the cookie and opens the app, or shows the page again saying it was wrong.
+    static func signIn(
+        _ request: Request, gate: AccessGate, passwords: PasswordChecker?, appName: String, logger: Logger
+    ) async throws -> Response {
         // A browser posts the form with `Origin: null` (every response is `Referrer-Policy: no-referrer`, which
         // nulls the Origin of form posts); another site's page names its own origin and is refused. Signing in
         // needs the token anyway, so a null Origin lets in no one who lacks it.
@@ -86,10 +92,14 @@ extension AppServer {
             return AccessResponse.text(.contentTooLarge, "The sign-in form is too large.")
         }
         let typed = formField("token", in: String(decoding: body.readableBytesView, as: UTF8.self)) ?? ""
-        guard gate.authentication == .none || gate.acceptsTyped(typed) else {
-            logger.warning("sign-in refused: a token that is not this launch's was typed")
+        var accepted = gate.authentication == .none || gate.acceptsTyped(typed)
+        if !accepted, let passwords { accepted = await passwords.check(typed) }
+        guard accepted else {
+            logger.warning(
+                "sign-in refused: what was typed is not this launch's token\(passwords == nil ? "" : " nor the password")"
+            )
             return AccessResponse.signInPage(
-                appName: appName, status: .forbidden, refused: true)
+                appName: appName, status: .forbidden, refused: true, takesPassword: gate.takesPassword)
         }
         return Response(status: .seeOther, headers: [.location: "/", .setCookie: gate.setCookie])
     }

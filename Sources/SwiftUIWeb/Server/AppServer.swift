@@ -113,7 +113,8 @@ public struct AppServer: Sendable {
             AppServer.signInPage(request, gate: gate, appName: appName)
         }
         router.post("/_swiftuiweb/sign-in") { request, _ -> Response in
-            try await AppServer.signIn(request, gate: gate, appName: appName, logger: logger)
+            try await AppServer.signIn(
+                request, gate: gate, passwords: security.passwords, appName: appName, logger: logger)
         }
         router.get("/") { request, _ -> Response in
             let requested = request.uri.queryParameters.get("w")
