@@ -116,6 +116,6 @@ struct ColorScheme { var primary: String; var secondary: String? }
         let e = OpenCoreData.NSExpression(forKeyPath: "items.@sum.qty")
         #expect(e.expressionValue(with: person, context: nil) as? Double == 4)
         #expect(OpenCoreData.NSExpression(forFunction: "max:", arguments: [OpenCoreData.NSExpression(forConstantValue: [3, 9, 1])]).expressionValue(with: nil, context: nil) as? Int == 9)
-        #expect(OpenCoreData.NSExpression(forFunction: "uppercase:", arguments: [OpenCoreData.NSExpression(forConstantValue: "ab")]).description == "uppercase(\"ab\")")
+        #expect(OpenCoreData.NSExpression(forFunction: "uppercase:", arguments: [OpenCoreData.NSExpression(forConstantValue: "ab")]).description == "uppercase:(\"ab\")")
     }
 }

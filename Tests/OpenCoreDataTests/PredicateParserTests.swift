@@ -137,7 +137,7 @@ import Testing
             #expect(again == p, "\(f) -> \(p.predicateFormat) -> \(again.predicateFormat)")
         }
         let d = try NSPredicate.parse(format: "d == %@", Date(timeIntervalSinceReferenceDate: 12.5) as NSDate)
-        #expect(d.predicateFormat == "d == CAST(12.5, \"NSDate\")")
+        #expect(d.predicateFormat == "d == CAST(12.500000, \"NSDate\")")
     }
 
     @Test func substitutionVariables() throws {
@@ -165,7 +165,7 @@ import Testing
     @Test(arguments: [
         ("(a == 1", 7, "expected ')'"), ("a == 1)", 6, "unexpected"), ("a ==", 4, "end of string"), ("a == 1 AND", 10, "expected an expression"),
         ("a ~ 1", 2, "unknown token '~'"), ("a == %@", 5, "too few arguments"), ("a == %y", 5, "unsupported format specifier '%y'"),
-        ("a 1", 2, "comparison operator"), ("a == 'abc", 5, "unterminated string"), ("a ==[z] 1", 4, "unknown comparison option"),
+        ("a 1", 2, "comparison operator"), ("a == 'abc", 5, "unterminated string"), ("a ==[z] 1", 5, "unknown comparison option"),
         ("in == 1", 0, "expected an expression"),
     ])
     func errorsNamePositions(format: String, offset: Int, fragment: String) {

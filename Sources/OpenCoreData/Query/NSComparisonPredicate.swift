@@ -68,8 +68,10 @@ open class NSComparisonPredicate: NSPredicate, @unchecked Sendable {
     public let options: Options
 
     /// Creates a comparison predicate.
-    public init(leftExpression lhs: NSExpression, rightExpression rhs: NSExpression,
-                modifier: Modifier, type: Operator, options: Options = []) {
+    public init(
+        leftExpression lhs: NSExpression, rightExpression rhs: NSExpression,
+        modifier: Modifier, type: Operator, options: Options = []
+    ) {
         leftExpression = lhs
         rightExpression = rhs
         comparisonPredicateModifier = modifier
@@ -105,11 +107,17 @@ open class NSCompoundPredicate: NSPredicate, @unchecked Sendable {
         super.init(kind: .node)
     }
     /// All subpredicates must hold.
-    public convenience init(andPredicateWithSubpredicates subpredicates: [NSPredicate]) { self.init(type: .and, subpredicates: subpredicates) }
+    public convenience init(andPredicateWithSubpredicates subpredicates: [NSPredicate]) {
+        self.init(type: .and, subpredicates: subpredicates)
+    }
     /// At least one subpredicate must hold.
-    public convenience init(orPredicateWithSubpredicates subpredicates: [NSPredicate]) { self.init(type: .or, subpredicates: subpredicates) }
+    public convenience init(orPredicateWithSubpredicates subpredicates: [NSPredicate]) {
+        self.init(type: .or, subpredicates: subpredicates)
+    }
     /// The negation of `predicate`.
-    public convenience init(notPredicateWithSubpredicate predicate: NSPredicate) { self.init(type: .not, subpredicates: [predicate]) }
+    public convenience init(notPredicateWithSubpredicate predicate: NSPredicate) {
+        self.init(type: .not, subpredicates: [predicate])
+    }
 
     /// The canonical format string.
     open override var predicateFormat: String { PredicateFormatter.format(self) }

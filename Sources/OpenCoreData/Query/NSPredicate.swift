@@ -7,16 +7,29 @@ public protocol PredicateFormatInitializable {}
 /// A logical condition on an object, mirroring Apple's `NSPredicate`.
 /// `NSPredicate(format:)` returns an `NSComparisonPredicate` or `NSCompoundPredicate` like Apple's.
 open class NSPredicate: NSObject, @unchecked Sendable, PredicateFormatInitializable {
-    enum Kind { case value(Bool), block(@Sendable (Any?, [String: Any]?) -> Bool), node }
+    enum Kind {
+        case value(Bool)
+        case block(@Sendable (Any?, [String: Any]?) -> Bool)
+        case node
+    }
     let kind: Kind
 
-    init(kind: Kind) { self.kind = kind; super.init() }
+    init(kind: Kind) {
+        self.kind = kind
+        super.init()
+    }
 
     /// A predicate that always evaluates to `value` (`TRUEPREDICATE` / `FALSEPREDICATE`).
-    public init(value: Bool) { self.kind = .value(value); super.init() }
+    public init(value: Bool) {
+        self.kind = .value(value)
+        super.init()
+    }
 
     /// A predicate evaluated by `block(object, bindings)`. It cannot be translated to SQL.
-    public init(block: @escaping @Sendable (Any?, [String: Any]?) -> Bool) { self.kind = .block(block); super.init() }
+    public init(block: @escaping @Sendable (Any?, [String: Any]?) -> Bool) {
+        self.kind = .block(block)
+        super.init()
+    }
 
     /// Parses `format` (Apple's predicate format syntax) with `args`, throwing `NSPredicateFormatError` on bad input.
     public static func parse(format: String, _ args: CVarArg...) throws -> NSPredicate {
@@ -52,11 +65,13 @@ open class NSPredicate: NSObject, @unchecked Sendable, PredicateFormatInitializa
     open func evaluate(with object: Any?) -> Bool { evaluate(with: object, substitutionVariables: nil) }
     /// Whether `object` satisfies the predicate with `bindings` for `$variables`.
     open func evaluate(with object: Any?, substitutionVariables bindings: [String: Any]?) -> Bool {
-        do { return try evaluateThrowing(with: object, substitutionVariables: bindings) }
-        catch { fatalError("NSPredicate evaluation failed: \(error)") }
+        do { return try evaluateThrowing(with: object, substitutionVariables: bindings) } catch {
+            fatalError("NSPredicate evaluation failed: \(error)")
+        }
     }
     /// Orchard's throwing form of `evaluate(with:substitutionVariables:)`.
-    public func evaluateThrowing(with object: Any?, substitutionVariables bindings: [String: Any]? = nil) throws -> Bool {
+    public func evaluateThrowing(with object: Any?, substitutionVariables bindings: [String: Any]? = nil) throws -> Bool
+    {
         try PredicateEvaluator(variables: bindings ?? [:]).evaluate(self, object: object)
     }
 
@@ -81,10 +96,12 @@ extension PredicateFormatInitializable where Self: NSPredicate {
     /// Parses `format` with an argument array; traps on a malformed string (see `init(format:_:)`).
     public init(format: String, argumentArray: [Any]?) {
         let parsed: NSPredicate
-        do { parsed = try PredicateParser.parse(format: format, arguments: argumentArray ?? []) }
-        catch { fatalError("\(error)") }
+        do { parsed = try PredicateParser.parse(format: format, arguments: argumentArray ?? []) } catch {
+            fatalError("\(error)")
+        }
         guard let typed = parsed as? Self else {
-            fatalError("Unable to parse the format string \"\(format)\": it yields \(type(of: parsed)), not \(Self.self)")
+            fatalError(
+                "Unable to parse the format string \"\(format)\": it yields \(type(of: parsed)), not \(Self.self)")
         }
         self = typed
     }
@@ -92,7 +109,8 @@ extension PredicateFormatInitializable where Self: NSPredicate {
     public init(validatingFormat format: String, _ args: CVarArg...) throws {
         let parsed = try PredicateParser.parse(format: format, arguments: args.map { $0 as Any })
         guard let typed = parsed as? Self else {
-            throw NSPredicateFormatError(message: "the format yields \(type(of: parsed)), not \(Self.self)", format: format, offset: 0)
+            throw NSPredicateFormatError(
+                message: "the format yields \(type(of: parsed)), not \(Self.self)", format: format, offset: 0)
         }
         self = typed
     }

@@ -66,7 +66,9 @@ open class NSSortDescriptor: NSObject, @unchecked Sendable {
     /// Sorts by `key` with the comparison named by Apple's selector string (e.g. `"localizedStandardCompare:"`).
     /// Traps on an unknown selector name, as Apple raises when the selector is not understood.
     public convenience init(key: String?, ascending: Bool, selector: String) {
-        guard let c = Comparison(selectorName: selector) else { fatalError("NSSortDescriptor: unsupported selector '\(selector)'") }
+        guard let c = Comparison(selectorName: selector) else {
+            fatalError("NSSortDescriptor: unsupported selector '\(selector)'")
+        }
         self.init(key: key, ascending: ascending, comparison: c, comparator: nil)
     }
     /// Sorts by `key` with `comparison` (Orchard spelling of the selector form).
@@ -83,7 +85,9 @@ open class NSSortDescriptor: NSObject, @unchecked Sendable {
         self.init(key: NSSortDescriptor.keyName(keyPath), ascending: ascending)
     }
     /// Sorts by a Swift key path with a comparator block.
-    public convenience init<Root, Value>(keyPath: KeyPath<Root, Value>, ascending: Bool, comparator cmptr: @escaping Comparator) {
+    public convenience init<Root, Value>(
+        keyPath: KeyPath<Root, Value>, ascending: Bool, comparator cmptr: @escaping Comparator
+    ) {
         self.init(key: NSSortDescriptor.keyName(keyPath), ascending: ascending, comparator: cmptr)
     }
 
@@ -92,8 +96,11 @@ open class NSSortDescriptor: NSObject, @unchecked Sendable {
         var text = String(describing: keyPath)
         if text.hasPrefix("\\") { text.removeFirst() }
         let root = String(describing: Root.self)
-        if text.hasPrefix(root + ".") { text.removeFirst(root.count + 1) }
-        else if let dot = text.firstIndex(of: ".") { text = String(text[text.index(after: dot)...]) }
+        if text.hasPrefix(root + ".") {
+            text.removeFirst(root.count + 1)
+        } else if let dot = text.firstIndex(of: ".") {
+            text = String(text[text.index(after: dot)...])
+        }
         return text.split(separator: ".").map { c -> String in
             var c = String(c)
             if c.hasSuffix("?") || c.hasSuffix("!") { c.removeLast() }
@@ -132,8 +139,11 @@ open class NSSortDescriptor: NSObject, @unchecked Sendable {
             case .compare, .comparator: return PredicateValues.compare(x, y) ?? .orderedSame
             case .caseInsensitiveCompare: return x.compare(y, options: .caseInsensitive)
             case .localizedCompare: return x.compare(y, options: [], range: nil, locale: Locale.current)
-            case .localizedCaseInsensitiveCompare: return x.compare(y, options: .caseInsensitive, range: nil, locale: Locale.current)
-            case .localizedStandardCompare: return x.compare(y, options: [.caseInsensitive, .numeric, .diacriticInsensitive], range: nil, locale: Locale.current)
+            case .localizedCaseInsensitiveCompare:
+                return x.compare(y, options: .caseInsensitive, range: nil, locale: Locale.current)
+            case .localizedStandardCompare:
+                return x.compare(
+                    y, options: [.caseInsensitive, .numeric, .diacriticInsensitive], range: nil, locale: Locale.current)
             }
         }
         return PredicateValues.compare(a, b) ?? .orderedSame

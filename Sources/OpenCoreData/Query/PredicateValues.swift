@@ -48,7 +48,7 @@ public enum PredicateValues {
         case let x as UInt16: return Int64(x)
         case let x as UInt8: return Int64(x)
         case let x as Bool: return x ? 1 : 0
-        case let x as NSNumber where !(v is Double) && !(v is Float): 
+        case let x as NSNumber where !(v is Double) && !(v is Float):
             let d = x.doubleValue
             return d == d.rounded() && abs(d) < 9e18 ? Int64(d) : nil
         default: return nil
@@ -93,9 +93,12 @@ public enum PredicateValues {
 
     /// Whether two values are equal as a predicate's `==` sees them.
     public static func equal(_ a: Any?, _ b: Any?, options: NSComparisonPredicate.Options = []) -> Bool {
-        let a = unwrap(a), b = unwrap(b)
+        let a = unwrap(a)
+        let b = unwrap(b)
         if a == nil || b == nil { return a == nil && b == nil }
-        if let x = string(a), let y = string(b) { return options.isEmpty ? x == y : fold(x, options) == fold(y, options) }
+        if let x = string(a), let y = string(b) {
+            return options.isEmpty ? x == y : fold(x, options) == fold(y, options)
+        }
         if let x = int64(a), let y = int64(b) { return x == y }
         if let x = double(a), let y = double(b) { return x == y }
         if let x = a as? UUID, let y = b as? UUID { return x == y }
@@ -113,10 +116,15 @@ public enum PredicateValues {
     /// Orders two values: numbers by value, strings (with options) lexically, dates, UUIDs, URLs, Data.
     /// Returns nil when the values are not comparable (including nil).
     public static func compare(_ a: Any?, _ b: Any?, options: NSComparisonPredicate.Options = []) -> ComparisonResult? {
-        let a = unwrap(a), b = unwrap(b)
+        let a = unwrap(a)
+        let b = unwrap(b)
         guard let a, let b else { return nil }
-        func order<T: Comparable>(_ x: T, _ y: T) -> ComparisonResult { x < y ? .orderedAscending : (x > y ? .orderedDescending : .orderedSame) }
-        if let x = string(a), let y = string(b) { return options.isEmpty ? order(x, y) : order(fold(x, options), fold(y, options)) }
+        func order<T: Comparable>(_ x: T, _ y: T) -> ComparisonResult {
+            x < y ? .orderedAscending : (x > y ? .orderedDescending : .orderedSame)
+        }
+        if let x = string(a), let y = string(b) {
+            return options.isEmpty ? order(x, y) : order(fold(x, options), fold(y, options))
+        }
         if let x = int64(a), let y = int64(b) { return order(x, y) }
         if let x = double(a), let y = double(b) { return order(x, y) }
         if let x = a as? Date, let y = b as? Date { return order(x, y) }

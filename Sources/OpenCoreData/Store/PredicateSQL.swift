@@ -13,6 +13,9 @@ struct PredicateSQL {
     private(set) var arguments: [DatabaseValue] = []
     private var joinAliases: [String: String] = [:]
     private var aliasCounter = 0
+    /// Arguments of a comparison's right-hand SQL (a subquery, a CASE, a function call) set aside while its left side
+    /// is written, so that the arguments are bound in the order their `?`s appear in the text.
+    private var deferredArguments: [String: [DatabaseValue]] = [:]
     /// Subquery variables ($x) bound to a table alias and entity.
     private var variables: [String: (alias: String, entity: NSEntityDescription)] = [:]
 
@@ -70,7 +73,13 @@ struct PredicateSQL {
     private mutating func translate(_ comparison: NSComparisonPredicate, entity: NSEntityDescription, alias: String) throws -> String {
         let modifier = comparison.comparisonPredicateModifier
         var left = try operand(comparison.leftExpression, entity: entity, alias: alias)
+        let mark = arguments.count
         let right = try operand(comparison.rightExpression, entity: entity, alias: alias)
+        if case .sql(let text) = right, arguments.count > mark {
+            // Bound when the right side's text is written, after the left side's.
+            deferredArguments[text, default: []] += arguments[mark...]
+            arguments.removeSubrange(mark...)
+        }
         // ANY / ALL / implicit ANY over a to-many key path: a correlated subquery.
         if case .toMany(let path) = left {
             if path.rest.isEmpty, comparison.predicateOperatorType == .contains || comparison.predicateOperatorType == .in {
@@ -115,6 +124,7 @@ struct PredicateSQL {
             condition = try inner.compare(innerLeft, comparison.predicateOperatorType, right, options: comparison.options, entity: path.entity)
         }
         arguments = inner.arguments
+        deferredArguments = inner.deferredArguments
         aliasCounter = inner.aliasCounter
         let innerJoins = inner.joins.joined(separator: " ")
         if all {
@@ -268,7 +278,9 @@ struct PredicateSQL {
         case .column(let column, _): return column
         case .toOne(let column, _): return column
         case .primaryKey(let column, _): return column
-        case .sql(let sql): return sql
+        case .sql(let sql):
+            if let deferred = deferredArguments.removeValue(forKey: sql) { arguments += deferred }
+            return sql
         case .constant(let value):
             if value == nil || value is NSNull { return "NULL" }
             arguments.append(encodeConstant(value, typeHint: typeHint))
@@ -313,8 +325,53 @@ struct PredicateSQL {
             return try function(expression, entity: entity, alias: alias)
         case .subquery:
             return .sql(try subquery(expression, entity: entity, alias: alias, count: false))
+        case .conditional:
+            guard let predicate = expression.predicate, let yes = expression.trueExpression,
+                let no = expression.falseExpression
+            else { throw TranslationError(description: "TERNARY needs a predicate and two expressions") }
+            let condition = try translate(predicate, entity: entity, alias: alias)
+            let whenTrue = try scalarSQL(yes, entity: entity, alias: alias)
+            let whenFalse = try scalarSQL(no, entity: entity, alias: alias)
+            return .sql("(CASE WHEN \(condition) THEN \(whenTrue) ELSE \(whenFalse) END)")
+        case .unionSet, .intersectSet, .minusSet:
+            throw TranslationError(
+                description: "set expressions (\(expression)) cannot be fetched from a SQLite store; "
+                    + "evaluate them in memory with evaluate(with:) or filtered(using:)")
+        case .block:
+            throw TranslationError(description: "block expressions cannot be fetched from a SQLite store")
+        case .anyKey:
+            throw TranslationError(description: "ANYKEY cannot be fetched from a SQLite store")
         }
     }
+
+    /// An expression as one SQL value (a column, a bound constant, a computed value).
+    mutating func scalarSQL(_ expression: NSExpression, entity: NSEntityDescription, alias: String) throws -> String {
+        let resolved = try operand(expression, entity: entity, alias: alias)
+        switch resolved {
+        case .constant(let value):
+            // Numbers (and dates, stored as seconds since 2001) are written as literals; other values are bound.
+            if let date = value as? Date { return "\(date.timeIntervalSinceReferenceDate)" }
+            if !(value is String), let i = PredicateValues.int64(value) { return String(i) }
+            if !(value is String), let d = PredicateValues.double(value) { return d.isFinite ? "\(d)" : "NULL" }
+            return try sql(resolved, typeHint: nil)
+        default:
+            return try sql(resolved, typeHint: nil)
+        }
+    }
+
+    /// The SQL spelling of the arithmetic functions SQLite evaluates itself, with Apple's semantics (`/` always
+    /// divides as doubles).
+    static let sqlOperators: [String: String] = [
+        "add:to:": "+", "from:subtract:": "-", "multiply:by:": "*", "bitwiseAnd:with:": "&", "bitwiseOr:with:": "|",
+        "leftshift:by:": "<<", "rightshift:by:": ">>",
+    ]
+
+    /// One-argument functions evaluated by a function of Orchard's registered on each connection (`SQLFunctions`).
+    static let sqlUnaryFunctions: [String: String] = [
+        "sqrt:": "ocd_sqrt", "log:": "ocd_log10", "ln:": "ocd_ln", "exp:": "ocd_exp", "ceiling:": "ocd_ceiling",
+        "floor:": "ocd_floor", "trunc:": "ocd_trunc", "abs:": "abs", "uppercase:": "ocd_upper",
+        "lowercase:": "ocd_lower", "onesComplement:": "~",
+    ]
 
     private mutating func function(_ expression: NSExpression, entity: NSEntityDescription, alias: String) throws -> Operand {
         let name = expression.function
@@ -329,7 +386,57 @@ struct PredicateSQL {
                 return try aggregate(name, parts: parts, entity: entity, alias: alias)
             }
         }
-        throw TranslationError(description: "function \(name) cannot run in SQL")
+        if expression.operand != nil {
+            throw TranslationError(
+                description: "FUNCTION(\(name)) cannot be fetched from a SQLite store (Core Data refuses it too); "
+                    + "evaluate it in memory")
+        }
+        if let symbol = Self.sqlOperators[name], arguments.count == 2 {
+            let l = try scalarSQL(arguments[0], entity: entity, alias: alias)
+            let r = try scalarSQL(arguments[1], entity: entity, alias: alias)
+            return .sql("(\(l) \(symbol) \(r))")
+        }
+        switch name {
+        case "divide:by:" where arguments.count == 2:
+            let l = try scalarSQL(arguments[0], entity: entity, alias: alias)
+            let r = try scalarSQL(arguments[1], entity: entity, alias: alias)
+            return .sql("(CAST(\(l) AS REAL) / \(r))")
+        case "modulus:by:" where arguments.count == 2:
+            let l = try scalarSQL(arguments[0], entity: entity, alias: alias)
+            let r = try scalarSQL(arguments[1], entity: entity, alias: alias)
+            return .sql("ocd_mod(\(l), \(r))")
+        case "raise:toPower:" where arguments.count == 2:
+            let l = try scalarSQL(arguments[0], entity: entity, alias: alias)
+            let r = try scalarSQL(arguments[1], entity: entity, alias: alias)
+            return .sql("ocd_pow(\(l), \(r))")
+        case "bitwiseXor:with:" where arguments.count == 2:
+            let l = try scalarSQL(arguments[0], entity: entity, alias: alias)
+            let r = try scalarSQL(arguments[1], entity: entity, alias: alias)
+            return .sql("((\(l) | \(r)) - (\(l) & \(r)))")
+        case "now" where arguments.isEmpty:
+            return .constant(Date())
+        case "noindex:" where arguments.count == 1:
+            return try operand(arguments[0], entity: entity, alias: alias)
+        case "castObject:toType:" where arguments.count == 2:
+            guard let typeName = arguments[1].constantValue as? String else {
+                throw TranslationError(description: "CAST needs a type name")
+            }
+            let value = try scalarSQL(arguments[0], entity: entity, alias: alias)
+            switch typeName {
+            case "NSDate": return .sql("CAST(\(value) AS REAL)")
+            case "NSNumber", "NSDecimalNumber": return .sql("ocd_number(\(value))")
+            case "NSString": return .sql("CAST(\(value) AS TEXT)")
+            default: throw TranslationError(description: "CAST to \(typeName) cannot be fetched from a SQLite store")
+            }
+        default:
+            break
+        }
+        if let function = Self.sqlUnaryFunctions[name], arguments.count == 1 {
+            let value = try scalarSQL(arguments[0], entity: entity, alias: alias)
+            return .sql(function == "~" ? "(~\(value))" : "\(function)(\(value))")
+        }
+        throw TranslationError(
+            description: "the function \(name) cannot be fetched from a SQLite store; evaluate it in memory")
     }
 
     private mutating func aggregate(_ function: String, parts: [String], entity: NSEntityDescription, alias: String) throws -> Operand {
@@ -363,6 +470,7 @@ struct PredicateSQL {
         guard let predicate = expression.predicate else { throw TranslationError(description: "SUBQUERY has no predicate") }
         let condition = try inner.translate(predicate, entity: path.entity, alias: path.alias)
         arguments += inner.arguments.dropFirst(arguments.count)
+        deferredArguments = inner.deferredArguments
         aliasCounter = inner.aliasCounter
         let select = count ? "COUNT(*)" : "\(path.alias).Z_PK"
         let sql = "(SELECT \(select) FROM \(path.from) \(inner.joins.joined(separator: " ")) WHERE \(path.link) AND \(condition))"
@@ -386,6 +494,10 @@ struct PredicateSQL {
         switch mapping.slots[slot] {
         case .transient:
             throw TranslationError(description: "\(entity.name ?? "?").\(first) is transient and cannot be used in a fetch predicate")
+        case .attribute(let column, let attribute)
+            where keyPath.count == 2 && keyPath[1] == "length" && attribute.attributeType == .stringAttributeType:
+            // A string's length, in UTF-16 code units as NSString counts them.
+            return .sql("ocd_length(\(alias).\(column))")
         case .attribute(let column, let attribute):
             guard keyPath.count == 1 else { throw TranslationError(description: "\(entity.name ?? "?").\(first) is an attribute; it has no key \(keyPath[1])") }
             return .column("\(alias).\(column)", attribute.attributeType)

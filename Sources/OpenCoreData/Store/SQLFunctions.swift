@@ -20,6 +20,56 @@ enum SQLFunctions {
             let flags = Int.fromDatabaseValue(values[2]) ?? 0
             return Regexes.shared.matches(string, pattern: pattern, flags: flags)
         })
+        // Apple's expression functions that SQLite lacks or spells with other semantics (NULL in, NULL out).
+        let math: [(String, @Sendable (Double) -> Double)] = [
+            ("ocd_sqrt", { $0.squareRoot() }), ("ocd_log10", { Foundation.log10($0) }), ("ocd_ln", { Foundation.log($0) }),
+            ("ocd_exp", { Foundation.exp($0) }), ("ocd_ceiling", { $0.rounded(.up) }), ("ocd_floor", { $0.rounded(.down) }),
+            ("ocd_trunc", { $0.rounded(.towardZero) }),
+        ]
+        for (name, body) in math {
+            db.add(function: DatabaseFunction(name, argumentCount: 1, pure: true) { values in
+                guard let x = Double.fromDatabaseValue(values[0]) else { return nil }
+                let result = body(x)
+                return result.isFinite ? result : nil
+            })
+        }
+        db.add(function: DatabaseFunction("ocd_pow", argumentCount: 2, pure: true) { values in
+            guard let x = Double.fromDatabaseValue(values[0]), let y = Double.fromDatabaseValue(values[1]) else { return nil }
+            let result = Foundation.pow(x, y)
+            if case .int64 = values[0].storage, case .int64 = values[1].storage, y >= 0, let i = Int64(exactly: result) {
+                return i
+            }
+            return result.isFinite ? result : nil
+        })
+        db.add(function: DatabaseFunction("ocd_mod", argumentCount: 2, pure: true) { values in
+            if case .int64(let a) = values[0].storage, case .int64(let b) = values[1].storage {
+                return b == 0 || (a == .min && b == -1) ? nil : a % b
+            }
+            guard let x = Double.fromDatabaseValue(values[0]), let y = Double.fromDatabaseValue(values[1]), y != 0 else {
+                return nil
+            }
+            return fmod(x, y)
+        })
+        db.add(function: DatabaseFunction("ocd_length", argumentCount: 1, pure: true) { values in
+            String.fromDatabaseValue(values[0])?.utf16.count
+        })
+        db.add(function: DatabaseFunction("ocd_upper", argumentCount: 1, pure: true) { values in
+            String.fromDatabaseValue(values[0])?.uppercased()
+        })
+        db.add(function: DatabaseFunction("ocd_lower", argumentCount: 1, pure: true) { values in
+            String.fromDatabaseValue(values[0])?.lowercased()
+        })
+        db.add(function: DatabaseFunction("ocd_number", argumentCount: 1, pure: true) { values in
+            switch values[0].storage {
+            case .int64(let i): return i
+            case .double(let d): return d
+            case .string(let s):
+                let t = s.trimmingCharacters(in: .whitespaces)
+                if let i = Int64(t) { return i }
+                return Double(t) ?? 0
+            default: return nil
+            }
+        })
         db.add(collation: DatabaseCollation("ocd_caseinsensitive") { a, b in a.caseInsensitiveCompare(b) })
         db.add(collation: DatabaseCollation("ocd_localized") { a, b in a.localizedCompare(b) })
         db.add(collation: DatabaseCollation("ocd_localizedcaseinsensitive") { a, b in a.localizedCaseInsensitiveCompare(b) })

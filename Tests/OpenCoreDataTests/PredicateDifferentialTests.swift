@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+
+@testable import OpenCoreData
+
+/// Generated predicates run twice, as a SQL fetch over a populated store and in memory over every object, and must
+/// pick the same objects: arithmetic, functions, TERNARY, key paths through to-ones and string functions included.
+@Suite struct PredicateDifferentialTests {
+    /// A small deterministic generator (SplitMix64), so a failure names a seed that reproduces it.
+    struct Generator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+        mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
+
+        mutating func number(_ depth: Int) -> String {
+            if depth == 0 || below(3) == 0 {
+                return pick(["hours", "landings", "\(below(12))", "\(below(8)).5", "-\(below(5))"])
+            }
+            let a = number(depth - 1)
+            let b = number(depth - 1)
+            switch below(11) {
+            case 0: return "\(a) + \(b)"
+            case 1: return "(\(a)) - (\(b))"
+            case 2: return "(\(a)) * (\(b))"
+            case 3: return "(\(a)) / \(1 + below(4))"
+            case 4: return "modulus:by:(landings, \(1 + below(5)))"
+            case 5: return "abs(\(a))"
+            case 6: return pick(["floor", "ceiling", "trunc"]) + "(\(a))"
+            case 7: return "sqrt(abs(\(a)))"
+            case 8: return "raise:toPower:(\(a), 2)"
+            case 9: return "TERNARY(\(comparison(depth - 1)), \(a), \(b))"
+            default: return "-(\(a))"
+            }
+        }
+
+        mutating func comparison(_ depth: Int) -> String {
+            if below(6) == 0 {
+                return pick([
+                    "uppercase(aircraft.tailNumber) == 'N00\(below(4))'",
+                    "lowercase(aircraft.aircraftType) == '\(pick(["c172", "pa28"]))'",
+                    "aircraft.tailNumber.length == 4",
+                ])
+            }
+            return "\(number(depth)) \(pick(["<", "<=", ">", ">=", "==", "!="])) \(number(depth))"
+        }
+
+        mutating func predicate(_ depth: Int) -> String {
+            if depth == 0 || below(2) == 0 { return comparison(2) }
+            switch below(3) {
+            case 0: return "(\(predicate(depth - 1))) AND (\(predicate(depth - 1)))"
+            case 1: return "(\(predicate(depth - 1))) OR (\(predicate(depth - 1)))"
+            default: return "NOT (\(predicate(depth - 1)))"
+            }
+        }
+    }
+
+    static func populated() throws -> NSPersistentContainer {
+        let container = try Fixtures.container()
+        let context = container.viewContext
+        var aircraft: [Aircraft] = []
+        for i in 0..<4 {
+            let a = Aircraft(context: context)
+            a.tailNumber = "n00\(i)"
+            a.aircraftType = i % 2 == 0 ? "C172" : "PA28"
+            aircraft.append(a)
+        }
+        for i in 0..<60 {
+            let entry = LogEntry(context: context)
+            entry.hours = Double(i % 13) * 0.5 - 2
+            entry.landings = Int16((i * 7) % 11)
+            entry.aircraft = aircraft[i % 4]
+        }
+        try context.save()
+        return container
+    }
+
+    @Test func sqlAndMemoryAgree() throws {
+        let container = try Self.populated()
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let all = try context.fetch(NSFetchRequest<LogEntry>(entityName: "LogEntry"))
+            #expect(all.count == 60)
+            var generator = Generator(state: 27)
+            var checked = 0
+            for round in 0..<300 {
+                let format = generator.predicate(2)
+                let predicate = try NSPredicate.parse(format: format)
+                let request = NSFetchRequest<LogEntry>(entityName: "LogEntry")
+                request.predicate = predicate
+                let inSQL = Set(try context.fetch(request).map(\.objectID))
+                let inMemory = Set(try all.filter { try predicate.evaluateThrowing(with: $0) }.map(\.objectID))
+                let agree = inSQL == inMemory
+                #expect(agree, "round \(round): \(format): SQL \(inSQL.count), memory \(inMemory.count)")
+                checked += inMemory.isEmpty || inMemory.count == all.count ? 0 : 1
+            }
+            // The generated predicates are not all trivially true or false.
+            #expect(checked > 100)
+        }
+    }
+
+    /// What Core Data's SQLite store cannot run is refused with an error naming the part, and nothing is fetched.
+    @Test func whatSQLCannotRunIsRefusedByName() throws {
+        let container = try Self.populated()
+        let context = container.viewContext
+        for (format, part) in [
+            ("FUNCTION(aircraft.tailNumber, 'uppercaseString') == 'N001'", "FUNCTION(uppercaseString)"),
+            ("{1, 2} UNION {3} CONTAINS landings", "set expressions"),
+            ("median({hours, 1}) > 1", "median:"), ("random() > 2", "random"),
+        ] {
+            let request = NSFetchRequest<LogEntry>(entityName: "LogEntry")
+            request.predicate = NSPredicate(format: format)
+            let error = #expect(throws: NSError.self, "\(format)") { try context.fetch(request) }
+            #expect(error?.localizedDescription.contains(part) == true, "\(format): \(String(describing: error))")
+        }
+        // The same predicates still evaluate in memory.
+        let entries = try context.fetch(NSFetchRequest<LogEntry>(entityName: "LogEntry"))
+        let upper = NSPredicate(format: "FUNCTION(aircraft.tailNumber, 'uppercaseString') == 'N001'")
+        #expect(entries.filter { upper.evaluate(with: $0) }.count == 15)
+    }
+}
