@@ -574,6 +574,60 @@ try await bench.compare(
     ours: Contender("OpenCoreData") { try oursQueries { _ in compositeRequest() } },
     baselines: [Contender("SQLite C API") { try rawQueries(compositeSQL) { s, _ in s.bind(1, "chartreuse") } }])
 
+// Predicates (issue 27): parsing a long generated predicate next to SQLite preparing the same condition, and the
+// translation of the list screen's predicate to SQL as a share of its whole fetch.
+let clauseKinds: [(format: String, sql: String)] = [
+    ("hours < %d.5", "t0.ZHOURS < %d.5"), ("tailNumber == 'N%d'", "t0.ZTAILNUMBER = 'N%d'"),
+    ("seats IN {2, %d}", "t0.ZSEATS IN (2, %d)"), ("aircraftType BEGINSWITH[c] 'C%d'", "t0.ZAIRCRAFTTYPE LIKE 'C%d%%'"),
+    ("hours * 2 + seats > %d", "t0.ZHOURS * 2 + t0.ZSEATS > %d"),
+]
+let longPredicate = (0..<1000).map { String(format: clauseKinds[$0 % 5].format, $0) }.joined(separator: " OR ")
+let longSQL =
+    "SELECT Z_PK FROM ZAIRCRAFT t0 WHERE "
+    + (0..<1000).map { String(format: clauseKinds[$0 % 5].sql, $0) }.joined(separator: " OR ")
+let parses = bench.quick ? 20 : 100
+try await bench.compare(
+    "parse a 1,000-clause predicate", unit: .time, target: "< 10 ms (issue 27)",
+    note:
+        "NSPredicate.parse of 1,000 ORed comparisons (keys, strings, IN lists, [c] options, arithmetic); the baseline is SQLite preparing the same condition as SQL (sqlite3_prepare_v2); a latency sample per parse",
+    ours: Contender("OpenCoreData") {
+        var samples: [Double] = []
+        var clauses = 0
+        for _ in 0..<parses {
+            let (p, t) = try timed { try NSPredicate.parse(format: longPredicate) }
+            clauses = (p as? OpenCoreData.NSCompoundPredicate)?.subpredicates.count ?? 0
+            samples.append(t.wall)
+        }
+        return .latencies(samples, check: "\(clauses) clauses")
+    },
+    baselines: [
+        Contender("SQLite C API (prepare)") {
+            var samples: [Double] = []
+            for _ in 0..<parses {
+                let (_, t) = try timed { _ = try millionRaw.statement(longSQL) }
+                samples.append(t.wall)
+            }
+            return .latencies(samples, check: "1000 clauses")
+        }
+    ])
+try await bench.compare(
+    "predicate to SQL, next to the 50-row list fetch it is part of", unit: .time,
+    target: "< 5% of the fetch (issue 27)",
+    note:
+        "OpenCoreData's side translates the list screen's request (predicate and sort) to SQL without running it; the other side is the whole fetch of the same request (translation included), 50 rows read in full; the ratio is the translation's share",
+    ours: Contender("OpenCoreData translation") {
+        var samples: [Double] = []
+        try queryContext.performAndWait {
+            for k in 0..<queriesPerRun {
+                let request = listScreenRequest(threshold: threshold(k))
+                let (_, t) = try timed { _ = try queryContext.fetchSQLTail(for: request) }
+                samples.append(t.wall)
+            }
+        }
+        return .latencies(samples)
+    },
+    baselines: [Contender("OpenCoreData fetch") { try oursQueries { listScreenRequest(threshold: threshold($0)) } }])
+
 // The SQL OpenCoreData generates for those two fetches (Core Data's SQL log, in a child process), and
 // SQLite's plan for it next to the plan for the C side's SQL.
 do {

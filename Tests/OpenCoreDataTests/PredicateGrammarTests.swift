@@ -42,14 +42,14 @@ import Testing
         #expect(try value("7 - 2 - 1") as? Int == 4)
         #expect(try value("d * 2", object) as? Double == 5)
         #expect(try value("9223372036854775807 + 1") as? Double == 9_223_372_036_854_775_808)
-        #expect(try NSPredicate.parse(format: "a + b * 2 > c").predicateFormat == "a + b * 2 > c")
+        #expect(try NSPredicate.parse(format: "a + b * 2 > c").predicateFormat == "a + (b * 2) > c")
         #expect(try NSPredicate.parse(format: "(a + b) * 2 > c").predicateFormat == "(a + b) * 2 > c")
         #expect(try NSPredicate.parse(format: "a - (b - c) == 3").predicateFormat == "a - (b - c) == 3")
         #expect(try NSPredicate.parse(format: "a-1 == 0").predicateFormat == "a - 1 == 0")
         #expect(try NSPredicate.parse(format: "a == -3.5").predicateFormat == "a == -3.5")
         // The documentation's %K like %@+$b+$c: a key, then a string built from an argument and two variables.
         let like = try NSPredicate.parse(format: "%K like %@+$b+$c", "name", "x")
-        #expect(like.predicateFormat == "name LIKE \"x\" + $b + $c")
+        #expect(like.predicateFormat == "name LIKE (\"x\" + $b) + $c")
         #expect(throws: NSPredicateEvaluationError.self) { try holds("'a' + 1 == 2", nil) }
         // Dates: a date plus seconds is a date; the difference of two dates is seconds.
         let start = Date(timeIntervalSinceReferenceDate: 1000)
@@ -220,9 +220,22 @@ import Testing
                 #expect(error?.message.contains("nesting deeper than") == true)
                 #expect((error?.description.count ?? .max) < 1000)
             }
-            // Just inside the bound still parses.
-            let ok = String(repeating: "(", count: 90) + "a == 1" + String(repeating: ")", count: 90)
+            // Just inside the bound still parses, prints and evaluates, at the deepest the parser allows.
+            let limit = PredicateParser.maximumDepth - 5
+            let ok = String(repeating: "(", count: limit) + "a == 1" + String(repeating: ")", count: limit)
             #expect(try NSPredicate.parse(format: ok).evaluateThrowing(with: ["a": 1]))
+            let parens = "a == " + String(repeating: "(", count: limit) + "1" + String(repeating: ")", count: limit)
+            #expect(try NSPredicate.parse(format: parens).evaluateThrowing(with: ["a": 1]))
+            let calls = "a == " + String(repeating: "abs(", count: limit) + "-1" + String(repeating: ")", count: limit)
+            let deepTree = try NSPredicate.parse(format: calls)
+            #expect(try deepTree.evaluateThrowing(with: ["a": 1]))
+            #expect(deepTree.predicateFormat.count > 4 * limit)
+            let chain = "a == " + Array(repeating: "1", count: limit).joined(separator: " + ")
+            let sum = try NSPredicate.parse(format: chain)
+            #expect(try sum.evaluateThrowing(with: ["a": limit]))
+            // A chain nests once per operator, as its tree does: a longer one is an error, not a deep recursion later.
+            let long = "a == " + Array(repeating: "1", count: 5000).joined(separator: " + ")
+            #expect(throws: NSPredicateFormatError.self) { try NSPredicate.parse(format: long) }
         }.value
         #expect(throws: NSPredicateFormatError.self) {
             try NSPredicate.parse(format: "a == 0x" + String(repeating: "F", count: 40))
@@ -248,5 +261,48 @@ import Testing
         let p = try NSPredicate.parse(format: format)
         #expect(try p.evaluateThrowing(with: ["a": 999]))
         #expect(try NSPredicate.parse(format: p.predicateFormat) == p)
+    }
+    /// What another Foundation implementation's NSPredicate suite expects of Apple's behaviour (GNUstep base's
+    /// Tests/base/NSPredicate, read locally; these checks are our own).
+    @Test func whatAnotherFoundationExpects() throws {
+        let records: [String: Any] = [
+            "title": "A Title",
+            "Record1": ["Name": "John", "Age": NSNumber(value: 34), "Children": ["Kid1", "Kid2"]] as [String: Any],
+            "Record2": ["Name": "Mary", "Age": NSNumber(value: 30), "Children": ["Kid1", "Girl1"]] as [String: Any],
+        ]
+        let checks: [(String, [Any])] = [
+            ("%@ CONTAINS %@", ["AABBBAA", "BBB"]), ("%@ IN %@", ["BBB", "AABBBAA"]),
+            ("%K == %@", ["Record1.Name", "John"]),
+            ("%K MATCHES[c] %@", ["Record1.Name", "john"]), ("%K BEGINSWITH %@", ["Record1.Name", "Jo"]),
+            ("(%K == %@) AND (%K == %@)", ["Record1.Name", "John", "Record2.Name", "Mary"]),
+            ("%K == %d", ["Record1.Age", 34]), ("%K = %@", ["Record1.Age", NSNumber(value: 34)]),
+            ("%K < %d", ["Record1.Age", 40]), ("%K <= %@", ["Record1.Age", NSNumber(value: 34)]),
+            ("%K > %@", ["Record1.Age", NSNumber(value: 20)]), ("%K >= %@", ["Record1.Age", NSNumber(value: 34)]),
+            ("%K != %@", ["Record1.Age", NSNumber(value: 20)]), ("%K <> %@", ["Record1.Age", NSNumber(value: 20)]),
+            ("%K BETWEEN %@", ["Record1.Age", [NSNumber(value: 20), NSNumber(value: 40)]]),
+            ("(%K == %d) OR (%K == %d)", ["Record1.Age", 34, "Record2.Age", 34]), ("%K < %f", ["Record1.Age", 40.5]),
+            ("%f > %K", [40.5, "Record1.Age"]), ("%@ IN %K", ["Kid1", "Record1.Children"]),
+            ("Any %K == %@", ["Record2.Children", "Girl1"]),
+        ]
+        for (format, args) in checks {
+            #expect(try holds(format, records, args), "\(format)")
+        }
+        let pitches = ["Do", "Re", "Mi", "Fa", "So", "La"]
+        #expect(pitches.filter { NSPredicate(format: "SELF == 'Do'").evaluate(with: $0) } == ["Do"])
+        #expect(pitches.filter { NSPredicate(format: "description == 'Do'").evaluate(with: $0) } == ["Do"])
+        // A quoted '%@' is a string, not a placeholder.
+        #expect(pitches.filter { NSPredicate(format: "SELF == '%@'", "Do").evaluate(with: $0) }.isEmpty)
+        let like = NSPredicate(format: "%K like %@+$b+$c", "$single", "b\"")
+        #expect(like.predicateFormat == #"$single LIKE ("b\"" + $b) + $c"#)
+        let bound = like.withSubstitutionVariables(["single": "x", "b": "val_for_$b", "c": "val_for_$c"])
+        #expect(bound.predicateFormat == #"$single LIKE ("b\"" + "val_for_$b") + "val_for_$c""#)
+        #expect(NSPredicate(format: "sum(a) == 3").evaluate(with: [["a": 1], ["a": 2]]))
+    }
+    /// Inputs the fuzzer (Fuzz/PredicateFuzz.swift) found, each once a failure.
+    @Test func fuzzerFindings() throws {
+        // A key escaped because it starts with a digit must print escaped, or it reads back as a number.
+        let digitKey = try NSPredicate.parse(format: "name.#5e > 1")
+        #expect(digitKey.predicateFormat == "name.#5e > 1")
+        #expect(try NSPredicate.parse(format: digitKey.predicateFormat) == digitKey)
     }
 }

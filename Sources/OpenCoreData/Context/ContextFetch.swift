@@ -61,6 +61,17 @@ extension NSManagedObjectContext {
         return try fetchObjects(request, store: store, spec: spec).count
     }
 
+    /// The `FROM … WHERE … ORDER BY …` part of the SQL `request` runs and the number of values it binds, made
+    /// without running it: the predicate and sort descriptors translated as a fetch translates them. Not Apple API;
+    /// for this package's benchmark (how much of a fetch the translation is) and tests.
+    package func fetchSQLTail<T>(for request: NSFetchRequest<T>) throws -> (sql: String, argumentCount: Int) {
+        stateLock.lock()
+        defer { stateLock.unlock() }
+        let (store, spec) = try prepare(request)
+        let (sql, arguments) = try store.fetchTail(spec)
+        return (sql, arguments.count)
+    }
+
     private func prepare<T>(_ request: NSFetchRequest<T>) throws -> (NSPersistentStore, FetchSpec) {
         guard let coordinator = persistentStoreCoordinator else {
             throw coreDataError(NSCoreDataError, "This context has no persistent store coordinator.")

@@ -78,7 +78,9 @@ public enum KeyValueCoding {
             case "lowercaseString": return (s.lowercased(), false)
             case "capitalizedString": return (s.capitalized, false)
             case "intValue", "integerValue", "longLongValue":
-                return (Int(s.trimmingCharacters(in: .whitespaces)) ?? Int(Double(s) ?? 0), false)
+                // As NSString reads them: the leading number, 0 when there is none (never a trap on "1e400").
+                let t = s.trimmingCharacters(in: .whitespaces)
+                return (Int(t) ?? Double(t).flatMap { Int(exactly: $0.rounded(.towardZero)) } ?? 0, false)
             case "doubleValue", "floatValue": return (Double(s.trimmingCharacters(in: .whitespaces)) ?? 0, false)
             case "boolValue":
                 let t = s.trimmingCharacters(in: .whitespaces).lowercased()

@@ -62,9 +62,12 @@ enum PredicateFormatter {
         }
     }
 
+    /// A key path as a format spells it: a component that is a keyword, or starts with a digit (`#5e`, which would
+    /// otherwise read as a number), is escaped with `#`.
     static func key(_ path: String) -> String {
         path.split(separator: ".", omittingEmptySubsequences: false).map { comp -> String in
-            PredicateParser.reserved.contains(comp.uppercased()) ? "#" + comp : String(comp)
+            let startsWithDigit = comp.utf8.first.map { $0 >= 48 && $0 <= 57 } ?? false
+            return startsWithDigit || PredicateParser.reserved.contains(comp.uppercased()) ? "#" + comp : String(comp)
         }.joined(separator: ".")
     }
 
@@ -127,15 +130,16 @@ enum PredicateFormatter {
             return "FUNCTION(\(format(target)), \(quote(e.function))\(rest))"
         }
         if let op = infix[e.function], args.count == 2 {
-            // Operands that bind less tightly are parenthesized; so is an equal one on the non-associative side.
-            let rightAssociative = op.symbol == "**"
-            let left = precedence(args[0])
-            let right = precedence(args[1])
-            let leftNeedsParens = rightAssociative ? left <= op.precedence : left < op.precedence
-            let rightNeedsParens = rightAssociative ? right < op.precedence : right <= op.precedence
-            let l = leftNeedsParens ? "(" + format(args[0]) + ")" : format(args[0])
-            let r = rightNeedsParens ? "(" + format(args[1]) + ")" : format(args[1])
-            return "\(l) \(op.symbol) \(r)"
+            // As Apple prints them: an operand that is itself an operator expression is parenthesized, whatever
+            // the precedence (`("b" + $b) + $c`, `a + (b * 2)`).
+            // A negative number stays bare, except left of `**` (where -3 ** 2 would read as -(3 ** 2)).
+            func operand(_ x: NSExpression, leftOfPower: Bool) -> String {
+                let level = precedence(x)
+                let wrap = level < 5 && (level != 3 || leftOfPower)
+                return wrap ? "(" + format(x) + ")" : format(x)
+            }
+            let left = operand(args[0], leftOfPower: op.symbol == "**")
+            return "\(left) \(op.symbol) \(operand(args[1], leftOfPower: false))"
         }
         if e.function == "objectFrom:withIndex:", args.count == 2 {
             let base = precedence(args[0]) < 5 ? "(" + format(args[0]) + ")" : format(args[0])

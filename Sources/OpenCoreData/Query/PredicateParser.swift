@@ -29,8 +29,10 @@ struct PredicateIndexSymbol: Hashable, Sendable {
 struct PredicateParser {
     typealias Token = PredicateLexer.Token
 
-    /// How deeply parentheses, NOTs, functions and operators may nest.
-    static let maximumDepth = 100
+    /// How deeply parentheses, NOTs, functions and operators may nest (a chain `a + b + c` nests once per
+    /// operator, as its tree does). It bounds every recursion over the tree (printing, evaluating, translating to
+    /// SQL), so that hostile input is an error, not a stack overflow, even on a cooperative thread's small stack.
+    static let maximumDepth = 128
 
     /// Words that are keywords wherever a key could stand; a key spelled so is written `#word`.
     static let reserved: Set<String> = [
@@ -271,7 +273,11 @@ struct PredicateParser {
     /// An expression: set operators bind loosest, then `+ -`, `* /`, unary minus, `**`, then `.key` and `[index]`.
     mutating func parseExpression() throws -> NSExpression {
         var left = try parseAdditive()
+        var levels = 0
+        defer { depth -= levels }
         while case .op(let name) = tok, name == "UNION" || name == "INTERSECT" || name == "MINUS" {
+            try descend()
+            levels += 1
             try advance()
             let right = try parseAdditive()
             switch name {
@@ -285,7 +291,12 @@ struct PredicateParser {
 
     mutating func parseAdditive() throws -> NSExpression {
         var left = try parseMultiplicative()
+        var levels = 0
+        defer { depth -= levels }
         while case .op(let name) = tok, name == "+" || name == "-" {
+            // Each operator nests the expression one level deeper (a + b + c is (a + b) + c).
+            try descend()
+            levels += 1
             try advance()
             let right = try parseMultiplicative()
             left = NSExpression(forFunction: name == "+" ? "add:to:" : "from:subtract:", arguments: [left, right])
@@ -295,7 +306,11 @@ struct PredicateParser {
 
     mutating func parseMultiplicative() throws -> NSExpression {
         var left = try parseUnary()
+        var levels = 0
+        defer { depth -= levels }
         while case .op(let name) = tok, name == "*" || name == "/" {
+            try descend()
+            levels += 1
             try advance()
             let right = try parseUnary()
             left = NSExpression(forFunction: name == "*" ? "multiply:by:" : "divide:by:", arguments: [left, right])
@@ -334,6 +349,8 @@ struct PredicateParser {
 
     mutating func parsePostfix() throws -> NSExpression {
         var expr = try parseAtom()
+        var levels = 0
+        defer { depth -= levels }
         while true {
             if tok == .dot {
                 try advance()
@@ -358,6 +375,8 @@ struct PredicateParser {
                     expr = NSExpression(forKeyPath: key, of: expr)
                 }
             } else if tok == .lbracket {
+                try descend()
+                levels += 1
                 try advance()
                 let index: NSExpression
                 if case .ident(let word) = tok, ["FIRST", "LAST", "SIZE"].contains(word.uppercased()) {
