@@ -12,7 +12,7 @@ extension NSManagedObjectContext {
         stateLock.lock(); defer { stateLock.unlock() }
         processPendingChanges()
         let inserted = insertedList
-        let updated = updatedList.filter { $0.isUpdated }
+        var updated = updatedList.filter { $0.isUpdated }
         let deleted = deletedList
         guard !inserted.isEmpty || !updated.isEmpty || !deleted.isEmpty else { return }
         guard let coordinator = persistentStoreCoordinator, !coordinator.persistentStores.isEmpty else {
@@ -20,6 +20,12 @@ extension NSManagedObjectContext {
         }
         NotificationCenter.default.post(name: .NSManagedObjectContextWillSave, object: self)
         for object in inserted + updated + deleted { object.willSave() }
+        // Derived attributes are computed from the values willSave left; owners they change are saved too.
+        let owners = try computeDerivedAttributes(inserted: inserted, updated: updated, deleted: deleted)
+        for owner in owners where owner.isUpdated && !owner.isInserted {
+            owner.willSave()
+            updated.append(owner)
+        }
 
         var errors: [NSError] = []
         for object in inserted { do { try object.validateForInsert() } catch let e as NSError { errors.append(e) } }

@@ -58,6 +58,12 @@ enum ModelHashing {
             }
             return bytes.sha256
         }
+        if let derived = property as? NSDerivedAttributeDescription, let expression = derived.derivationExpression {
+            // The derivation's predicateFormat alone (name, flags and type are not part of a derived hash).
+            var bytes = Bytes()
+            bytes.string(expression.description)
+            return bytes.sha256
+        }
         var bytes = Bytes()
         bytes.bytes(baseHash(of: property))
         if let attribute = property as? NSAttributeDescription {

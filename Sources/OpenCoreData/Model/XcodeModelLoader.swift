@@ -91,6 +91,19 @@ enum XcodeModelLoader {
                     try attribute(from: $0, owner: "\(owner).\(name)", depth: depth + 1)
                 }
                 description = composite
+            } else if bool(element, "derived") {
+                // A derived attribute: its value is computed from the derivation expression when saved.
+                guard let derivation = element.attribute(forName: "derivation")?.stringValue else {
+                    throw fail("derived attribute \(owner).\(name) has no derivation expression")
+                }
+                let derived = NSDerivedAttributeDescription()
+                do {
+                    derived.derivationExpression = try NSExpression(validatingFormat: derivation)
+                } catch {
+                    throw fail("derived attribute \(owner).\(name)'s derivation \"\(derivation)\" is not an expression: \(error)")
+                }
+                derived.attributeType = type
+                description = derived
             } else {
                 description = NSAttributeDescription()
                 description.attributeType = type
