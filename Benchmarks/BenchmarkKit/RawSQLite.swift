@@ -82,6 +82,17 @@ public final class RawSQLite {
         return statement
     }
 
+    /// Compiles `sql` and throws the statement away (no cache): what parsing a query costs SQLite.
+    public func prepareAndFinalize(_ sql: String) throws {
+        var handle: OpaquePointer?
+        // Safe because: `db` is open; the statement is finalized before this returns.
+        guard sqlite3_prepare_v2(db, sql, -1, &handle, nil) == SQLITE_OK, let handle else {
+            throw RawSQLiteError(description: "\(sql.prefix(200))…: \(String(cString: sqlite3_errmsg(db)))")
+        }
+        // Safe because: `handle` was prepared above and is not used after this.
+        sqlite3_finalize(handle)
+    }
+
     /// Runs `body` in a `BEGIN IMMEDIATE` transaction (GRDB's writes use the same), committing if it returns.
     /// Statements left mid-result are reset first: their read snapshot would make the write fail.
     public func transaction<T>(_ body: () throws -> T) throws -> T {
