@@ -1,12 +1,14 @@
 // Window kinds: a window group whose windows each present a recipe (openWindow(value:), the value kept with
 // the window across reloads and restarts), a single "Timers" window (Window), dismissWindow, and scenePhase.
-// Run `swift run Recipes`, open http://127.0.0.1:8080/ and open a recipe in its own window.
+// Run `swift run Recipes`, open http://127.0.0.1:8080/ and open a recipe in its own window. Links from other
+// programs: /_swiftuiweb/open?url=recipes://bread goes to the Recipes window (handlesExternalEvents, onOpenURL),
+// which opens that recipe's window.
 import SwiftUIWeb
 
 @main
 struct RecipesApp: App {
     var body: some Scene {
-        WindowGroup("Recipes") { RecipeList() }
+        WindowGroup("Recipes") { RecipeList() }.handlesExternalEvents(matching: ["recipes://"])
         WindowGroup("Recipe", id: "recipe", for: Recipe.ID.self) { id in RecipeWindow(recipeID: id.wrappedValue) }
         Window("Timers", id: "timers") { TimersView() }
     }
@@ -39,6 +41,11 @@ struct RecipeList: View {
             Button("Timers") { openWindow(id: "timers") }
         }
         .navigationTitle("Recipes")
+        // recipes://<id> opens that recipe in its own window; a Recipes window already open takes the link.
+        .onOpenURL { url in
+            if let id = url.host, Recipe.all.contains(where: { $0.id == id }) { openWindow(id: "recipe", value: id) }
+        }
+        .handlesExternalEvents(preferring: ["recipes://"], allowing: ["recipes://"])
     }
 }
 

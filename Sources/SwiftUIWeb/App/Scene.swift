@@ -219,6 +219,8 @@ struct SceneCatalog {
         let id: String?
         let title: String?
         var valueType: ObjectIdentifier? = nil
+        /// `handlesExternalEvents(matching:)`: the URLs that open a window of this kind (`nil`: none named).
+        var externalEvents: Set<String>? = nil
         let root: @MainActor (SceneInstance) -> any View
     }
 

@@ -54,6 +54,11 @@ public final class SceneInstance {
     var renaming = false
     /// A message for the person (a failed menu command), shown at the top of the window until dismissed.
     var notice: String?
+    /// The window's `onOpenURL` handlers and external-event preferences (from the last pass).
+    var openURLHandlers: [(URL) -> Void] = []
+    var externalPreferences: [ExternalEventPreference] = []
+    /// External URLs waiting for the window's first pass.
+    var pendingURLs: [URL] = []
 
     init(id: String, host: AppHost, group: String? = nil) {
         self.id = id
@@ -391,7 +396,10 @@ public final class SceneInstance {
             title = DocumentLibrary.displayName(controller.name) + (controller.isEdited ? " — Edited" : "")
         }
         slots = slots.filter { context.usedSlots.contains($0.key) }
+        openURLHandlers = context.openURLHandlers
+        externalPreferences = context.externalPreferences
         runLifecycle(context)
+        deliverPendingURLs()
         let newWindowURL =
             group.map { "/?g=" + ($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "") } ?? "/"
         // "New Window" belongs to window groups (and the start page); a single window or a document's has none.

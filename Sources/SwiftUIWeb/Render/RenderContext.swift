@@ -16,6 +16,8 @@ final class Effects {
     var destinations: [(ObjectIdentifier, (Any) -> any View)] = []
     var toolbar: [Node] = []
     var focused: [FocusedEntry] = []
+    var openURLHandlers: [(URL) -> Void] = []
+    var externalPreferences: [ExternalEventPreference] = []
     var detail: (any View)?
     var title: String?
     var titleShown = false
@@ -32,6 +34,8 @@ final class Effects {
         destinations += e.destinations
         toolbar += e.toolbar
         focused += e.focused
+        openURLHandlers += e.openURLHandlers
+        externalPreferences += e.externalPreferences
         if let d = e.detail { detail = d }
     }
 }
@@ -57,6 +61,9 @@ final class RenderContext {
     private(set) var disappear: [String: () -> Void] = [:]
     private(set) var changes: [ChangeHook] = []
     private(set) var tasks: [String: TaskHook] = [:]
+    /// `onOpenURL` handlers and `handlesExternalEvents(preferring:allowing:)` preferences of this pass.
+    private(set) var openURLHandlers: [(URL) -> Void] = []
+    private(set) var externalPreferences: [ExternalEventPreference] = []
     /// The `onSubmit` action in effect for text fields.
     var onSubmit: (() -> Void)?
     /// Inside an alert: buttons also dismiss it.
@@ -145,6 +152,14 @@ final class RenderContext {
         tasks[path] = hook
         effects.last?.tasks.append((path, hook))
     }
+    func addOpenURLHandler(_ handler: @escaping (URL) -> Void) {
+        openURLHandlers.append(handler)
+        effects.last?.openURLHandlers.append(handler)
+    }
+    func addExternalEventPreference(_ preference: ExternalEventPreference) {
+        externalPreferences.append(preference)
+        effects.last?.externalPreferences.append(preference)
+    }
     func useSlot(_ key: String) {
         usedSlots.insert(key)
         effects.last?.slots.append(key)
@@ -191,6 +206,8 @@ final class RenderContext {
         for (t, m) in e.destinations { addDestination(t, m) }
         if !e.toolbar.isEmpty { addToolbar(e.toolbar) }
         for f in e.focused { addFocused(f) }
+        for h in e.openURLHandlers { addOpenURLHandler(h) }
+        for p in e.externalPreferences { addExternalEventPreference(p) }
         if let d = e.detail { setDetail(d) }
         if title == nil, let t = e.title { title = t }
         if e.titleShown { titleShown = true }

@@ -137,6 +137,9 @@ public struct AppServer: Sendable {
                 ],
                 body: .init(byteBuffer: ByteBuffer(string: html)))
         }
+        router.get("/_swiftuiweb/open") { request, _ -> Response in
+            try await AppServer.openExternalURL(request, host: host, logger: logger)
+        }
         router.post("/_swiftuiweb/upload") { request, _ -> Response in
             try await AppServer.upload(request, host: host, logger: logger)
         }
