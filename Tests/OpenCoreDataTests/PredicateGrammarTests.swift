@@ -306,3 +306,25 @@ import Testing
         #expect(try NSPredicate.parse(format: digitKey.predicateFormat) == digitKey)
     }
 }
+
+/// Apple's collection filtering with OpenCoreData's predicates.
+@Suite struct PredicateFilteringTests {
+    @Test func collectionsFilterWithAPredicate() {
+        let people: [[String: Any]] = [
+            ["name": "Ann", "age": 31], ["name": "Bo", "age": 4], ["name": "Cy", "age": 58],
+        ]
+        let adults = NSPredicate(format: "age >= 18 AND name.length < 4")
+        #expect((people as NSArray).filtered(using: adults).count == 2)
+        let mutable = NSMutableArray(array: people)
+        mutable.filter(using: adults)
+        #expect(mutable.count == 2)
+        let numbers = NSSet(array: [1, 2, 3, 4])
+        let even = numbers.filtered(using: NSPredicate(format: "modulus:by:(SELF, 2) == 0"))
+        #expect(Set(even.compactMap { $0.base as? Int }) == [2, 4])
+        let set = NSMutableSet(array: [1, 2, 3, 4])
+        set.filter(using: NSPredicate(format: "SELF > 2"))
+        #expect(set.count == 2)
+        let ordered = NSOrderedSet(array: [5, 1, 4])
+        #expect(ordered.filtered(using: NSPredicate(format: "SELF > 1")).array.compactMap { $0 as? Int } == [5, 4])
+    }
+}
