@@ -11,7 +11,8 @@ struct NoSilentFailureTests {
         let counter = NSEntityDescription(name: "Counter")
         counter.properties = [
             NSAttributeDescription(name: "name", type: .stringAttributeType, defaultValue: "unnamed"),
-            NSAttributeDescription(name: "count", type: .integer64AttributeType, optional: false, defaultValue: Int64(7)),
+            NSAttributeDescription(
+                name: "count", type: .integer64AttributeType, optional: false, defaultValue: Int64(7)),
         ]
         return Fixtures.model([counter])
     }
@@ -68,12 +69,15 @@ struct NoSilentFailureTests {
         metadata["com.example.lastSync"] = "2026-11-25"
         coordinator.setMetadata(metadata, for: store)
         func onDisk() throws -> String? {
-            try NSPersistentStoreCoordinator.metadataForPersistentStore(ofType: NSSQLiteStoreType, at: url)["com.example.lastSync"]
+            try NSPersistentStoreCoordinator.metadataForPersistentStore(ofType: NSSQLiteStoreType, at: url)[
+                "com.example.lastSync"]
                 as? String
         }
         #expect(try onDisk() == nil)
-        let counter = try container.viewContext.existingObject(with: try #require(
-            try container.viewContext.fetch(NSFetchRequest<NSManagedObject>(entityName: "Counter")).first?.objectID))
+        let counter = try container.viewContext.existingObject(
+            with: try #require(
+                try container.viewContext.fetch(NSFetchRequest<NSManagedObject>(entityName: "Counter")).first?.objectID)
+        )
         counter.setValue(Int64(43), forKey: "count")
         try container.viewContext.save()
         #expect(try onDisk() == "2026-11-25")
@@ -131,7 +135,9 @@ struct NoSilentFailureTests {
         try queue.close()
         let context = try Fixtures.container(model: counterModel(), url: url).viewContext
         #expect(try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "Counter")) == 1)
-        let kept = try DatabaseQueue(path: url.path).read { db in try Data.fetchAll(db, sql: "SELECT Z_CONTENT FROM Z_MODELCACHE") }
+        let kept = try DatabaseQueue(path: url.path).read { db in
+            try Data.fetchAll(db, sql: "SELECT Z_CONTENT FROM Z_MODELCACHE")
+        }
         #expect(kept == [apple])
     }
 
@@ -173,5 +179,39 @@ struct NoSilentFailureTests {
         #expect(NSStagedMigrationFrameworkVersionMismatchError == 134504)
         #expect(NSStagedMigrationBackwardMigrationError == 134505)
         #expect(NSValidationInvalidURIError == 1690)
+    }
+}
+
+/// Found while adding the predicate grammar (issue 27): two more places that used to fail in silence.
+@Suite struct MoreSilentFailureTests {
+    /// A MATCHES pattern that is not a regular expression fails the SQL fetch naming it (it used to match
+    /// nothing), as evaluating the same predicate in memory does.
+    @Test func anInvalidPatternFailsTheFetch() throws {
+        let container = try Fixtures.container()
+        let context = container.viewContext
+        let aircraft = Aircraft(context: context)
+        aircraft.tailNumber = "N1"
+        try context.save()
+        let request = Aircraft.fetchRequest()
+        request.predicate = NSPredicate(format: "tailNumber MATCHES %@", "N(")
+        let error = #expect(throws: (any Error).self) { try context.fetch(request) }
+        #expect("\(String(describing: error))".contains("invalid pattern 'N('"))
+        #expect(throws: NSPredicateEvaluationError.self) {
+            try NSPredicate.parse(format: "tailNumber MATCHES 'N('").evaluateThrowing(with: ["tailNumber": "N1"])
+        }
+    }
+
+    /// setPrimitiveValue(_:forKey:) with a key the entity lacks stops the process, as Apple's raise does (it used
+    /// to drop the value).
+    @Test func aPrimitiveValueForAnUnknownKeyStops() async {
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let container = try Fixtures.container(inMemory: true)
+            let entity = try #require(container.managedObjectModel.entitiesByName["Aircraft"])
+            let aircraft = NSManagedObject(entity: entity, insertInto: container.viewContext)
+            aircraft.setPrimitiveValue("x", forKey: "nosuchkey")
+        }.map { result in
+            let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+            #expect(message.contains("not key value coding-compliant for the key \"nosuchkey\""))
+        }
     }
 }

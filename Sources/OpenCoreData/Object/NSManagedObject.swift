@@ -281,9 +281,14 @@ open class NSManagedObject: NSObject {
     /// The stored value of a property, without change notifications.
     open func primitiveValue(forKey key: String) -> Any? { value(forKey: key) }
 
-    /// Sets the stored value of a property without change notifications.
+    /// Sets the stored value of a property without change notifications. A key the entity does not have stops
+    /// the process, as Apple's raise does (it was once ignored, losing the value in silence).
     open func setPrimitiveValue(_ value: Any?, forKey key: String) {
-        guard let slot = payload.layout.slotByName[key] else { return }
+        guard let slot = payload.layout.slotByName[key] else {
+            fatalError(
+                "[<\(entity.name ?? "?")> setPrimitiveValue:forKey:]: the entity \(entity.name ?? "?") is not key value coding-compliant for the key \"\(key)\"."
+            )
+        }
         setValue(value, atSlot: slot, maintainInverse: false)
     }
 
