@@ -50,13 +50,17 @@ struct PredicateSQL {
 
     // MARK: Predicates
 
-    mutating func translate(_ predicate: NSPredicate, entity: NSEntityDescription, alias: String = "t0") throws -> String {
+    mutating func translate(
+        _ predicate: NSPredicate, entity: NSEntityDescription, alias: String = "t0"
+    ) throws -> String {
         if let compound = predicate as? NSCompoundPredicate {
             let parts = try compound.subpredicates.map { try translate($0, entity: entity, alias: alias) }
             switch compound.compoundPredicateType {
             case .and: return parts.isEmpty ? "1" : "(" + parts.joined(separator: " AND ") + ")"
             case .or: return parts.isEmpty ? "0" : "(" + parts.joined(separator: " OR ") + ")"
-            case .not: return "NOT (" + (parts.first ?? "1") + ")"
+            // A comparison with NULL is false in memory (evaluate(with:)) but NULL in SQL, where NOT keeps it NULL
+            // and drops the row: COALESCE makes the negation see "false", so SQL picks what memory picks.
+            case .not: return "NOT COALESCE((" + (parts.first ?? "1") + "), 0)"
             @unknown default: throw TranslationError(description: "unknown compound predicate type")
             }
         }
@@ -70,7 +74,9 @@ struct PredicateSQL {
         }
     }
 
-    private mutating func translate(_ comparison: NSComparisonPredicate, entity: NSEntityDescription, alias: String) throws -> String {
+    private mutating func translate(
+        _ comparison: NSComparisonPredicate, entity: NSEntityDescription, alias: String
+    ) throws -> String {
         let modifier = comparison.comparisonPredicateModifier
         var left = try operand(comparison.leftExpression, entity: entity, alias: alias)
         let mark = arguments.count
@@ -82,7 +88,9 @@ struct PredicateSQL {
         }
         // ANY / ALL / implicit ANY over a to-many key path: a correlated subquery.
         if case .toMany(let path) = left {
-            if path.rest.isEmpty, comparison.predicateOperatorType == .contains || comparison.predicateOperatorType == .in {
+            if path.rest.isEmpty,
+                comparison.predicateOperatorType == .contains || comparison.predicateOperatorType == .in
+            {
                 return try membership(path, right, negated: false)
             }
             return try exists(path, comparison, right: right, all: modifier == .all)
@@ -104,16 +112,22 @@ struct PredicateSQL {
             case .greaterThanOrEqualTo: flipped = .lessThanOrEqualTo
             default: flipped = comparison.predicateOperatorType
             }
-            if flipped != comparison.predicateOperatorType || comparison.predicateOperatorType == .equalTo || comparison.predicateOperatorType == .notEqualTo {
+            if flipped != comparison.predicateOperatorType || comparison.predicateOperatorType == .equalTo
+                || comparison.predicateOperatorType == .notEqualTo
+            {
                 left = right
-                return try compare(left, flipped, try operand(comparison.leftExpression, entity: entity, alias: alias), options: comparison.options, entity: entity)
+                return try compare(
+                    left, flipped, try operand(comparison.leftExpression, entity: entity, alias: alias),
+                    options: comparison.options, entity: entity)
             }
         }
         return try compare(left, comparison.predicateOperatorType, right, options: comparison.options, entity: entity)
     }
 
     /// EXISTS (or, for ALL, NOT EXISTS ... NOT) over a to-many path; nested to-many paths nest.
-    private mutating func exists(_ path: ToManyPath, _ comparison: NSComparisonPredicate, right: Operand, all: Bool) throws -> String {
+    private mutating func exists(
+        _ path: ToManyPath, _ comparison: NSComparisonPredicate, right: Operand, all: Bool
+    ) throws -> String {
         var inner = self
         inner.joins = []
         let innerLeft = try inner.operand(keyPath: path.rest, entity: path.entity, alias: path.alias)
@@ -121,25 +135,30 @@ struct PredicateSQL {
         if case .toMany(let nested) = innerLeft {
             condition = try inner.exists(nested, comparison, right: right, all: all)
         } else {
-            condition = try inner.compare(innerLeft, comparison.predicateOperatorType, right, options: comparison.options, entity: path.entity)
+            condition = try inner.compare(
+                innerLeft, comparison.predicateOperatorType, right, options: comparison.options, entity: path.entity)
         }
         arguments = inner.arguments
         deferredArguments = inner.deferredArguments
         aliasCounter = inner.aliasCounter
         let innerJoins = inner.joins.joined(separator: " ")
         if all {
-            return "NOT EXISTS (SELECT 1 FROM \(path.from) \(innerJoins) WHERE \(path.link) AND NOT (\(condition)))"
+            return
+                "NOT EXISTS (SELECT 1 FROM \(path.from) \(innerJoins) WHERE \(path.link) AND NOT COALESCE((\(condition)), 0))"
         }
         return "EXISTS (SELECT 1 FROM \(path.from) \(innerJoins) WHERE \(path.link) AND \(condition))"
     }
 
     private mutating func membership(_ path: ToManyPath, _ value: Operand, negated: Bool) throws -> String {
-        guard case .constant(let constant) = value else { throw TranslationError(description: "membership in a to-many needs an object") }
+        guard case .constant(let constant) = value else {
+            throw TranslationError(description: "membership in a to-many needs an object")
+        }
         let keys = objectKeys(constant)
         guard !keys.isEmpty else { return negated ? "1" : "0" }
         arguments += keys.map(\.databaseValue)
         let list = Array(repeating: "?", count: keys.count).joined(separator: ", ")
-        return "\(negated ? "NOT " : "")EXISTS (SELECT 1 FROM \(path.from) WHERE \(path.link) AND \(path.alias).Z_PK IN (\(list)))"
+        return
+            "\(negated ? "NOT " : "")EXISTS (SELECT 1 FROM \(path.from) WHERE \(path.link) AND \(path.alias).Z_PK IN (\(list)))"
     }
 
     private func objectKeys(_ value: Any?) -> [Int64] {
@@ -155,11 +174,15 @@ struct PredicateSQL {
 
     // MARK: Comparisons
 
-    mutating func compare(_ left: Operand, _ op: NSComparisonPredicate.Operator, _ right: Operand,
-                          options: NSComparisonPredicate.Options, entity: NSEntityDescription) throws -> String {
+    mutating func compare(
+        _ left: Operand, _ op: NSComparisonPredicate.Operator, _ right: Operand,
+        options: NSComparisonPredicate.Options, entity: NSEntityDescription
+    ) throws -> String {
         // Composite compared with a dictionary: every element.
         if case .compositeColumns(let columns) = left {
-            guard case .constant(let value) = right else { throw TranslationError(description: "a composite can only be compared with a dictionary") }
+            guard case .constant(let value) = right else {
+                throw TranslationError(description: "a composite can only be compared with a dictionary")
+            }
             let dictionary = value.flatMap { CompositeValues.dictionary($0) }
             let parts = columns.map { column -> String in
                 let element = dictionary.flatMap { RowCodec.lookup(column.path, in: $0) }
@@ -169,7 +192,9 @@ struct PredicateSQL {
             }
             let all = "(" + parts.joined(separator: " AND ") + ")"
             switch op {
-            case .equalTo: return dictionary == nil ? "(" + columns.map { "\($0.column) IS NULL" }.joined(separator: " AND ") + ")" : all
+            case .equalTo:
+                return dictionary == nil
+                    ? "(" + columns.map { "\($0.column) IS NULL" }.joined(separator: " AND ") + ")" : all
             case .notEqualTo: return "NOT " + all
             default: throw TranslationError(description: "a composite supports only == and !=")
             }
@@ -191,7 +216,10 @@ struct PredicateSQL {
             if folded { return "\(fold(leftSQL)) \(op == .equalTo ? "=" : "IS NOT") \(fold(rightSQL))" }
             return "\(leftSQL) \(op == .equalTo ? "=" : "IS NOT") \(rightSQL)"
         case .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo:
-            let symbol = [NSComparisonPredicate.Operator.lessThan: "<", .lessThanOrEqualTo: "<=", .greaterThan: ">", .greaterThanOrEqualTo: ">="][op]!
+            let symbol = [
+                NSComparisonPredicate.Operator.lessThan: "<", .lessThanOrEqualTo: "<=", .greaterThan: ">",
+                .greaterThanOrEqualTo: ">=",
+            ][op]!
             let rightSQL = try sql(right, typeHint: hint)
             return "\(fold(leftSQL)) \(symbol) \(fold(rightSQL))"
         case .beginsWith:
@@ -203,7 +231,8 @@ struct PredicateSQL {
         case .contains:
             if case .constant(let value) = left, let collection = value as? [Any] {
                 _ = collection
-                throw TranslationError(description: "CONTAINS with a constant collection on the left is not supported in SQL")
+                throw TranslationError(
+                    description: "CONTAINS with a constant collection on the left is not supported in SQL")
             }
             let rightSQL = try sql(right, typeHint: .stringAttributeType)
             return "ocd_contains(\(leftSQL), \(rightSQL), \(flags))"
@@ -233,9 +262,13 @@ struct PredicateSQL {
             }
             return "\(fold(leftSQL)) IN (\(parts.joined(separator: ", ")))"
         case .between:
-            guard case .constant(let value) = right else { throw TranslationError(description: "BETWEEN needs two bounds") }
+            guard case .constant(let value) = right else {
+                throw TranslationError(description: "BETWEEN needs two bounds")
+            }
             let bounds = PredicateSQL.collectionItems(value)
-            guard bounds.count == 2 else { throw TranslationError(description: "BETWEEN needs exactly two bounds, got \(bounds.count)") }
+            guard bounds.count == 2 else {
+                throw TranslationError(description: "BETWEEN needs exactly two bounds, got \(bounds.count)")
+            }
             arguments.append(encodeConstant(bounds[0], typeHint: hint))
             arguments.append(encodeConstant(bounds[1], typeHint: hint))
             return "\(leftSQL) BETWEEN ? AND ?"
@@ -269,7 +302,20 @@ struct PredicateSQL {
     private func encodeConstant(_ value: Any?, typeHint: NSAttributeType?) -> DatabaseValue {
         if let object = value as? NSManagedObject { return object.primaryKeyIfKnown.databaseValue }
         if let id = value as? NSManagedObjectID { return id.primaryKey.databaseValue }
-        if let type = typeHint { return SQLValueCodec.encode(value, type: type) }
+        if let type = typeHint {
+            // A fraction compared with an integer column keeps its fraction (landings != 2.5 holds for 2): encoding
+            // it as the column's type would truncate it and change what the comparison means.
+            switch type {
+            case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType:
+                if !(value is String), let d = PredicateValues.double(value), PredicateValues.int64(value) == nil,
+                    d.rounded() != d || !d.isFinite
+                {
+                    return d.databaseValue
+                }
+            default: break
+            }
+            return SQLValueCodec.encode(value, type: type)
+        }
         return SQLValueCodec.encode(value, type: .undefinedAttributeType)
     }
 
@@ -285,8 +331,10 @@ struct PredicateSQL {
             if value == nil || value is NSNull { return "NULL" }
             arguments.append(encodeConstant(value, typeHint: typeHint))
             return "?"
-        case .compositeColumns: throw TranslationError(description: "a whole composite cannot be used here; name one of its elements")
-        case .toMany: throw TranslationError(description: "a to-many key path needs ANY, ALL or an aggregate (@count, @sum, ...)")
+        case .compositeColumns:
+            throw TranslationError(description: "a whole composite cannot be used here; name one of its elements")
+        case .toMany:
+            throw TranslationError(description: "a to-many key path needs ANY, ALL or an aggregate (@count, @sum, ...)")
         }
     }
 
@@ -304,23 +352,31 @@ struct PredicateSQL {
                     return .sql(try subquery(base, entity: entity, alias: alias, count: true))
                 }
                 if base.expressionType == .variable, let bound = variables[base.variable] {
-                    return try operand(keyPath: expression.keyPath.split(separator: ".").map(String.init), entity: bound.entity, alias: bound.alias)
+                    return try operand(
+                        keyPath: expression.keyPath.split(separator: ".").map(String.init), entity: bound.entity,
+                        alias: bound.alias)
                 }
                 if base.expressionType == .keyPath, base.operand == nil {
-                    return try operand(keyPath: (base.keyPath + "." + expression.keyPath).split(separator: ".").map(String.init), entity: entity, alias: alias)
+                    return try operand(
+                        keyPath: (base.keyPath + "." + expression.keyPath).split(separator: ".").map(String.init),
+                        entity: entity, alias: alias)
                 }
                 throw TranslationError(description: "key path \(expression.keyPath) on \(base) cannot run in SQL")
             }
-            return try operand(keyPath: expression.keyPath.split(separator: ".").map(String.init), entity: entity, alias: alias)
+            return try operand(
+                keyPath: expression.keyPath.split(separator: ".").map(String.init), entity: entity, alias: alias)
         case .variable:
             if let bound = variables[expression.variable] { return .primaryKey("\(bound.alias).Z_PK", bound.entity) }
-            throw TranslationError(description: "variable $\(expression.variable) has no value; use withSubstitutionVariables(_:) before fetching")
+            throw TranslationError(
+                description:
+                    "variable $\(expression.variable) has no value; use withSubstitutionVariables(_:) before fetching")
         case .aggregate:
             let items = (expression.collection as? [Any]) ?? []
-            return .constant(items.map { item -> Any? in
-                if let e = item as? NSExpression, e.expressionType == .constantValue { return e.constantValue }
-                return item
-            })
+            return .constant(
+                items.map { item -> Any? in
+                    if let e = item as? NSExpression, e.expressionType == .constantValue { return e.constantValue }
+                    return item
+                })
         case .function:
             return try function(expression, entity: entity, alias: alias)
         case .subquery:
@@ -373,7 +429,9 @@ struct PredicateSQL {
         "lowercase:": "ocd_lower", "onesComplement:": "~",
     ]
 
-    private mutating func function(_ expression: NSExpression, entity: NSEntityDescription, alias: String) throws -> Operand {
+    private mutating func function(
+        _ expression: NSExpression, entity: NSEntityDescription, alias: String
+    ) throws -> Operand {
         let name = expression.function
         let arguments = expression.arguments ?? []
         // count:(SUBQUERY(...)) or aggregate over a to-many key path.
@@ -439,10 +497,13 @@ struct PredicateSQL {
             description: "the function \(name) cannot be fetched from a SQLite store; evaluate it in memory")
     }
 
-    private mutating func aggregate(_ function: String, parts: [String], entity: NSEntityDescription, alias: String) throws -> Operand {
+    private mutating func aggregate(
+        _ function: String, parts: [String], entity: NSEntityDescription, alias: String
+    ) throws -> Operand {
         let resolved = try operand(keyPath: parts, entity: entity, alias: alias)
         guard case .toMany(let path) = resolved else {
-            throw TranslationError(description: "\(function) needs a to-many key path, got \(parts.joined(separator: "."))")
+            throw TranslationError(
+                description: "\(function) needs a to-many key path, got \(parts.joined(separator: "."))")
         }
         if function == "count:" {
             return .sql("(SELECT COUNT(*) FROM \(path.from) WHERE \(path.link))")
@@ -450,37 +511,50 @@ struct PredicateSQL {
         var inner = self
         inner.joins = []
         let value = try inner.operand(keyPath: path.rest, entity: path.entity, alias: path.alias)
-        guard case .column(let column, _) = value else { throw TranslationError(description: "\(function) needs an attribute after the to-many key") }
+        guard case .column(let column, _) = value else {
+            throw TranslationError(description: "\(function) needs an attribute after the to-many key")
+        }
         aliasCounter = inner.aliasCounter
         let sqlFunction = ["sum:": "TOTAL", "average:": "AVG", "min:": "MIN", "max:": "MAX"][function]!
-        return .sql("(SELECT \(sqlFunction)(\(column)) FROM \(path.from) \(inner.joins.joined(separator: " ")) WHERE \(path.link))")
+        return .sql(
+            "(SELECT \(sqlFunction)(\(column)) FROM \(path.from) \(inner.joins.joined(separator: " ")) WHERE \(path.link))"
+        )
     }
 
-    private mutating func subquery(_ expression: NSExpression, entity: NSEntityDescription, alias: String, count: Bool) throws -> String {
+    private mutating func subquery(
+        _ expression: NSExpression, entity: NSEntityDescription, alias: String, count: Bool
+    ) throws -> String {
         guard let collection = expression.collection as? NSExpression, collection.expressionType == .keyPath else {
             throw TranslationError(description: "SUBQUERY needs a key path collection")
         }
-        let resolved = try operand(keyPath: collection.keyPath.split(separator: ".").map(String.init), entity: entity, alias: alias)
+        let resolved = try operand(
+            keyPath: collection.keyPath.split(separator: ".").map(String.init), entity: entity, alias: alias)
         guard case .toMany(let path) = resolved, path.rest.isEmpty else {
-            throw TranslationError(description: "SUBQUERY's collection \(collection.keyPath) is not a to-many relationship")
+            throw TranslationError(
+                description: "SUBQUERY's collection \(collection.keyPath) is not a to-many relationship")
         }
         var inner = self
         inner.joins = []
         inner.variables[expression.variable] = (path.alias, path.entity)
-        guard let predicate = expression.predicate else { throw TranslationError(description: "SUBQUERY has no predicate") }
+        guard let predicate = expression.predicate else {
+            throw TranslationError(description: "SUBQUERY has no predicate")
+        }
         let condition = try inner.translate(predicate, entity: path.entity, alias: path.alias)
         arguments += inner.arguments.dropFirst(arguments.count)
         deferredArguments = inner.deferredArguments
         aliasCounter = inner.aliasCounter
         let select = count ? "COUNT(*)" : "\(path.alias).Z_PK"
-        let sql = "(SELECT \(select) FROM \(path.from) \(inner.joins.joined(separator: " ")) WHERE \(path.link) AND \(condition))"
+        let sql =
+            "(SELECT \(select) FROM \(path.from) \(inner.joins.joined(separator: " ")) WHERE \(path.link) AND \(condition))"
         return sql
     }
 
     /// Resolves a key path from `entity` (rows aliased `alias`) to a column, joining through to-ones.
     mutating func operand(keyPath: [String], entity: NSEntityDescription, alias: String) throws -> Operand {
         guard let first = keyPath.first else { return .primaryKey("\(alias).Z_PK", entity) }
-        if first == "self" || first == "SELF" { return try operand(keyPath: Array(keyPath.dropFirst()), entity: entity, alias: alias) }
+        if first == "self" || first == "SELF" {
+            return try operand(keyPath: Array(keyPath.dropFirst()), entity: entity, alias: alias)
+        }
         if first.hasPrefix("$"), let bound = variables[String(first.dropFirst())] {
             return try operand(keyPath: Array(keyPath.dropFirst()), entity: bound.entity, alias: bound.alias)
         }
@@ -488,28 +562,41 @@ struct PredicateSQL {
             throw TranslationError(description: "\(first) must follow a to-many key path")
         }
         guard let slot = entity.layout.slotByName[first] else {
-            throw TranslationError(description: "keypath \(keyPath.joined(separator: ".")) not found in entity \(entity.name ?? "?")")
+            throw TranslationError(
+                description: "keypath \(keyPath.joined(separator: ".")) not found in entity \(entity.name ?? "?")")
         }
         let mapping = schema.mapping(for: entity)
         switch mapping.slots[slot] {
         case .transient:
-            throw TranslationError(description: "\(entity.name ?? "?").\(first) is transient and cannot be used in a fetch predicate")
+            throw TranslationError(
+                description: "\(entity.name ?? "?").\(first) is transient and cannot be used in a fetch predicate")
         case .attribute(let column, let attribute)
-            where keyPath.count == 2 && keyPath[1] == "length" && attribute.attributeType == .stringAttributeType:
+        where keyPath.count == 2 && keyPath[1] == "length" && attribute.attributeType == .stringAttributeType:
             // A string's length, in UTF-16 code units as NSString counts them.
             return .sql("ocd_length(\(alias).\(column))")
         case .attribute(let column, let attribute):
-            guard keyPath.count == 1 else { throw TranslationError(description: "\(entity.name ?? "?").\(first) is an attribute; it has no key \(keyPath[1])") }
+            guard keyPath.count == 1 else {
+                throw TranslationError(
+                    description: "\(entity.name ?? "?").\(first) is an attribute; it has no key \(keyPath[1])")
+            }
             return .column("\(alias).\(column)", attribute.attributeType)
         case .composite(let columns):
             let rest = Array(keyPath.dropFirst())
-            if rest.isEmpty { return .compositeColumns(columns.map { ($0.path, "\(alias).\($0.name)", $0.attribute.attributeType) }) }
-            if let exact = columns.first(where: { $0.path == rest }) { return .column("\(alias).\(exact.name)", exact.attribute.attributeType) }
+            if rest.isEmpty {
+                return .compositeColumns(columns.map { ($0.path, "\(alias).\($0.name)", $0.attribute.attributeType) })
+            }
+            if let exact = columns.first(where: { $0.path == rest }) {
+                return .column("\(alias).\(exact.name)", exact.attribute.attributeType)
+            }
             let nested = columns.filter { Array($0.path.prefix(rest.count)) == rest }
             guard !nested.isEmpty else {
-                throw TranslationError(description: "composite \(entity.name ?? "?").\(first) has no element \(rest.joined(separator: "."))")
+                throw TranslationError(
+                    description:
+                        "composite \(entity.name ?? "?").\(first) has no element \(rest.joined(separator: "."))")
             }
-            return .compositeColumns(nested.map { (Array($0.path.dropFirst(rest.count)), "\(alias).\($0.name)", $0.attribute.attributeType) })
+            return .compositeColumns(
+                nested.map { (Array($0.path.dropFirst(rest.count)), "\(alias).\($0.name)", $0.attribute.attributeType) }
+            )
         case .toOne(let column, _, let destination):
             if keyPath.count == 1 { return .toOne(column: "\(alias).\(column)", destination: destination) }
             let joinKey = "\(alias).\(column)"
@@ -529,17 +616,22 @@ struct PredicateSQL {
             let sub = "s\(aliasCounter)"
             let rest = Array(keyPath.dropFirst())
             let entityFilter = entityFilterSQL(destination, alias: sub)
-            let path = ToManyPath(from: "\(table) \(sub)", link: "\(sub).\(column) = \(alias).Z_PK\(entityFilter)", alias: sub, entity: destination, rest: rest)
+            let path = ToManyPath(
+                from: "\(table) \(sub)", link: "\(sub).\(column) = \(alias).Z_PK\(entityFilter)", alias: sub,
+                entity: destination, rest: rest)
             return try aggregateSuffix(path)
         case .toManyByJoin(let join, let isSource, let destination):
             aliasCounter += 1
             let sub = "s\(aliasCounter)"
             let link = "m\(aliasCounter)"
-            let (mine, theirs) = isSource ? (join.sourceColumn, join.destinationColumn) : (join.destinationColumn, join.sourceColumn)
+            let (mine, theirs) =
+                isSource ? (join.sourceColumn, join.destinationColumn) : (join.destinationColumn, join.sourceColumn)
             let table = schema.mapping(for: destination).table.name
             let rest = Array(keyPath.dropFirst())
-            let path = ToManyPath(from: "\(join.name) \(link) JOIN \(table) \(sub) ON \(sub).Z_PK = \(link).\(theirs)",
-                                  link: "\(link).\(mine) = \(alias).Z_PK\(entityFilterSQL(destination, alias: sub))", alias: sub, entity: destination, rest: rest)
+            let path = ToManyPath(
+                from: "\(join.name) \(link) JOIN \(table) \(sub) ON \(sub).Z_PK = \(link).\(theirs)",
+                link: "\(link).\(mine) = \(alias).Z_PK\(entityFilterSQL(destination, alias: sub))", alias: sub,
+                entity: destination, rest: rest)
             return try aggregateSuffix(path)
         }
     }
@@ -555,10 +647,14 @@ struct PredicateSQL {
             var inner = self
             inner.joins = []
             let value = try inner.operand(keyPath: rest, entity: path.entity, alias: path.alias)
-            guard case .column(let column, _) = value else { throw TranslationError(description: "\(operatorName) needs an attribute") }
+            guard case .column(let column, _) = value else {
+                throw TranslationError(description: "\(operatorName) needs an attribute")
+            }
             aliasCounter = inner.aliasCounter
             let function = ["@sum": "TOTAL", "@avg": "AVG", "@min": "MIN", "@max": "MAX"][operatorName.lowercased()]!
-            return .sql("(SELECT \(function)(\(column)) FROM \(path.from) \(inner.joins.joined(separator: " ")) WHERE \(path.link))")
+            return .sql(
+                "(SELECT \(function)(\(column)) FROM \(path.from) \(inner.joins.joined(separator: " ")) WHERE \(path.link))"
+            )
         default:
             throw TranslationError(description: "unknown key path operator \(operatorName)")
         }
@@ -575,11 +671,16 @@ struct PredicateSQL {
     // MARK: Sorting
 
     /// ORDER BY terms for sort descriptors.
-    mutating func orderBy(_ descriptors: [NSSortDescriptor], entity: NSEntityDescription, alias: String = "t0") throws -> [String] {
+    mutating func orderBy(
+        _ descriptors: [NSSortDescriptor], entity: NSEntityDescription, alias: String = "t0"
+    ) throws -> [String] {
         var terms: [String] = []
         for descriptor in descriptors {
-            guard let key = descriptor.key else { throw TranslationError(description: "a sort descriptor without a key cannot run in SQL") }
-            let resolved = try operand(keyPath: key.split(separator: ".").map(String.init), entity: entity, alias: alias)
+            guard let key = descriptor.key else {
+                throw TranslationError(description: "a sort descriptor without a key cannot run in SQL")
+            }
+            let resolved = try operand(
+                keyPath: key.split(separator: ".").map(String.init), entity: entity, alias: alias)
             let direction = descriptor.ascending ? "ASC" : "DESC"
             let collation = PredicateSQL.collation(for: descriptor)
             switch resolved {
