@@ -121,13 +121,15 @@ import Testing
             for format in [
                 "landings != 2.5", "4.5 <= landings", "landings IN {2.5, 3}", "landings BETWEEN {1.5, 3.5}",
                 "NOT (date > CAST(400, 'NSDate'))", "NOT (aircraft.tailNumber == 'n001')",
+                "bitwiseXor:with:(landings, 3) == 1",
+                (0..<1000).map { "landings == \($0 % 7) OR hours > \($0)" }.joined(separator: " OR "),
             ] {
                 let request = NSFetchRequest<LogEntry>(entityName: "LogEntry")
                 request.predicate = NSPredicate(format: format)
                 let inSQL = Set(try context.fetch(request).map(\.objectID))
                 let inMemory = Set(all.filter { request.predicate!.evaluate(with: $0) }.map(\.objectID))
                 let agree = inSQL == inMemory
-                #expect(agree, "\(format): SQL \(inSQL.count), memory \(inMemory.count)")
+                #expect(agree, "\(format.prefix(80)): SQL \(inSQL.count), memory \(inMemory.count)")
             }
             // ALL over a to-many whose elements have nil values: SQL's NOT EXISTS … NOT (…) sees them as memory does.
             let aircraft = try context.fetch(NSFetchRequest<Aircraft>(entityName: "Aircraft"))

@@ -12,24 +12,18 @@ extension NSManagedObjectContext {
     func computeDerivedAttributes(
         inserted: [NSManagedObject], updated: [NSManagedObject], deleted: [NSManagedObject]
     ) throws -> [NSManagedObject] {
-        // Most models have no derived attribute: then there is nothing to look at.
-        var derivedByEntity: [ObjectIdentifier: [NSDerivedAttributeDescription]] = [:]
-        var derivedEntities: [NSEntityDescription] = []
-        for entity in persistentStoreCoordinator?.managedObjectModel.entities ?? [] {
-            let derived = Self.derivedAttributes(of: entity)
-            if !derived.isEmpty {
-                derivedByEntity[ObjectIdentifier(entity)] = derived
-                derivedEntities.append(entity)
-            }
+        // Most models have no derived attribute: then there is nothing to look at (each entity's list is cached
+        // in its layout).
+        let derivedEntities = (persistentStoreCoordinator?.managedObjectModel.entities ?? []).filter {
+            !$0.layout.derivedAttributes.isEmpty
         }
-        guard !derivedByEntity.isEmpty else { return [] }
+        guard !derivedEntities.isEmpty else { return [] }
         var ownerRelationships: [ObjectIdentifier: [String]] = [:]
         var targets: [(NSManagedObject, [NSDerivedAttributeDescription])] = []
         var seen = Set<ObjectIdentifier>()
         func consider(_ object: NSManagedObject) {
-            guard !object.isDeleted, let derived = derivedByEntity[ObjectIdentifier(object.entity)],
-                seen.insert(ObjectIdentifier(object)).inserted
-            else { return }
+            let derived = object.entity.layout.derivedAttributes
+            guard !object.isDeleted, !derived.isEmpty, seen.insert(ObjectIdentifier(object)).inserted else { return }
             targets.append((object, derived))
         }
         /// The objects `object` points to through to-ones whose destinations have derived attributes.
@@ -56,7 +50,8 @@ extension NSManagedObjectContext {
                 guard let expression = attribute.derivationExpression else { continue }
                 let computed: Any?
                 do {
-                    computed = Self.coerce(try expression.evaluate(with: object), to: attribute.attributeType)
+                    // setValue stores it in the attribute's type, as any value set on the attribute.
+                    computed = try expression.evaluate(with: object)
                 } catch {
                     throw coreDataError(
                         NSPersistentStoreSaveError,
@@ -71,30 +66,5 @@ extension NSManagedObjectContext {
             if changed, !saving.contains(ObjectIdentifier(object)) { newlyChanged.append(object) }
         }
         return newlyChanged
-    }
-
-    /// The entity's derived attributes, inherited ones included.
-    static func derivedAttributes(of entity: NSEntityDescription) -> [NSDerivedAttributeDescription] {
-        entity.attributesByName.values.compactMap { $0 as? NSDerivedAttributeDescription }
-    }
-
-    /// A computed value in the attribute's type (a count into a Double attribute, a sum of doubles into an integer
-    /// one, rounded toward zero as NSNumber's integer accessors do).
-    static func coerce(_ value: Any?, to type: NSAttributeType) -> Any? {
-        guard let value = PredicateValues.unwrap(value) else { return nil }
-        switch type {
-        case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType:
-            if let i = PredicateValues.int64(value) { return Int(i) }
-            if let d = PredicateValues.double(value), d.isFinite, let i = Int(exactly: d.rounded(.towardZero)) {
-                return i
-            }
-            return value
-        case .doubleAttributeType, .floatAttributeType, .decimalAttributeType:
-            return PredicateValues.double(value) ?? value
-        case .stringAttributeType:
-            return PredicateValues.string(value) ?? value
-        default:
-            return value
-        }
     }
 }

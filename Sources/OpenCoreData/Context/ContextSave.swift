@@ -22,7 +22,7 @@ extension NSManagedObjectContext {
         for object in inserted + updated + deleted { object.willSave() }
         // Derived attributes are computed from the values willSave left; owners they change are saved too.
         let owners = try computeDerivedAttributes(inserted: inserted, updated: updated, deleted: deleted)
-        for owner in owners where owner.isUpdated && !owner.isInserted {
+        for owner in owners {
             owner.willSave()
             updated.append(owner)
         }

@@ -8,6 +8,9 @@ import Foundation
 /// the expression in memory at save time for every inserted or updated object of the entity, and for the objects
 /// an inserted, updated or deleted object points to through a to-one relationship (the owner of a to-many that an
 /// aggregate reads). A change deeper than that (an item of an item) is not seen until the object itself is saved.
+///
+/// `@unchecked Sendable` as its superclass is: a model is built, then handed to a coordinator and only read (Core Data
+/// forbids changing a model in use), so its descriptions cross threads without being mutated.
 open class NSDerivedAttributeDescription: NSAttributeDescription, @unchecked Sendable {
     /// The expression the value is computed from. As on Apple's platforms, a key path ending in `.@count`,
     /// `.@sum` or `.@total` is stored as the function expression it means (`pages.@count` becomes

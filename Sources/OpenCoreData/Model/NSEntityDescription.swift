@@ -203,6 +203,8 @@ final class EntityLayout: @unchecked Sendable {
     /// Attribute types by slot (nil for relationships): attributes are read straight from the values,
     /// and written typed by the accessors.
     let attributeTypes: [NSAttributeType?]
+    /// The derived attributes (inherited ones included), computed when an object is saved.
+    let derivedAttributes: [NSDerivedAttributeDescription]
     /// Property names by slot, for `slot(named:)`.
     private let names: [String]
     /// The slots of `@Managed` properties, by their `ManagedProperty` constants.
@@ -248,6 +250,7 @@ final class EntityLayout: @unchecked Sendable {
             (properties[$0] as? NSRelationshipDescription)?.isToMany == true
         }
         self.attributeTypes = properties.map { ($0 as? NSAttributeDescription)?.attributeType }
+        self.derivedAttributes = properties.compactMap { $0 as? NSDerivedAttributeDescription }
         self.names = properties.map(\.name)
     }
 }

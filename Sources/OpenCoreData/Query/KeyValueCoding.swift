@@ -24,9 +24,9 @@ public enum KeyValueCoding {
 
     /// The value of a dotted `keyPath` on `object`, with KVC collection operators.
     public static func value(of object: Any?, keyPath: String) -> Any? {
-        // The non-throwing form reads a key path with an unknown collection operator as nil (its only error);
-        // predicates use the checked form, which reports it.
-        (try? walk(object, keyPath: keyPath) { object, key in lookup(object, key: key).value }) ?? nil
+        // The non-throwing form reads an unknown collection operator as nil, as it reads an unknown key; predicates
+        // use the checked form, which reports both.
+        walk(object, keyPath: keyPath, { object, key in lookup(object, key: key).value }, unknownOperator: { _ in nil })
     }
 
     /// As ``value(of:key:)``, but a key that a string, number, date, UUID, URL or data value does not have is an
@@ -44,7 +44,11 @@ public enum KeyValueCoding {
 
     /// As ``value(of:keyPath:)`` with ``checkedValue(of:key:)`` for each key.
     static func checkedValue(of object: Any?, keyPath: String) throws -> Any? {
-        try walk(object, keyPath: keyPath) { object, key in try checkedValue(of: object, key: key) }
+        try walk(
+            object, keyPath: keyPath, { object, key in try checkedValue(of: object, key: key) },
+            unknownOperator: { part in
+                throw NSPredicateEvaluationError.invalidOperand("unknown collection operator \(part)")
+            })
     }
 
     /// The value of one key, and whether the object is a value whose keys are known and lacks this one.
@@ -136,8 +140,9 @@ public enum KeyValueCoding {
     /// Walks a dotted key path, applying `@count`, `@sum`, `@avg`, `@min`, `@max`, `@unionOfObjects`,
     /// `@distinctUnionOfObjects`, `@unionOfArrays`, `@distinctUnionOfArrays` and `@distinctUnionOfSets`.
     private static func walk(
-        _ object: Any?, keyPath: String, _ lookup: (Any?, String) throws -> Any?
-    ) throws -> Any? {
+        _ object: Any?, keyPath: String, _ lookup: (Any?, String) throws -> Any?,
+        unknownOperator: (Substring) throws -> Any?
+    ) rethrows -> Any? {
         if !keyPath.contains(".") && !keyPath.hasPrefix("@") { return try lookup(object, keyPath) }
         var current: Any? = object
         var parts = keyPath.split(separator: ".")[...]
@@ -149,7 +154,8 @@ public enum KeyValueCoding {
                 let values: [Any] =
                     rest.isEmpty
                     ? elements
-                    : try elements.compactMap { try walk($0, keyPath: rest, lookup) }.filter { !($0 is NSNull) }
+                    : try elements.compactMap { try walk($0, keyPath: rest, lookup, unknownOperator: unknownOperator) }
+                        .filter { !($0 is NSNull) }
                 func distinct(_ items: [Any]) -> [Any] {
                     var out: [Any] = []
                     for v in items where !out.contains(where: { PredicateValues.equal($0, v) }) { out.append(v) }
@@ -169,7 +175,7 @@ public enum KeyValueCoding {
                 case "@distinctUnionOfArrays", "@distinctUnionOfSets":
                     return distinct(values.flatMap { PredicateValues.collection($0) ?? [$0] })
                 default:
-                    throw NSPredicateEvaluationError.invalidOperand("unknown collection operator \(part)")
+                    return try unknownOperator(part)
                 }
             }
             current = try lookup(current, String(part))

@@ -188,7 +188,8 @@ extension NSPersistentStore {
                 let operand = try translator.operand(expression, entity: entity, alias: "t0")
                 let sql: String
                 switch operand {
-                case .column(let c, _), .sql(let c), .toOne(let c, _), .primaryKey(let c, _): sql = c
+                // Written here, in the SELECT list: an expression's bound values go in at this point of the text.
+                case .column, .sql, .toOne, .primaryKey: sql = try translator.sql(operand, typeHint: nil)
                 default: throw coreDataError(NSCoreDataError, "Expression \(description.name) cannot be fetched.")
                 }
                 let type = description.expressionResultType

@@ -13,9 +13,6 @@ struct PredicateSQL {
     private(set) var arguments: [DatabaseValue] = []
     private var joinAliases: [String: String] = [:]
     private var aliasCounter = 0
-    /// Arguments of a comparison's right-hand SQL (a subquery, a CASE, a function call) set aside while its left side
-    /// is written, so that the arguments are bound in the order their `?`s appear in the text.
-    private var deferredArguments: [String: [DatabaseValue]] = [:]
     /// Subquery variables ($x) bound to a table alias and entity.
     private var variables: [String: (alias: String, entity: NSEntityDescription)] = [:]
 
@@ -31,7 +28,9 @@ struct PredicateSQL {
         case toOne(column: String, destination: NSEntityDescription)
         case primaryKey(String, NSEntityDescription)
         case constant(Any?)
-        case sql(String)
+        /// SQL text with the values its `?`s bind, in order (bound when the text is written, so a comparison's
+        /// arguments follow its text whatever side the SQL is on).
+        case sql(String, arguments: [DatabaseValue] = [])
         case toMany(ToManyPath)
     }
 
@@ -56,8 +55,8 @@ struct PredicateSQL {
         if let compound = predicate as? NSCompoundPredicate {
             let parts = try compound.subpredicates.map { try translate($0, entity: entity, alias: alias) }
             switch compound.compoundPredicateType {
-            case .and: return parts.isEmpty ? "1" : "(" + parts.joined(separator: " AND ") + ")"
-            case .or: return parts.isEmpty ? "0" : "(" + parts.joined(separator: " OR ") + ")"
+            case .and: return parts.isEmpty ? "1" : Self.join(parts[...], "AND")
+            case .or: return parts.isEmpty ? "0" : Self.join(parts[...], "OR")
             // A comparison with NULL is false in memory (evaluate(with:)) but NULL in SQL, where NOT keeps it NULL
             // and drops the row: COALESCE makes the negation see "false", so SQL picks what memory picks.
             case .not: return "NOT COALESCE((" + (parts.first ?? "1") + "), 0)"
@@ -74,18 +73,23 @@ struct PredicateSQL {
         }
     }
 
+    /// `(a OR b OR …)`, nested in groups of at most 64: SQLite nests a chain one level per operator and refuses
+    /// more than 1,000 levels ("Expression tree is too large"), so a 1,000-clause predicate would not run flat.
+    static func join(_ parts: ArraySlice<String>, _ connective: String) -> String {
+        guard parts.count > 64 else { return "(" + parts.joined(separator: " \(connective) ") + ")" }
+        let size = (parts.count + 63) / 64
+        let groups = stride(from: parts.startIndex, to: parts.endIndex, by: size).map {
+            join(parts[$0..<min($0 + size, parts.endIndex)], connective)
+        }
+        return join(groups[...], connective)
+    }
+
     private mutating func translate(
         _ comparison: NSComparisonPredicate, entity: NSEntityDescription, alias: String
     ) throws -> String {
         let modifier = comparison.comparisonPredicateModifier
         var left = try operand(comparison.leftExpression, entity: entity, alias: alias)
-        let mark = arguments.count
         let right = try operand(comparison.rightExpression, entity: entity, alias: alias)
-        if case .sql(let text) = right, arguments.count > mark {
-            // Bound when the right side's text is written, after the left side's.
-            deferredArguments[text, default: []] += arguments[mark...]
-            arguments.removeSubrange(mark...)
-        }
         // ANY / ALL / implicit ANY over a to-many key path: a correlated subquery.
         if case .toMany(let path) = left {
             if path.rest.isEmpty,
@@ -139,7 +143,6 @@ struct PredicateSQL {
                 innerLeft, comparison.predicateOperatorType, right, options: comparison.options, entity: path.entity)
         }
         arguments = inner.arguments
-        deferredArguments = inner.deferredArguments
         aliasCounter = inner.aliasCounter
         let innerJoins = inner.joins.joined(separator: " ")
         if all {
@@ -319,13 +322,14 @@ struct PredicateSQL {
         return SQLValueCodec.encode(value, type: .undefinedAttributeType)
     }
 
-    private mutating func sql(_ operand: Operand, typeHint: NSAttributeType?) throws -> String {
+    /// The SQL text of an operand, binding the values it needs (a constant's, or those an expression carries).
+    mutating func sql(_ operand: Operand, typeHint: NSAttributeType?) throws -> String {
         switch operand {
         case .column(let column, _): return column
         case .toOne(let column, _): return column
         case .primaryKey(let column, _): return column
-        case .sql(let sql):
-            if let deferred = deferredArguments.removeValue(forKey: sql) { arguments += deferred }
+        case .sql(let sql, let values):
+            arguments += values
             return sql
         case .constant(let value):
             if value == nil || value is NSNull { return "NULL" }
@@ -340,7 +344,20 @@ struct PredicateSQL {
 
     // MARK: Expressions
 
+    /// An expression as an operand. Values bound while its SQL was built travel with that SQL (`.sql(_:arguments:)`),
+    /// so they are bound where the text is finally written.
     mutating func operand(_ expression: NSExpression, entity: NSEntityDescription, alias: String) throws -> Operand {
+        let mark = arguments.count
+        let resolved = try resolve(expression, entity: entity, alias: alias)
+        guard case .sql(let text, let own) = resolved, arguments.count > mark else { return resolved }
+        let bound = Array(arguments[mark...])
+        arguments.removeSubrange(mark...)
+        return .sql(text, arguments: bound + own)
+    }
+
+    private mutating func resolve(
+        _ expression: NSExpression, entity: NSEntityDescription, alias: String
+    ) throws -> Operand {
         switch expression.expressionType {
         case .constantValue:
             return .constant(expression.constantValue)
@@ -470,7 +487,7 @@ struct PredicateSQL {
         case "bitwiseXor:with:" where arguments.count == 2:
             let l = try scalarSQL(arguments[0], entity: entity, alias: alias)
             let r = try scalarSQL(arguments[1], entity: entity, alias: alias)
-            return .sql("((\(l) | \(r)) - (\(l) & \(r)))")
+            return .sql("ocd_xor(\(l), \(r))")
         case "now" where arguments.isEmpty:
             return .constant(Date())
         case "noindex:" where arguments.count == 1:
@@ -541,7 +558,6 @@ struct PredicateSQL {
         }
         let condition = try inner.translate(predicate, entity: path.entity, alias: path.alias)
         arguments += inner.arguments.dropFirst(arguments.count)
-        deferredArguments = inner.deferredArguments
         aliasCounter = inner.aliasCounter
         let select = count ? "COUNT(*)" : "\(path.alias).Z_PK"
         let sql =
@@ -684,7 +700,10 @@ struct PredicateSQL {
             let direction = descriptor.ascending ? "ASC" : "DESC"
             let collation = PredicateSQL.collation(for: descriptor)
             switch resolved {
-            case .column(let column, _), .toOne(let column, _), .primaryKey(let column, _), .sql(let column):
+            case .sql(let column, let values):
+                arguments += values
+                terms.append("\(column)\(collation) \(direction)")
+            case .column(let column, _), .toOne(let column, _), .primaryKey(let column, _):
                 terms.append("\(column)\(collation) \(direction)")
             case .compositeColumns(let columns):
                 terms += columns.map { "\($0.column)\(collation) \(direction)" }

@@ -71,6 +71,13 @@ enum SQLFunctions {
                 String.fromDatabaseValue(values[0])?.utf16.count
             })
         db.add(
+            function: DatabaseFunction("ocd_xor", argumentCount: 2, pure: true) { values in
+                guard let a = Int64.fromDatabaseValue(values[0]), let b = Int64.fromDatabaseValue(values[1]) else {
+                    return nil
+                }
+                return a ^ b
+            })
+        db.add(
             function: DatabaseFunction("ocd_upper", argumentCount: 1, pure: true) { values in
                 String.fromDatabaseValue(values[0])?.uppercased()
             })

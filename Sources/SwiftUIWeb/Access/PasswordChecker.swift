@@ -9,11 +9,11 @@ final class PasswordChecker: Sendable {
 
     init(hash: PasswordHash) { self.hash = hash }
 
-    /// Whether `typed` is the password.
-    func check(_ typed: String) async -> Bool {
+    /// Whether `typed` is the password; throws when it could not be checked.
+    func check(_ typed: String) async throws -> Bool {
         let hash = self.hash
-        return await withCheckedContinuation { continuation in
-            queue.async { continuation.resume(returning: hash.matches(typed)) }
+        return try await withCheckedThrowingContinuation { continuation in
+            queue.async { continuation.resume(with: Result { try hash.matches(typed) }) }
         }
     }
 }

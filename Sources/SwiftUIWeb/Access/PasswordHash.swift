@@ -64,15 +64,13 @@ public struct PasswordHash: Sendable, Equatable, CustomStringConvertible {
         "scrypt$\(logN)$\(blockSize)$\(parallelism)$\(Data(salt).base64EncodedString())$\(Data(key).base64EncodedString())"
     }
 
-    /// Whether `password` hashes to this key (compared in constant time). Slow on purpose.
-    public func matches(_ password: String) -> Bool {
-        guard !password.isEmpty,
-            let derived = try? PasswordHash.derive(
-                password, salt: salt, logN: logN, blockSize: blockSize, parallelism: parallelism)
-        else {
-            // An empty password, or scrypt refusing its parameters (checked when the hash was read): no match.
-            return false
-        }
+    /// Whether `password` hashes to this key (compared in constant time). Slow on purpose. Throws when scrypt
+    /// cannot run (its parameters were checked when the hash was read, so that is a failure such as memory), which
+    /// must not pass for a wrong password.
+    public func matches(_ password: String) throws -> Bool {
+        guard !password.isEmpty else { return false }  // an empty entry is never the password
+        let derived = try PasswordHash.derive(
+            password, salt: salt, logN: logN, blockSize: blockSize, parallelism: parallelism)
         var difference: UInt8 = 0
         for (a, b) in zip(derived, key) { difference |= a ^ b }
         return difference == 0 && derived.count == key.count

@@ -15,14 +15,17 @@ enum ExternalEvents {
     }
 
     /// The catalog entry a new window for `url` opens in: the first with matching conditions, else (when no entry
-    /// names conditions) the first window group; `nil` when entries name conditions and none matches.
-    static func entry(for url: URL, in catalog: SceneCatalog) -> SceneCatalog.Entry? {
+    /// names conditions) the first window group. When entries name conditions and none matches, no scene handles
+    /// the URL: an error that names it.
+    static func entry(for url: URL, in catalog: SceneCatalog, appName: String) throws -> SceneCatalog.Entry {
         let candidates = catalog.entries.filter { $0.kind == .windowGroup || $0.kind == .window }
         if let match = candidates.first(where: { $0.externalEvents.map { matches($0, url) } ?? false }) {
             return match
         }
-        guard !candidates.contains(where: { $0.externalEvents != nil }) else { return nil }
-        return candidates.first
+        if !candidates.contains(where: { $0.externalEvents != nil }), let first = candidates.first { return first }
+        throw ExternalURLError(
+            "no scene of \(appName) handles \(url.absoluteString): each names the URLs it opens with "
+                + "handlesExternalEvents(matching:), and none matches")
     }
 }
 
@@ -105,12 +108,7 @@ extension AppHost {
             preferred.receive(url)
             return (preferred, false)
         }
-        let catalog = SceneCatalog(app: app)
-        guard let entry = ExternalEvents.entry(for: url, in: catalog) else {
-            throw ExternalURLError(
-                "no scene of \(appName) handles \(url.absoluteString): each names the URLs it opens with "
-                    + "handlesExternalEvents(matching:), and none matches")
-        }
+        let entry = try ExternalEvents.entry(for: url, in: SceneCatalog(app: app), appName: appName)
         let scene = entry.kind == .window ? singleScene(group: entry.id ?? "") : newScene(group: entry.id)
         scene.receive(url)
         return (scene, true)

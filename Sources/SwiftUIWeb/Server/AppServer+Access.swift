@@ -93,7 +93,15 @@ extension AppServer {
         }
         let typed = formField("token", in: String(decoding: body.readableBytesView, as: UTF8.self)) ?? ""
         var accepted = gate.authentication == .none || gate.acceptsTyped(typed)
-        if !accepted, let passwords { accepted = await passwords.check(typed) }
+        if !accepted, let passwords {
+            do {
+                accepted = try await passwords.check(typed)
+            } catch {
+                logger.error("sign-in: the password could not be checked: \(error)")
+                return AccessResponse.text(
+                    .internalServerError, "The password could not be checked; the app's log says why.")
+            }
+        }
         guard accepted else {
             logger.warning(
                 "sign-in refused: what was typed is not this launch's token\(passwords == nil ? "" : " nor the password")"

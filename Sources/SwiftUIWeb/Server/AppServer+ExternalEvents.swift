@@ -14,25 +14,20 @@ extension AppServer {
         guard let url = URL(string: text), url.scheme != nil else {
             return AccessResponse.text(.badRequest, "“\(text)” is not an absolute URL")
         }
-        let outcome: Result<(id: String, isNew: Bool, title: String), ExternalURLError> = await MainActor.run {
-            do {
+        let opened: (id: String, isNew: Bool, title: String)
+        do {
+            opened = try await MainActor.run {
                 let (scene, isNew) = try host.openExternalURL(url)
-                return .success((scene.id, isNew, scene.title))
-            } catch let error as ExternalURLError {
-                return .failure(error)
-            } catch {
-                return .failure(ExternalURLError("\(error)"))
+                return (scene.id, isNew, scene.title)
             }
+        } catch {
+            logger.warning("open: \(error)")
+            return AccessResponse.text(.notFound, "\(error)")
         }
-        switch outcome {
-        case .failure(let error):
-            logger.warning("open: \(error.description)")
-            return AccessResponse.text(.notFound, error.description)
-        case .success(let opened) where opened.isNew:
+        if opened.isNew {
             return Response(status: .seeOther, headers: [.location: "/?w=" + opened.id, .cacheControl: "no-store"])
-        case .success(let opened):
-            let title = opened.title.isEmpty ? "the app’s window" : "“\(opened.title)”"
-            return AccessResponse.text(.ok, "Opened \(url.absoluteString) in \(title), which was already showing.")
         }
+        let title = opened.title.isEmpty ? "the app’s window" : "“\(opened.title)”"
+        return AccessResponse.text(.ok, "Opened \(url.absoluteString) in \(title), which was already showing.")
     }
 }
