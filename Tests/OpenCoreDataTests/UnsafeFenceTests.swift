@@ -19,9 +19,9 @@ struct UnsafeFenceTests {
         "Context/ObjectConstruction.swift",  // the thread-specific payload handoff
         "Context/ClassChecker.swift",  // fetched objects as the request's result type
         "Context/NSManagedObjectContext.swift",  // unchecked exclusivity on the batch groups (under a lock)
-        "Store/SQLiteBinding.swift",  // binding values to SQLite's C API
-        "Store/SQLColumns.swift",  // reading result columns from SQLite's C API
-        "Store/FetchExecution.swift",  // GRDB's reentrant read
+        "SQLite/SQLiteBinding.swift",  // binding values to SQLite's C API
+        "SQLite/SQLColumns.swift",  // reading result columns from SQLite's C API
+        "SQLite/SQLCore+Fetch.swift",  // GRDB's reentrant read
     ]
 
     /// Whether a line uses something unsafe.

@@ -19,8 +19,11 @@ extension NSManagedObjectContext {
         case .dictionaryResultType:
             var dictionarySpec = spec
             dictionarySpec.distinct = request.returnsDistinctResults
-            return try store.fetchDictionaries(
-                dictionarySpec, properties: request.propertiesToFetch, groupBy: request.propertiesToGroupBy
+            return try store.core.fetchDictionaries(
+                dictionarySpec, properties: request.propertiesToFetch, groupBy: request.propertiesToGroupBy,
+                objectID: { row in
+                    NSManagedObjectID(entity: row.entity, store: store, primaryKey: row.primaryKey)
+                }
             ).map { $0 as! T }
         default:
             if T.self is NSManagedObject.Type {
@@ -57,7 +60,7 @@ extension NSManagedObjectContext {
         defer { stateLock.unlock() }
         let (store, spec) = try prepare(request)
         let pending = request.includesPendingChanges ? pendingObjects(for: spec) : nil
-        guard let pending, pending.hasAny else { return try store.count(spec) }
+        guard let pending, pending.hasAny else { return try store.core.count(spec) }
         return try fetchObjects(request, store: store, spec: spec).count
     }
 
@@ -68,7 +71,7 @@ extension NSManagedObjectContext {
         stateLock.lock()
         defer { stateLock.unlock() }
         let (store, spec) = try prepare(request)
-        let (sql, arguments) = try store.fetchTail(spec)
+        let (sql, arguments) = try store.core.fetchTail(spec)
         return (sql, arguments.count)
     }
 
@@ -133,14 +136,14 @@ extension NSManagedObjectContext {
         if request.fetchBatchSize > 0, request.resultType == .managedObjectResultType, !pending.hasAny {
             objects = try batchedObjects(store: store, spec: storeSpec, batchSize: request.fetchBatchSize) { $0 }
         } else if request.resultType == .managedObjectIDResultType && !pending.hasAny {
-            let keys = try store.fetchKeys(storeSpec)
+            let keys = try store.core.fetchKeys(storeSpec)
             objects = (0..<keys.count).map {
                 object(for: RowReference(entity: keys.entity(at: $0), primaryKey: keys.primaryKeys[$0]))
             }
         } else {
             objects = []
             var blocks = RowBlockBuilder(startedEmpty: registry.count == 0)
-            try store.fetchRows(storeSpec) { row in objects.append(materialize(row, blocks: &blocks)) }
+            try store.core.fetchRows(storeSpec) { row in objects.append(materialize(row, blocks: &blocks)) }
         }
         if let keyPaths = request.relationshipKeyPathsForPrefetching, !keyPaths.isEmpty {
             try prefetch(keyPaths, objects: objects, store: store)
@@ -232,7 +235,7 @@ extension NSManagedObjectContext {
         let data = object.data
         guard data.values == nil, data.primaryKey != 0 else { return }
         let rows = FaultFailure.unlessFailing(object) {
-            try store.loadRows(entity: object.entity, primaryKeys: [data.primaryKey])
+            try store.core.loadRows(entity: object.entity, primaryKeys: [data.primaryKey])
         }
         if let row = rows.first {
             data.values = row.values
@@ -263,7 +266,7 @@ extension NSManagedObjectContext {
             let slot = object.entity.layout.slotByName[relationship.name]
         else { return [] }
         let keys = FaultFailure.unlessFailing(object, relationship: relationship.name) {
-            try store.relatedKeys(entity: object.entity, slot: slot, ownerKeys: [object.primaryKeyIfKnown])
+            try store.core.relatedKeys(entity: object.entity, slot: slot, ownerKeys: [object.primaryKeyIfKnown])
         }
         return keys.map { self.object(for: $0.1) }
     }
@@ -276,7 +279,7 @@ extension NSManagedObjectContext {
         store: NSPersistentStore, spec: FetchSpec, batchSize: Int,
         as transform: (NSManagedObject) throws -> R
     ) throws -> [R] {
-        let keys = try store.fetchKeys(spec)
+        let keys = try store.core.fetchKeys(spec)
         let group = BatchGroup(entity: spec.entity, primaryKeys: keys.primaryKeys, batchSize: batchSize)
         group.context = self
         var objects: [R] = []
@@ -336,7 +339,7 @@ extension NSManagedObjectContext {
         guard !shells.isEmpty else { return }
         var byKey: [Int64: FetchedRow] = [:]
         let rows = FaultFailure.unlessFailing(shells[0]) {
-            try store.loadRows(entity: group.entity, primaryKeys: shells.map(\.primaryKeyIfKnown))
+            try store.core.loadRows(entity: group.entity, primaryKeys: shells.map(\.primaryKeyIfKnown))
         }
         for row in rows { byKey[row.primaryKey] = row }
         for shell in shells {
@@ -379,13 +382,14 @@ extension NSManagedObjectContext {
                 else { continue }
                 if relationship.isToMany {
                     let owners = group.filter { !$0.isInserted && !$0.isFault }
-                    let keys = try store.relatedKeys(
+                    let keys = try store.core.relatedKeys(
                         entity: entity, slot: slot, ownerKeys: owners.map(\.primaryKeyIfKnown))
                     var related: [Int64: [NSManagedObject]] = [:]
                     for (owner, reference) in keys { related[owner, default: []].append(object(for: reference)) }
                     let destinations = keys.map(\.1)
                     if let destination = relationship.destinationEntity {
-                        for row in try store.loadRows(entity: destination, primaryKeys: destinations.map(\.primaryKey))
+                        for row in try store.core.loadRows(
+                            entity: destination, primaryKeys: destinations.map(\.primaryKey))
                         { _ = materialize(row, store: store) }
                     }
                     for owner in owners where !(owner.data.values![slot] is RelationshipObjects) {
@@ -395,7 +399,7 @@ extension NSManagedObjectContext {
                     let references = group.compactMap { $0.data.values?[slot] as? RowReference }
                     guard let destination = relationship.destinationEntity, !references.isEmpty else { continue }
                     var loaded: [Int64: NSManagedObject] = [:]
-                    for row in try store.loadRows(entity: destination, primaryKeys: references.map(\.primaryKey)) {
+                    for row in try store.core.loadRows(entity: destination, primaryKeys: references.map(\.primaryKey)) {
                         loaded[row.primaryKey] = materialize(row, store: store)
                     }
                     // The owners hold the related objects, so they stay registered and loaded.

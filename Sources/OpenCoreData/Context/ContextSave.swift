@@ -9,7 +9,8 @@ extension NSManagedObjectContext {
     /// otherwise `mergePolicy` decides (the default fails with `NSManagedObjectMergeError`).
     /// A failed save writes nothing and leaves the context's changes in place.
     public func save() throws {
-        stateLock.lock(); defer { stateLock.unlock() }
+        stateLock.lock()
+        defer { stateLock.unlock() }
         processPendingChanges()
         let inserted = insertedList
         var updated = updatedList.filter { $0.isUpdated }
@@ -31,7 +32,8 @@ extension NSManagedObjectContext {
         for object in inserted { do { try object.validateForInsert() } catch let e as NSError { errors.append(e) } }
         for object in updated { do { try object.validateForUpdate() } catch let e as NSError { errors.append(e) } }
         for object in deleted { do { try object.validateForDelete() } catch let e as NSError { errors.append(e) } }
-        try Validation.throwCollected(errors.flatMap { ($0.userInfo[NSDetailedErrorsKey] as? [NSError]) ?? [$0] }, object: nil)
+        try Validation.throwCollected(
+            errors.flatMap { ($0.userInfo[NSDetailedErrorsKey] as? [NSError]) ?? [$0] }, object: nil)
 
         var byStore: [ObjectIdentifier: (NSPersistentStore, SaveBatch)] = [:]
         func batch(for object: NSManagedObject) throws -> NSPersistentStore {
@@ -41,17 +43,27 @@ extension NSManagedObjectContext {
             if byStore[ObjectIdentifier(store)] == nil { byStore[ObjectIdentifier(store)] = (store, SaveBatch()) }
             return store
         }
-        for object in inserted { let s = try batch(for: object); byStore[ObjectIdentifier(s)]!.1.inserted.append(object) }
-        for object in updated { let s = try batch(for: object); byStore[ObjectIdentifier(s)]!.1.updated.append(object) }
-        for object in deleted { let s = try batch(for: object); byStore[ObjectIdentifier(s)]!.1.deleted.append(object) }
+        for object in inserted {
+            let s = try batch(for: object)
+            byStore[ObjectIdentifier(s)]!.1.inserted.append(object)
+        }
+        for object in updated {
+            let s = try batch(for: object)
+            byStore[ObjectIdentifier(s)]!.1.updated.append(object)
+        }
+        for object in deleted {
+            let s = try batch(for: object)
+            byStore[ObjectIdentifier(s)]!.1.deleted.append(object)
+        }
 
         let policy = (mergePolicy as? NSMergePolicy)?.mergeType ?? .errorMergePolicyType
         var outcomes: [SaveOutcome] = []
         for (store, batch) in byStore.values {
             guard !store.isReadOnly else {
-                throw coreDataError(NSPersistentStoreSaveError, "The store at \(store.url?.path ?? "memory") is read-only.")
+                throw coreDataError(
+                    NSPersistentStoreSaveError, "The store at \(store.url?.path ?? "memory") is read-only.")
             }
-            let writer = SaveWriter(store: store, context: self, policy: policy)
+            let writer = SaveWriter(store: store, policy: policy)
             do {
                 outcomes.append(try writer.write(batch))
             } catch let error as DatabaseError {
@@ -65,10 +77,12 @@ extension NSManagedObjectContext {
         finishSave(inserted: inserted, updated: updated, deleted: deleted, outcomes: outcomes)
     }
 
-    private func finishSave(inserted: [NSManagedObject], updated: [NSManagedObject], deleted: [NSManagedObject], outcomes: [SaveOutcome]) {
+    private func finishSave(
+        inserted: [NSManagedObject], updated: [NSManagedObject], deleted: [NSManagedObject], outcomes: [SaveOutcome]
+    ) {
         var changes = SavedChanges()
         for outcome in outcomes {
-            for (root, last) in outcome.lastKeys { outcome.store.commitPrimaryKeys(root: root, upTo: last) }
+            for (root, last) in outcome.lastKeys { outcome.store.core.commitPrimaryKeys(root: root, upTo: last) }
         }
         let versions = outcomes.reduce(into: [ObjectIdentifier: Int64]()) { $0.merge($1.versions) { $1 } }
         // Each store's inserted objects get their permanent IDs from that store (no lookup per object).
@@ -82,7 +96,8 @@ extension NSManagedObjectContext {
                 data.version = 1
                 object.flags.remove(.inserted)
                 register(object, primaryKey: data.primaryKey)
-                changes.inserted.append(NSManagedObjectID(entity: object.entity, store: outcome.store, primaryKey: data.primaryKey))
+                changes.inserted.append(
+                    NSManagedObjectID(entity: object.entity, store: outcome.store, primaryKey: data.primaryKey))
             }
         }
         for object in updated {
@@ -103,12 +118,18 @@ extension NSManagedObjectContext {
         updatedMembers.removeAll()
         deletedList.removeAll()
         for object in inserted + updated { object.didSave() }
-        let idSets: [String: Any] = [NSInsertedObjectIDsKey: Set(changes.inserted), NSUpdatedObjectIDsKey: Set(changes.updated),
-                                     NSDeletedObjectIDsKey: Set(changes.deleted)]
-        NotificationCenter.default.post(name: .NSManagedObjectContextDidSave, object: self, userInfo: idSets.merging([
-            NSInsertedObjectsKey: Set(inserted), NSUpdatedObjectsKey: Set(updated), NSDeletedObjectsKey: Set(deleted),
-        ]) { $1 })
-        NotificationCenter.default.post(name: NSManagedObjectContext.didSaveObjectsNotification, object: self, userInfo: idSets)
+        let idSets: [String: Any] = [
+            NSInsertedObjectIDsKey: Set(changes.inserted), NSUpdatedObjectIDsKey: Set(changes.updated),
+            NSDeletedObjectIDsKey: Set(changes.deleted),
+        ]
+        NotificationCenter.default.post(
+            name: .NSManagedObjectContextDidSave, object: self,
+            userInfo: idSets.merging([
+                NSInsertedObjectsKey: Set(inserted), NSUpdatedObjectsKey: Set(updated),
+                NSDeletedObjectsKey: Set(deleted),
+            ]) { $1 })
+        NotificationCenter.default.post(
+            name: NSManagedObjectContext.didSaveObjectsNotification, object: self, userInfo: idSets)
         persistentStoreCoordinator?.contextDidSave(self, changes: changes)
     }
 
@@ -121,9 +142,9 @@ extension NSManagedObjectContext {
             byStore[ObjectIdentifier(store), default: (store, [])].1.append(object)
         }
         for (store, list) in byStore.values {
-            let writer = SaveWriter(store: store, context: self, policy: .errorMergePolicyType)
-            let last = try store.writer.write { db in try writer.assignKeys(list, db: db) }
-            for (root, key) in last { store.commitPrimaryKeys(root: root, upTo: key) }
+            let writer = SaveWriter(store: store, policy: .errorMergePolicyType)
+            let last = try store.core.write { rows in try writer.assignKeys(list, rows: rows) }
+            for (root, key) in last { store.core.commitPrimaryKeys(root: root, upTo: key) }
             for object in list {
                 object.data.temporaryID = nil
                 object.data.isNew = false
@@ -152,11 +173,16 @@ struct SaveOutcome {
 /// Maps SQLite errors of a save to Core Data's.
 enum StoreErrors {
     static func translate(_ error: DatabaseError, store: NSPersistentStore) -> NSError {
-        if error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE || error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
-            return coreDataError(NSManagedObjectConstraintMergeError,
-                                 "A uniqueness constraint was violated: \(error.message ?? "") (store \(store.url?.lastPathComponent ?? "memory")). Nothing was saved.")
+        if error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE
+            || error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY
+        {
+            return coreDataError(
+                NSManagedObjectConstraintMergeError,
+                "A uniqueness constraint was violated: \(error.message ?? "") (store \(store.url?.lastPathComponent ?? "memory")). Nothing was saved."
+            )
         }
-        return coreDataError(NSPersistentStoreSaveError, "The save failed and nothing was written: \(error.message ?? "\(error)").",
-                             [NSUnderlyingErrorKey: error])
+        return coreDataError(
+            NSPersistentStoreSaveError, "The save failed and nothing was written: \(error.message ?? "\(error)").",
+            [NSUnderlyingErrorKey: error])
     }
 }

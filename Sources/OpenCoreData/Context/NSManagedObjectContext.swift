@@ -197,7 +197,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
             if !registered.isFault || registered.isInserted { return registered }
         }
         guard !objectID.isTemporaryID, let store = persistentStoreCoordinator?.store(for: objectID.entity),
-            let row = try store.loadRows(entity: objectID.entity, primaryKeys: [objectID.primaryKey]).first
+            let row = try store.core.loadRows(entity: objectID.entity, primaryKeys: [objectID.primaryKey]).first
         else {
             throw coreDataError(
                 NSManagedObjectReferentialIntegrityError,

@@ -569,6 +569,14 @@ open class NSManagedObject: NSObject {
 
 extension NSManagedObject: KeyValueCodingReadable {}
 
+extension NSManagedObject: StoredRow {
+    /// The object's row (key 0 while unsaved); none once the object was deleted and saved away.
+    var storedRow: RowReference? {
+        if isDeleted && managedObjectContext == nil { return nil }
+        return RowReference(entity: entity, primaryKey: primaryKeyIfKnown)
+    }
+}
+
 /// `NSManagedObject.fetchRequest()`: a request for the class's entity. Declared in a protocol extension
 /// so that a subclass's own `fetchRequest() -> NSFetchRequest<Aircraft>` (as Xcode generates) wins.
 public protocol NSManagedObjectFetchRequestProviding: AnyObject {}

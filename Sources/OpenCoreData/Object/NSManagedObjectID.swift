@@ -70,3 +70,8 @@ open class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
     /// The URI form.
     open override var description: String { "<\(uriRepresentation().absoluteString)>" }
 }
+
+extension NSManagedObjectID: StoredRow {
+    /// The row the ID names.
+    var storedRow: RowReference? { RowReference(entity: entity, primaryKey: primaryKey) }
+}

@@ -60,13 +60,6 @@ final class ObjectData: ObjectPayload {
     }
 }
 
-/// A reference to a related row that has not been turned into an object yet.
-@usableFromInline
-struct RowReference {
-    let entity: NSEntityDescription
-    let primaryKey: Int64
-}
-
 /// The objects of a to-many relationship, kept in order (insertion order when unordered).
 @usableFromInline
 final class RelationshipObjects {

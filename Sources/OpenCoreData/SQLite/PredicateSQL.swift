@@ -7,7 +7,7 @@ import GRDB
 /// correlated subqueries. String options ([c], [d]) and LIKE / MATCHES use SQL functions registered
 /// on every connection (see `SQLFunctions`).
 struct PredicateSQL {
-    let store: NSPersistentStore
+    let core: SQLCore
     let schema: StoreSchema
     private(set) var joins: [String] = []
     private(set) var arguments: [DatabaseValue] = []
@@ -16,9 +16,9 @@ struct PredicateSQL {
     /// Subquery variables ($x) bound to a table alias and entity.
     private var variables: [String: (alias: String, entity: NSEntityDescription)] = [:]
 
-    init(store: NSPersistentStore) {
-        self.store = store
-        self.schema = store.schema
+    init(core: SQLCore) {
+        self.core = core
+        self.schema = core.schema
     }
 
     /// A SQL operand: a column (with its attribute type, for encoding constants), a constant, a list.
@@ -166,11 +166,10 @@ struct PredicateSQL {
 
     private func objectKeys(_ value: Any?) -> [Int64] {
         switch value {
-        case let object as NSManagedObject: return [object.primaryKeyIfKnown]
-        case let id as NSManagedObjectID: return [id.primaryKey]
+        case let row as StoredRow: return row.storedRow.map { [$0.primaryKey] } ?? []
         case let array as [Any]: return array.flatMap { objectKeys($0) }
         case let set as NSSet: return set.allObjects.flatMap { objectKeys($0) }
-        case let set as Set<NSManagedObject>: return set.map { $0.primaryKeyIfKnown }
+        case let set as Set<AnyHashable>: return set.flatMap { objectKeys($0.base) }
         default: return []
         }
     }
@@ -303,8 +302,7 @@ struct PredicateSQL {
     }
 
     private func encodeConstant(_ value: Any?, typeHint: NSAttributeType?) -> DatabaseValue {
-        if let object = value as? NSManagedObject { return object.primaryKeyIfKnown.databaseValue }
-        if let id = value as? NSManagedObjectID { return id.primaryKey.databaseValue }
+        if let row = value as? StoredRow { return row.storedRow?.primaryKey.databaseValue ?? .null }
         if let type = typeHint {
             // A fraction compared with an integer column keeps its fraction (landings != 2.5 holds for 2): encoding
             // it as the column's type would truncate it and change what the comparison means.

@@ -4,11 +4,14 @@ import GRDB
 /// Opens a store for a coordinator: migrates the file first when its model changed (`MigrationDriver`),
 /// and records the model in the store (`StoreModelCache`) for later migrations.
 enum StoreOpening {
-    static func open(_ store: NSPersistentStore, coordinator: NSPersistentStoreCoordinator, options: [AnyHashable: Any]) throws {
+    static func open(
+        _ store: NSPersistentStore, coordinator: NSPersistentStoreCoordinator, options: [AnyHashable: Any]
+    ) throws {
         let model = coordinator.managedObjectModel
         let entities = model.entities(forConfigurationName: store.configurationName)
         guard entities != nil else {
-            throw coreDataError(NSPersistentStoreInvalidTypeError, "The model has no configuration named \(store.configurationName).")
+            throw coreDataError(
+                NSPersistentStoreInvalidTypeError, "The model has no configuration named \(store.configurationName).")
         }
         try MigrationDriver.prepare(store, model: model, options: options)
         try store.open(model: model)
@@ -33,7 +36,8 @@ enum StoreFile {
         defer { try? queue.close() }
         return try queue.read { db in
             guard let metadata = try StoreMetadataFile.read(db) else {
-                throw coreDataError(NSFileReadCorruptFileError, "\(url.path) is not a Core Data SQLite store (no Z_METADATA).")
+                throw coreDataError(
+                    NSFileReadCorruptFileError, "\(url.path) is not a Core Data SQLite store (no Z_METADATA).")
             }
             return metadata
         }
@@ -44,7 +48,8 @@ enum StoreFile {
         defer { try? queue.close() }
         try queue.write { db in
             guard try db.tableExists("Z_METADATA") else {
-                throw coreDataError(NSFileReadCorruptFileError, "\(url.path) is not a Core Data SQLite store (no Z_METADATA).")
+                throw coreDataError(
+                    NSFileReadCorruptFileError, "\(url.path) is not a Core Data SQLite store (no Z_METADATA).")
             }
             try StoreMetadataFile.write(metadata, db)
         }

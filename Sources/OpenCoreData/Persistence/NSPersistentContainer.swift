@@ -17,7 +17,8 @@ open class NSPersistentContainer: NSObject, @unchecked Sendable {
     /// process name. Override it in a subclass to change it.
     open class func defaultDirectoryURL() -> URL {
         let environment = ProcessInfo.processInfo.environment
-        let base = environment["XDG_DATA_HOME"].map { URL(fileURLWithPath: $0) }
+        let base =
+            environment["XDG_DATA_HOME"].map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
         return base.appendingPathComponent(ProcessInfo.processInfo.processName)
     }
@@ -36,7 +37,9 @@ open class NSPersistentContainer: NSObject, @unchecked Sendable {
     /// main bundle's resources or the current directory. Traps, as Core Data does, when there is none.
     public convenience init(name: String) {
         guard let model = NSPersistentContainer.findModel(named: name) else {
-            fatalError("NSPersistentContainer: no model named \(name).xcdatamodeld found in the main bundle or the current directory.")
+            fatalError(
+                "NSPersistentContainer: no model named \(name).xcdatamodeld found in the main bundle or the current directory."
+            )
         }
         self.init(name: name, managedObjectModel: model)
     }
@@ -49,7 +52,10 @@ open class NSPersistentContainer: NSObject, @unchecked Sendable {
     }
 
     static func findModel(named name: String) -> NSManagedObjectModel? {
-        let roots = [Bundle.main.resourceURL, Bundle.main.bundleURL, URL(fileURLWithPath: FileManager.default.currentDirectoryPath)].compactMap { $0 }
+        let roots = [
+            Bundle.main.resourceURL, Bundle.main.bundleURL,
+            URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
+        ].compactMap { $0 }
         for root in roots {
             for ext in ["xcdatamodeld", "xcdatamodel"] {
                 let url = root.appendingPathComponent("\(name).\(ext)")
@@ -60,7 +66,9 @@ open class NSPersistentContainer: NSObject, @unchecked Sendable {
     }
 
     /// Adds the described stores, calling `block` once per store with its error, if any.
-    open func loadPersistentStores(completionHandler block: @escaping (NSPersistentStoreDescription, (any Error)?) -> Void) {
+    open func loadPersistentStores(
+        completionHandler block: @escaping (NSPersistentStoreDescription, (any Error)?) -> Void
+    ) {
         for description in persistentStoreDescriptions {
             persistentStoreCoordinator.addPersistentStore(with: description, completionHandler: block)
         }
@@ -68,7 +76,8 @@ open class NSPersistentContainer: NSObject, @unchecked Sendable {
 
     /// The main-queue context, merging saves from the container's other contexts automatically.
     open var viewContext: NSManagedObjectContext {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         if let context = _viewContext { return context }
         let context = NSManagedObjectContext(concurrencyType: .mainQueueConcurrencyType)
         context.persistentStoreCoordinator = persistentStoreCoordinator

@@ -46,7 +46,7 @@ struct StoreLayout: Equatable {
         return layout
     }
 
-    /// The layout Orchard writes for `schema` (what `NSPersistentStore.createSchema` creates).
+    /// The layout Orchard writes for `schema` (what `SQLCore.createSchema` creates).
     static func expected(for schema: StoreSchema) -> StoreLayout {
         var layout = StoreLayout()
         for entity in schema.entities {

@@ -69,7 +69,7 @@ struct RowSource {
     }
 }
 
-extension NSPersistentStore {
+extension SQLCore {
     /// The entity numbers (Z_ENT) a fetch's rows may have: its entity's, and its subentities' when it includes them.
     func entityNumbers(_ spec: FetchSpec, mapping: EntityMapping) -> [Int] {
         spec.includesSubentities ? mapping.descendantNumbers : [mapping.number]
@@ -78,7 +78,7 @@ extension NSPersistentStore {
     /// The FROM ... WHERE ... ORDER BY ... LIMIT tail of a fetch, with its arguments.
     func fetchTail(_ spec: FetchSpec, order: Bool = true) throws -> (String, [DatabaseValue]) {
         let mapping = schema.mapping(for: spec.entity)
-        var translator = PredicateSQL(store: self)
+        var translator = PredicateSQL(core: self)
         var conditions: [String] = []
         let root = schema.mapping(for: spec.entity.rootEntity)
         let numbers = entityNumbers(spec, mapping: mapping)
@@ -174,10 +174,13 @@ extension NSPersistentStore {
         return total
     }
 
-    /// Fetches dictionaries of selected properties (or aggregate expressions).
-    func fetchDictionaries(_ spec: FetchSpec, properties: [Any]?, groupBy: [Any]?) throws -> [NSDictionary] {
+    /// Fetches dictionaries of selected properties (or aggregate expressions); a to-one relationship's value
+    /// is what `objectID` makes of its destination row.
+    func fetchDictionaries(
+        _ spec: FetchSpec, properties: [Any]?, groupBy: [Any]?, objectID: @escaping (RowReference) -> Any
+    ) throws -> [NSDictionary] {
         let entity = spec.entity
-        var translator = PredicateSQL(store: self)
+        var translator = PredicateSQL(core: self)
         var selections:
             [(name: String, sql: String, decode: (Row, Int) -> Any?, width: Int, composite: [CompositeColumn]?)] = []
         let requested: [Any] =
@@ -217,9 +220,9 @@ extension NSPersistentStore {
                 selections.append(
                     (
                         name, column,
-                        { [weak self] row, i in
-                            guard let pk = row[i] as Int64?, let self, let store = Optional(self) else { return nil }
-                            return NSManagedObjectID(entity: destination, store: store, primaryKey: pk)
+                        { row, i in
+                            guard let pk = row[i] as Int64? else { return nil }
+                            return objectID(RowReference(entity: destination, primaryKey: pk))
                         }, 1, nil
                     ))
             case .compositeColumns(let columns):
@@ -371,15 +374,4 @@ extension NSPersistentStore {
                 [NSUnderlyingErrorKey: error])
         }
     }
-}
-
-/// A fetched value computed by an expression (for dictionary results), Core Data's NSExpressionDescription.
-open class NSExpressionDescription: NSPropertyDescription, @unchecked Sendable {
-    /// The expression to compute, e.g. `NSExpression(forFunction: "sum:", arguments: [NSExpression(forKeyPath: "price")])`.
-    open var expression: NSExpression?
-    /// The type of the computed value.
-    open var expressionResultType: NSAttributeType = .undefinedAttributeType
-
-    /// Creates an empty expression description.
-    public required init() { super.init() }
 }

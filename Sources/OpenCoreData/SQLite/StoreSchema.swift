@@ -38,9 +38,13 @@ final class StoreSchema: @unchecked Sendable {
             let descendants = entity.selfAndDescendants.compactMap { numbers[ObjectIdentifier($0)] }.sorted()
             var slots: [SlotMapping] = []
             for property in entity.layout.properties {
-                if property.isTransient { slots.append(.transient); continue }
+                if property.isTransient {
+                    slots.append(.transient)
+                    continue
+                }
                 if let composite = property as? NSCompositeAttributeDescription {
-                    let columns = StoreSchema.flatten(composite, prefix: "Z" + StoreSchema.columnName(composite.name), path: [])
+                    let columns = StoreSchema.flatten(
+                        composite, prefix: "Z" + StoreSchema.columnName(composite.name), path: [])
                     for column in columns { table.addColumn(column.name, type: column.attribute.attributeType) }
                     slots.append(.composite(columns))
                 } else if let attribute = property as? NSAttributeDescription {
@@ -62,7 +66,9 @@ final class StoreSchema: @unchecked Sendable {
                         let fk = "Z" + StoreSchema.columnName(inverse.name)
                         let order = relationship.isOrdered ? "Z_FOK_" + StoreSchema.columnName(inverse.name) : nil
                         if let order { destinationTable.addColumn(order, type: .integer64AttributeType) }
-                        slots.append(.toManyByInverse(table: destinationTable.name, column: fk, orderColumn: order, destination: destination))
+                        slots.append(
+                            .toManyByInverse(
+                                table: destinationTable.name, column: fk, orderColumn: order, destination: destination))
                     } else {
                         // Join table, shared by both sides of a many-to-many, keyed by the declaring entities
                         // (a relationship declared on a parent is one table for every subentity).
@@ -84,8 +90,9 @@ final class StoreSchema: @unchecked Sendable {
                     }
                 }
             }
-            mappings[ObjectIdentifier(entity)] = EntityMapping(entity: entity, number: number, table: table,
-                                                               descendantNumbers: descendants, slots: slots)
+            mappings[ObjectIdentifier(entity)] = EntityMapping(
+                entity: entity, number: number, table: table,
+                descendantNumbers: descendants, slots: slots)
         }
     }
 
@@ -124,7 +131,9 @@ final class StoreSchema: @unchecked Sendable {
     func mapping(for entity: NSEntityDescription) -> EntityMapping {
         if let mapping = mappings[ObjectIdentifier(entity)] { return mapping }
         // The same entity by name (an entity of an equal model).
-        if let name = entity.name, let same = entities.first(where: { $0.name == name }), let mapping = mappings[ObjectIdentifier(same)] {
+        if let name = entity.name, let same = entities.first(where: { $0.name == name }),
+            let mapping = mappings[ObjectIdentifier(same)]
+        {
             return mapping
         }
         fatalError("Entity \(entity.name ?? "?") is not part of the store's model.")
@@ -140,7 +149,9 @@ final class StoreSchema: @unchecked Sendable {
     /// Core Data's column spelling of a name: upper-cased.
     static func columnName(_ name: String) -> String { name.uppercased() }
 
-    static func flatten(_ composite: NSCompositeAttributeDescription, prefix: String, path: [String]) -> [CompositeColumn] {
+    static func flatten(
+        _ composite: NSCompositeAttributeDescription, prefix: String, path: [String]
+    ) -> [CompositeColumn] {
         var result: [CompositeColumn] = []
         for element in composite.elements {
             let name = prefix + "_" + columnName(element.name)
@@ -174,7 +185,8 @@ final class TableInfo: @unchecked Sendable {
 
     static func sqlType(_ type: NSAttributeType) -> String {
         switch type {
-        case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType, .booleanAttributeType: return "INTEGER"
+        case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType, .booleanAttributeType:
+            return "INTEGER"
         case .doubleAttributeType, .floatAttributeType: return "FLOAT"
         case .decimalAttributeType: return "DECIMAL"
         case .dateAttributeType: return "TIMESTAMP"
@@ -193,7 +205,9 @@ final class JoinTable: @unchecked Sendable {
     let orderColumn: String?
     let inverseOrderColumn: String?
 
-    init(name: String, sourceColumn: String, destinationColumn: String, orderColumn: String?, inverseOrderColumn: String?) {
+    init(
+        name: String, sourceColumn: String, destinationColumn: String, orderColumn: String?, inverseOrderColumn: String?
+    ) {
         self.name = name
         self.sourceColumn = sourceColumn
         self.destinationColumn = destinationColumn

@@ -51,7 +51,7 @@ struct StatementColumns: SQLColumns {
     }
 }
 
-extension NSPersistentStore {
+extension SQLCore {
     /// Runs a prepared, bound SELECT and calls `body` for each result row, reading columns in place;
     /// a failure throws GRDB's `DatabaseError` (as a GRDB cursor would).
     func forEachRow(_ statement: Statement, db: Database, _ body: (StatementColumns) throws -> Void) throws {

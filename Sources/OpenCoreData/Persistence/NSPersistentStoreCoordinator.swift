@@ -67,7 +67,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     /// Removes a store, closing its database.
     open func remove(_ store: NSPersistentStore) throws {
         lock.withLock { stores.removeAll { $0 === store } }
-        store.close()
+        try store.close()
     }
 
     /// The store with a URL.
