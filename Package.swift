@@ -11,6 +11,7 @@ let package = Package(
         .executable(name: "coredata-tool", targets: ["coredata-tool"]),
         .library(name: "OpenNetwork", targets: ["OpenNetwork"]),
         .library(name: "SwiftUIWeb", targets: ["SwiftUIWeb"]),
+        .library(name: "Charts", targets: ["Charts"]),
         .library(name: "UniformTypeIdentifiers", targets: ["UniformTypeIdentifiers"]),
         .library(name: "OpenHealthKit", targets: ["OpenHealthKit"]),
     ],
@@ -136,12 +137,13 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
+        .target(name: "Charts", dependencies: ["SwiftUIWeb"]),
         .target(name: "SwiftUIWebDriver", path: "Sources/SwiftUIWebDriver"),
         .testTarget(
             name: "SwiftUIWebTests",
             dependencies: [
-                "SwiftUIWeb", "SwiftUIWebDriver", "BookClub", "Groceries", "UniformTypeIdentifiers",
-                "SeedDocumentApp", "SeedSettingsApp", "SeedCommandsApp", "PlainText", "Sketch", "Recipes",
+                "SwiftUIWeb", "SwiftUIWebDriver", "BookClub", "Groceries", "UniformTypeIdentifiers", "Charts",
+                "SeedDocumentApp", "SeedSettingsApp", "SeedCommandsApp", "PlainText", "Sketch", "Recipes", "LiveCharts",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -155,6 +157,7 @@ let package = Package(
         .executableTarget(
             name: "Sketch", dependencies: ["SwiftUIWeb", "UniformTypeIdentifiers"], path: "Examples/Sketch"),
         .executableTarget(name: "Recipes", dependencies: ["SwiftUIWeb"], path: "Examples/Recipes"),
+        .executableTarget(name: "LiveCharts", dependencies: ["SwiftUIWeb", "Charts"], path: "Examples/LiveCharts"),
         // The seed's document, Settings and commands samples, extracted from ../shared/seeds at build time.
         .executableTarget(name: "seed-extract", path: "Tools/seed-extract"),
         .plugin(name: "SeedSamples", capability: .buildTool(), dependencies: ["seed-extract"]),

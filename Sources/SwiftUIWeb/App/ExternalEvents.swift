@@ -62,7 +62,7 @@ struct ExternalEventsView<Content: View>: View, PrimitiveView {
     let content: Content
     let preference: ExternalEventPreference
     var body: Never { fatalError("primitive view") }
-    func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         context.addExternalEventPreference(preference)
         return context.render(content, path: path)
     }
@@ -72,7 +72,7 @@ struct OpenURLView<Content: View>: View, PrimitiveView {
     let content: Content
     let action: (URL) -> Void
     var body: Never { fatalError("primitive view") }
-    func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         context.addOpenURLHandler(action)
         return context.render(content, path: path)
     }

@@ -47,8 +47,9 @@ enum ClientAssets {
           if(B[n]){el.toggleAttribute(n,v==='true');el[n]=v==='true';}
           else{el.setAttribute(n,v);if(n==='value'){if(el.value!==v)el.value=v;el._sent=v;}}}
          else if(q.op==='remove'){el.remove();}
-         else if(q.op==='insert'){var t=document.createElement('template');t.innerHTML=q.html;
-          var ref=q.before?document.getElementById(q.before):null;el.insertBefore(t.content,ref);}
+         else if(q.op==='insert'){var ref=q.before?document.getElementById(q.before):null;
+          if(el.namespaceURI==='http://www.w3.org/2000/svg'){if(ref)ref.insertAdjacentHTML('beforebegin',q.html);else el.insertAdjacentHTML('beforeend',q.html);}
+          else{var t=document.createElement('template');t.innerHTML=q.html;el.insertBefore(t.content,ref);}}
         }
         var mac=/Mac|iPhone|iPad/.test(navigator.platform||'');
         function closeMenus(){document.querySelectorAll('.sw-menu.sw-open').forEach(function(m){m.classList.remove('sw-open');
@@ -155,6 +156,7 @@ enum ClientAssets {
         .sw-zstack{display:grid}.sw-zstack>*{grid-area:1/1}\
         .sw-spacer{flex:1 1 0;min-width:8px;min-height:8px}\
         .sw-box{display:flex;flex-direction:column;align-items:center}.sw-inh{display:contents}\
+        .sw-chart{align-self:stretch;flex:1 1 auto;min-width:0;min-height:0}.sw-box:has(>.sw-chart){align-self:stretch}\
         .sw-text{white-space:pre-wrap;overflow-wrap:anywhere}\
         .sw-color{align-self:stretch;flex:1 1 0;min-width:8px;min-height:8px}\
         .sw-divider{border:0;border-top:1px solid var(--sw-separator);margin:0;align-self:stretch}\

@@ -77,7 +77,7 @@ struct FocusedValueWriter<Content: View>: View, PrimitiveView {
     let sceneWide: Bool
     let apply: (inout FocusedValues) -> Void
     var body: Never { fatalError("primitive view") }
-    func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         context.addFocused(FocusedEntry(path: path, sceneWide: sceneWide, apply: apply))
         return context.render(content, path: path)
     }

@@ -98,7 +98,7 @@ struct DocumentBrowserView: View {
 /// "Upload…": a file chooser whose file the page posts to `/_swiftuiweb/upload`.
 struct UploadButton: View, PrimitiveView {
     var body: Never { fatalError("primitive view") }
-    func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         [
             Node(
                 "label", id: path, attributes: [("class", "sw-button sw-bordered sw-upload")],

@@ -67,7 +67,7 @@ struct EnvironmentWriter<Content: View>: View, PrimitiveView {
     let content: Content
     let transform: (inout EnvironmentValues) -> Void
     var body: Never { fatalError("primitive view") }
-    func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         let saved = context.environment
         transform(&context.environment)
         defer { context.environment = saved }

@@ -15,7 +15,7 @@ public struct _ViewModifier_Content<Modifier: ViewModifier>: View, PrimitiveView
     let path: String
     /// Primitive view.
     public var body: Never { fatalError("primitive view") }
-    func makeNodes(_ context: RenderContext, path _: String) -> [Node] { context.render(view, path: path) }
+    package func makeNodes(_ context: RenderContext, path _: String) -> [Node] { context.render(view, path: path) }
 }
 
 /// A view with a modifier applied.
@@ -24,7 +24,7 @@ public struct ModifiedContent<Content: View, Modifier: ViewModifier>: View, Prim
     let modifier: Modifier
     /// Primitive view.
     public var body: Never { fatalError("primitive view") }
-    func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         context.scene.installDynamicProperties(of: modifier, path: path + ".vm", context: context)
         return context.render(modifier.body(content: _ViewModifier_Content(view: content, path: path + ".c")), path: path + ".vm")
     }
@@ -39,7 +39,7 @@ struct TitleView<Content: View>: View, PrimitiveView {
     let content: Content
     let title: String
     var body: Never { fatalError("primitive view") }
-    func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         if context.title == nil { context.title = title }
         return context.render(content, path: path)
     }
@@ -66,7 +66,7 @@ struct TagView<Content: View>: View, PrimitiveView {
     let content: Content
     let tag: AnyHashable
     var body: Never { fatalError("primitive view") }
-    func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         let nodes = context.render(content, path: path)
         if let first = nodes.first { context.setTag(first.id, tag) }
         return nodes
@@ -77,7 +77,7 @@ struct IdentityView<Content: View>: View, PrimitiveView {
     let content: Content
     let identity: String
     var body: Never { fatalError("primitive view") }
-    func makeNodes(_ context: RenderContext, path: String) -> [Node] { context.render(content, path: path + "#" + identity) }
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] { context.render(content, path: path + "#" + identity) }
 }
 
 extension View {
@@ -94,7 +94,7 @@ struct LifecycleView<Content: View>: View, PrimitiveView {
     let content: Content
     let kind: Kind
     var body: Never { fatalError("primitive view") }
-    func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         switch kind {
         case .appear(let f): context.addAppear(path, f)
         case .disappear(let f): context.addDisappear(path, f)
@@ -109,7 +109,7 @@ struct ChangeView<Content: View, V: Equatable>: View, PrimitiveView {
     let initial: Bool
     let action: (V, V) -> Void
     var body: Never { fatalError("primitive view") }
-    func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         let value = self.value, action = self.action
         context.addChange(ChangeHook(path: path, value: value, initial: initial,
                                           equals: { ($0 as? V) == value },
@@ -139,7 +139,7 @@ struct TaskView<Content: View>: View, PrimitiveView {
     let content: Content
     let hook: TaskHook
     var body: Never { fatalError("primitive view") }
-    func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         context.addTask(path, hook)
         return context.render(content, path: path + ".k")
     }
@@ -182,7 +182,7 @@ struct SubmitView<Content: View>: View, PrimitiveView {
     let content: Content
     let action: () -> Void
     var body: Never { fatalError("primitive view") }
-    func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         let saved = context.onSubmit
         context.onSubmit = action
         defer { context.onSubmit = saved }
@@ -231,7 +231,7 @@ public struct ToolbarItem<ID, Content: View>: View, PrimitiveView {
         self.placement = placement; self.content = content()
     }
     public var body: Never { fatalError("primitive view") }
-    func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         let cls = placement.leading ? "sw-toolbar-item sw-leading" : "sw-toolbar-item"
         return [Node("div", id: path, attributes: [("class", cls)], children: context.render(content, path: path + ".c", axis: .horizontal))]
     }
@@ -246,7 +246,7 @@ public struct ToolbarItemGroup<Content: View>: View, PrimitiveView {
         self.placement = placement; self.content = content()
     }
     public var body: Never { fatalError("primitive view") }
-    func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         ToolbarItem(placement: placement) { content }.makeNodes(context, path: path)
     }
 }
@@ -255,7 +255,7 @@ struct ToolbarView<Content: View, Items: View>: View, PrimitiveView {
     let content: Content
     let items: Items
     var body: Never { fatalError("primitive view") }
-    func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         let nodes = context.render(content, path: path)
         let saved = context.axis, savedEnv = context.environment
         context.axis = .horizontal

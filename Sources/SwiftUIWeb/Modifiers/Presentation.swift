@@ -12,7 +12,7 @@ struct PresentationView<Content: View>: View, PrimitiveView {
     let makeMessage: (@MainActor () -> any View)?
     var body: Never { fatalError("primitive view") }
 
-    func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         var nodes = context.render(content, path: path + ".p")
         let presented = isPresented()
         if let onDismiss {

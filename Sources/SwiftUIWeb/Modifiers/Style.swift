@@ -89,7 +89,7 @@ public struct Color: ShapeStyle, Hashable, View, PrimitiveView {
 
     /// A color used as a view fills its frame.
     public var body: Never { fatalError("primitive view") }
-    func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         [Node("div", id: path, attributes: [("class", "sw-color"), ("style", "background:" + cssColor)])]
     }
 }
@@ -184,7 +184,7 @@ struct BoxView<Content: View>: View, PrimitiveView {
     let style: String
     var cssClass = "sw-box"
     var body: Never { fatalError("primitive view") }
-    func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         let inner = context.render(content, path: path + ".m", axis: .vertical)
         var style = self.style
         if style.contains("max-width:100%") {
@@ -202,7 +202,7 @@ struct InheritedStyleView<Content: View>: View, PrimitiveView {
     let content: Content
     let style: String
     var body: Never { fatalError("primitive view") }
-    func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         [Node("span", id: path, attributes: [("class", "sw-inh"), ("style", style)], children: context.render(content, path: path + ".m"))]
     }
 }
@@ -298,7 +298,7 @@ public struct RoundedRectangle: View, PrimitiveView, Sendable {
     /// Creates a rounded rectangle.
     public init(cornerRadius: Double) { self.cornerRadius = cornerRadius }
     public var body: Never { fatalError("primitive view") }
-    func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         [Node("div", id: path, attributes: [("class", "sw-color"), ("style", "background:currentColor;border-radius:\(Font.num(cornerRadius))px")])]
     }
     /// Fills the shape.
@@ -312,7 +312,7 @@ public struct Circle: View, PrimitiveView, Sendable {
     /// Creates a circle.
     public init() {}
     public var body: Never { fatalError("primitive view") }
-    func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         [Node("div", id: path, attributes: [("class", "sw-color"), ("style", "background:currentColor;border-radius:50%;aspect-ratio:1")])]
     }
     /// Fills the shape.

@@ -1,5 +1,5 @@
 /// One HTML element (or text run) of a rendered view tree.
-struct Node: Equatable, Sendable {
+package struct Node: Equatable, Sendable {
     var tag: String
     var id: String
     var attributes: [(String, String)]
@@ -8,7 +8,7 @@ struct Node: Equatable, Sendable {
     /// Trusted markup from SwiftUIWeb itself (symbol SVG), emitted unescaped. Never user text.
     var raw: String?
 
-    init(
+    package init(
         _ tag: String, id: String, attributes: [(String, String)] = [], text: String? = nil, children: [Node] = [],
         raw: String? = nil
     ) {
@@ -20,7 +20,7 @@ struct Node: Equatable, Sendable {
         self.raw = raw
     }
 
-    static func == (a: Node, b: Node) -> Bool {
+    package static func == (a: Node, b: Node) -> Bool {
         a.tag == b.tag && a.id == b.id && a.text == b.text && a.raw == b.raw && a.children == b.children
             && a.attributes.count == b.attributes.count
             && zip(a.attributes, b.attributes).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }

@@ -43,7 +43,7 @@ final class Effects {
 /// Collects the output of one render pass of a scene: nodes, actions, title, navigation detail,
 /// toolbar items and life-cycle hooks; carries what a view inherits (environment, stack axis).
 @MainActor
-final class RenderContext {
+package final class RenderContext {
     let scene: SceneInstance
     private(set) var actions: [String: () -> Void] = [:]
     private(set) var inputs: [String: (String) -> Void] = [:]
@@ -51,7 +51,7 @@ final class RenderContext {
     /// Whether a navigation container already shows the title in the page.
     var titleShown = false
     private(set) var detail: (any View)?
-    var environment = EnvironmentValues()
+    package var environment = EnvironmentValues()
     var axis: StackAxis = .none
     private(set) var toolbar: [Node] = []
     /// Values published to commands (`focusedValue`, `focusedSceneValue`) in this pass.
@@ -92,7 +92,7 @@ final class RenderContext {
     init(scene: SceneInstance) { self.scene = scene }
 
     /// Renders any view at a structural path.
-    func render(_ view: any View, path: String) -> [Node] {
+    package func render(_ view: any View, path: String) -> [Node] {
         if let primitive = view as? any PrimitiveView { return primitive.makeNodes(self, path: path) }
         return scene.renderRecord(view, path: path, context: self)
     }

@@ -92,7 +92,7 @@ struct EnvironmentObjectWriter<Content: View>: View, PrimitiveView {
     let key: ObjectIdentifier
     let object: AnyObject
     var body: Never { fatalError("primitive view") }
-    func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         let saved = context.environment.objects[key]
         context.environment.objects[key] = object
         defer { context.environment.objects[key] = saved }

@@ -5,7 +5,7 @@ public struct Group<Content: View>: View, PrimitiveView {
     public init(@ViewBuilder content: () -> Content) { self.content = content() }
     /// Primitive view.
     public var body: Never { fatalError("primitive view") }
-    func makeNodes(_ context: RenderContext, path: String) -> [Node] { context.render(content, path: path + ".g") }
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] { context.render(content, path: path + ".g") }
 }
 
 /// Overlays its children, aligned in both axes.
@@ -19,7 +19,7 @@ public struct ZStack<Content: View>: View, PrimitiveView {
     }
     /// Primitive view.
     public var body: Never { fatalError("primitive view") }
-    func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         let place =
             "align-items:\(alignment.vertical.css);justify-items:\(alignment.horizontal.css == "flex-start" ? "start" : alignment.horizontal.css == "flex-end" ? "end" : "center")"
         return [
@@ -36,7 +36,7 @@ public struct Divider: View, PrimitiveView {
     public init() {}
     /// Primitive view.
     public var body: Never { fatalError("primitive view") }
-    func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         if context.environment.isInMenu {
             return [Node("div", id: path, attributes: [("role", "separator"), ("class", "sw-menu-sep")])]
         }
@@ -59,7 +59,7 @@ public struct ScrollView<Content: View>: View, PrimitiveView {
     }
     /// Primitive view.
     public var body: Never { fatalError("primitive view") }
-    func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         let horizontal = axes.contains(.horizontal) && !axes.contains(.vertical)
         let inner = Node(
             "div", id: path + ".i",
@@ -100,7 +100,7 @@ public struct Grid<Content: View>: View, PrimitiveView {
     }
     /// Primitive view.
     public var body: Never { fatalError("primitive view") }
-    func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         func isRow(_ n: Node) -> Bool { n.attributes.first?.1 == "sw-gridrow" }
         var children = context.render(content, path: path + ".c", axis: .none)
         let columns = max(1, children.map { isRow($0) ? $0.children.count : 1 }.max() ?? 1)
@@ -123,7 +123,7 @@ public struct GridRow<Content: View>: View, PrimitiveView {
     public init(alignment: VerticalAlignment? = nil, @ViewBuilder content: () -> Content) { self.content = content() }
     /// Primitive view.
     public var body: Never { fatalError("primitive view") }
-    func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         [
             Node(
                 "div", id: path, attributes: [("class", "sw-gridrow")],
@@ -154,7 +154,7 @@ public struct Section<Parent: View, Content: View, Footer: View>: View, Primitiv
     }
     /// Primitive view.
     public var body: Never { fatalError("primitive view") }
-    func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         if context.environment.isInMenu {
             // In a menu: a group of items between separators, under its header.
             let h = context.render(header, path: path + ".h")
@@ -219,7 +219,7 @@ public struct Form<Content: View>: View, PrimitiveView {
     public init(@ViewBuilder content: () -> Content) { self.content = content() }
     /// Primitive view.
     public var body: Never { fatalError("primitive view") }
-    func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         let items = context.render(content, path: path + ".c", axis: .vertical)
         // Loose rows (outside sections) are gathered into implicit sections.
         var children: [Node] = []

@@ -40,7 +40,7 @@ public struct TextEditor: View, PrimitiveView {
     public init(text: Binding<String>) { self.text = text }
     /// Primitive view.
     public var body: Never { fatalError("primitive view") }
-    func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         let text = self.text
         _ = context.input(path) { text.wrappedValue = $0 }
         let value = text.wrappedValue
@@ -76,7 +76,7 @@ public struct TextField<Label: View>: View, PrimitiveView {
         self.set = set
     }
 
-    func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         let set = self.set
         _ = context.input(path) { set($0) }
         if let submit = context.onSubmit { _ = context.action(path + "!submit", submit) }
@@ -143,7 +143,7 @@ public struct SecureField<Label: View>: View, PrimitiveView {
     let field: TextField<Label>
     /// Primitive view.
     public var body: Never { fatalError("primitive view") }
-    func makeNodes(_ context: RenderContext, path: String) -> [Node] { field.makeNodes(context, path: path) }
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] { field.makeNodes(context, path: path) }
 }
 
 extension SecureField where Label == Text {
@@ -190,7 +190,7 @@ public struct Toggle<Label: View>: View, PrimitiveView {
     }
     /// Primitive view.
     public var body: Never { fatalError("primitive view") }
-    func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         let isOn = self.isOn
         if context.environment.isInMenu {
             // In a menu: a checkable item that flips the value when chosen.
@@ -248,7 +248,7 @@ public struct Slider<Label: View>: View, PrimitiveView {
     let step: Double?
     /// Primitive view.
     public var body: Never { fatalError("primitive view") }
-    func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         let set = self.set
         let bounds = self.bounds
         _ = context.input(path) {
@@ -324,7 +324,7 @@ public struct Stepper<Label: View>: View, PrimitiveView {
         increment = { value.wrappedValue = value.wrappedValue.advanced(by: step) }
         decrement = { value.wrappedValue = value.wrappedValue.advanced(by: -step) }
     }
-    func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         func button(_ suffix: String, _ symbol: String, _ action: (() -> Void)?) -> Node {
             let enabled = action.map { context.action(path + suffix, $0) } ?? false
             return Node(
@@ -404,7 +404,7 @@ public struct DatePicker<Label: View>: View, PrimitiveView {
         return ("datetime-local", "yyyy-MM-dd'T'HH:mm")
     }
 
-    func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         let (type, pattern) = format
         let f = DateFormatter()
         f.locale = Locale(identifier: "en_US_POSIX")
@@ -498,7 +498,7 @@ public struct Picker<Label: View, SelectionValue: Hashable, Content: View>: View
     }
     /// Primitive view.
     public var body: Never { fatalError("primitive view") }
-    func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         // Render the options to learn their tags and titles.
         let savedWants = context.wantsTags
         context.wantsTags = true

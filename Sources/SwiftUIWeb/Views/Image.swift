@@ -24,7 +24,7 @@ public struct Image: View, PrimitiveView, Equatable {
 
     /// Primitive view.
     public var body: Never { fatalError("primitive view") }
-    func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         let cls = isResizable ? "sw-image sw-resizable" : "sw-image"
         switch source {
         case .system(let name):
@@ -68,7 +68,7 @@ public struct Label<Title: View, Icon: View>: View, PrimitiveView {
     public init(@ViewBuilder title: () -> Title, @ViewBuilder icon: () -> Icon) { self.title = title(); self.icon = icon() }
     /// Primitive view.
     public var body: Never { fatalError("primitive view") }
-    func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         let style = context.environment.labelStyle
         var children: [Node] = []
         if style != .titleOnly {

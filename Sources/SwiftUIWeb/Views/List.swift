@@ -1,11 +1,26 @@
-/// Computes views from a collection of identified data.
-public struct ForEach<Data: RandomAccessCollection, ID: Hashable, Content: View>: View, PrimitiveView {
+/// Computes views (or, with `import Charts`, chart content) from a collection of identified data.
+public struct ForEach<Data: RandomAccessCollection, ID: Hashable, Content> {
     let data: Data
     let idOf: (Data.Element) -> ID
     let content: (Data.Element) -> Content
+
+    /// For other kinds of content than views (Charts' marks): the elements and how each is identified.
+    package init(chartData data: Data, id: @escaping (Data.Element) -> ID, content: @escaping (Data.Element) -> Content) {
+        self.data = data
+        self.idOf = id
+        self.content = content
+    }
+
+    /// Calls `body` with the identity and content of each element, in order.
+    package func forEachElement(_ body: (ID, Content) -> Void) {
+        for element in data { body(idOf(element), content(element)) }
+    }
+}
+
+extension ForEach: View, PrimitiveView where Content: View {
     /// Primitive view.
     public var body: Never { fatalError("primitive view") }
-    func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         var out: [Node] = []
         out.reserveCapacity(data.count)
         let wantsTags = context.wantsTags
@@ -20,21 +35,21 @@ public struct ForEach<Data: RandomAccessCollection, ID: Hashable, Content: View>
     }
 }
 
-extension ForEach where Data.Element: Identifiable, ID == Data.Element.ID {
+extension ForEach where Content: View, Data.Element: Identifiable, ID == Data.Element.ID {
     /// Creates views for identifiable elements.
     public init(_ data: Data, @ViewBuilder content: @escaping (Data.Element) -> Content) {
         self.data = data; self.idOf = { $0.id }; self.content = content
     }
 }
 
-extension ForEach {
+extension ForEach where Content: View {
     /// Creates views for elements identified by a key path.
     public init(_ data: Data, id: KeyPath<Data.Element, ID>, @ViewBuilder content: @escaping (Data.Element) -> Content) {
         self.data = data; self.idOf = { $0[keyPath: id] }; self.content = content
     }
 }
 
-extension ForEach where Data == Range<Int>, ID == Int {
+extension ForEach where Content: View, Data == Range<Int>, ID == Int {
     /// Creates views for a constant range.
     public init(_ data: Range<Int>, @ViewBuilder content: @escaping (Int) -> Content) {
         self.data = data; self.idOf = { $0 }; self.content = content
@@ -47,7 +62,7 @@ public struct List<SelectionValue: Hashable, Content: View>: View, PrimitiveView
     let selection: ListSelection?
     /// Primitive view.
     public var body: Never { fatalError("primitive view") }
-    func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         let saved = context.listSelection, savedWants = context.wantsTags
         context.listSelection = selection
         context.wantsTags = selection != nil

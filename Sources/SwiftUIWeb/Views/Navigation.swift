@@ -5,7 +5,7 @@ public struct NavigationView<Content: View>: View, PrimitiveView {
     public init(@ViewBuilder content: () -> Content) { self.content = content() }
     /// Primitive view.
     public var body: Never { fatalError("primitive view") }
-    func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         let saved = context.detail, savedLinks = context.linkSelection
         context.resetDetail()
         context.linkSelection = context.scene.slot(for: path + "/links", context: context) { "" }
@@ -57,7 +57,7 @@ public struct NavigationSplitView<Sidebar: View, Content: View, Detail: View>: V
     }
     /// Primitive view.
     public var body: Never { fatalError("primitive view") }
-    func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         let saved = context.detail, savedLinks = context.linkSelection
         context.resetDetail()
         context.linkSelection = context.scene.slot(for: path + "/links", context: context) { "" }
@@ -118,7 +118,7 @@ public struct NavigationStack<Root: View>: View, PrimitiveView {
 
     final class Pushed { var views: [Int: any View] = [:]; var internalPath: [StackEntry] = [] }
 
-    func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         let slot = context.scene.slot(for: path + "/stack", context: context) { Pushed() }
         let pushed = slot.value as! Pushed
         var entries: [StackEntry]
@@ -188,7 +188,7 @@ struct DestinationView<Content: View, D: Hashable, Dest: View>: View, PrimitiveV
     let content: Content
     let make: (D) -> Dest
     var body: Never { fatalError("primitive view") }
-    func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         let make = self.make
         context.addDestination(ObjectIdentifier(D.self)) { make($0 as! D) }
         return context.render(content, path: path)
@@ -234,7 +234,7 @@ public struct NavigationLink<Label: View, Destination: View>: View, PrimitiveVie
         select = { isActive.wrappedValue = true }
     }
 
-    func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         var selected = isSelected()
         var action: (() -> Void)?
         if let value {

@@ -38,7 +38,7 @@ public struct Text: View, PrimitiveView, Equatable {
 
     /// Primitive view.
     public var body: Never { fatalError("primitive view") }
-    func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         if runs.count == 1 {
             let style = runs[0].style
             return [
@@ -118,7 +118,7 @@ public struct Button<Label: View>: View, PrimitiveView {
     }
     /// Primitive view.
     public var body: Never { fatalError("primitive view") }
-    func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         var action = self.action
         if let dismiss = context.alertDismiss {
             let a = action
@@ -264,7 +264,7 @@ public struct VStack<Content: View>: View, PrimitiveView {
     }
     /// Primitive view.
     public var body: Never { fatalError("primitive view") }
-    func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         [
             Node(
                 "div", id: path, attributes: [("class", "sw-vstack"), ("style", stackStyle(alignment.css, spacing))],
@@ -292,7 +292,7 @@ public struct HStack<Content: View>: View, PrimitiveView {
     }
     /// Primitive view.
     public var body: Never { fatalError("primitive view") }
-    func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         [
             Node(
                 "div", id: path, attributes: [("class", "sw-hstack"), ("style", stackStyle(alignment.css, spacing))],
@@ -318,7 +318,7 @@ public struct Spacer: View, PrimitiveView {
     public init(minLength: Double? = nil) { self.minLength = minLength }
     /// Primitive view.
     public var body: Never { fatalError("primitive view") }
-    func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         let style = minLength.map { "min-width:\(Font.num($0))px;min-height:\(Font.num($0))px" }
         return [Node("div", id: path, attributes: [("class", "sw-spacer")] + (style.map { [("style", $0)] } ?? []))]
     }

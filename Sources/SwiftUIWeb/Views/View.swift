@@ -18,7 +18,7 @@ public struct EmptyView: View, PrimitiveView {
     public init() {}
     /// Primitive: no body.
     public var body: Never { fatalError("primitive view") }
-    func makeNodes(_ context: RenderContext, path: String) -> [Node] { [] }
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] { [] }
 }
 
 /// A list of views built by ``ViewBuilder``.
@@ -27,7 +27,7 @@ public struct ViewList: View, PrimitiveView {
     var isAccumulator = true
     /// Primitive: no body.
     public var body: Never { fatalError("primitive view") }
-    func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         var out: [Node] = []
         for (index, item) in items.enumerated() {
             out += context.render(item, path: path + "." + String(index))
@@ -42,7 +42,7 @@ public struct ConditionalContent: View, PrimitiveView {
     let branch: Int
     /// Primitive: no body.
     public var body: Never { fatalError("primitive view") }
-    func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         context.render(content, path: path + "c" + String(branch))
     }
 }
@@ -54,7 +54,7 @@ public struct AnyView: View, PrimitiveView {
     public init<V: View>(_ view: V) { self.view = view }
     /// Primitive: no body.
     public var body: Never { fatalError("primitive view") }
-    func makeNodes(_ context: RenderContext, path: String) -> [Node] { context.render(view, path: path) }
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] { context.render(view, path: path) }
 }
 
 /// Builds views from closures, the way SwiftUI's result builder does.
@@ -88,6 +88,7 @@ public enum ViewBuilder {
 
 /// A view the renderer turns into HTML nodes directly.
 @MainActor
-protocol PrimitiveView {
+package protocol PrimitiveView {
+    /// The view's nodes at `path` (its own and its content's), rendered into `context`.
     func makeNodes(_ context: RenderContext, path: String) -> [Node]
 }

@@ -1,0 +1,102 @@
+import Foundation
+
+/// SVG path data for a line through points, by interpolation method.
+enum CurvePath {
+    struct Point {
+        var x: Double
+        var y: Double
+    }
+
+    /// `M … L …` (or curves) through `points`, in order.
+    static func line(_ points: [Point], method: InterpolationMethod.Kind) -> String {
+        guard let first = points.first else { return "" }
+        var d = "M" + pair(first)
+        d += segments(points, method: method)
+        return d
+    }
+
+    /// The path from the first point onward, without its `M` (to join two lines into an area).
+    static func segments(_ points: [Point], method: InterpolationMethod.Kind) -> String {
+        guard points.count > 1 else { return "" }
+        var d = ""
+        switch method {
+        case .linear:
+            for p in points.dropFirst() { d += "L" + pair(p) }
+        case .stepStart:
+            for (a, b) in zip(points, points.dropFirst()) { d += "L" + pair(Point(x: a.x, y: b.y)) + "L" + pair(b) }
+        case .stepEnd:
+            for (a, b) in zip(points, points.dropFirst()) { d += "L" + pair(Point(x: b.x, y: a.y)) + "L" + pair(b) }
+        case .stepCenter:
+            for (a, b) in zip(points, points.dropFirst()) {
+                let mid = (a.x + b.x) / 2
+                d += "L" + pair(Point(x: mid, y: a.y)) + "L" + pair(Point(x: mid, y: b.y)) + "L" + pair(b)
+            }
+        case .catmullRom:
+            d += cardinal(points, tension: 0)
+        case .cardinal(let tension):
+            d += cardinal(points, tension: tension)
+        case .monotone:
+            d += monotone(points)
+        }
+        return d
+    }
+
+    /// A cardinal spline as cubic Béziers (tension 0 is Catmull-Rom).
+    private static func cardinal(_ p: [Point], tension: Double) -> String {
+        let k = (1 - tension) / 6
+        var d = ""
+        for i in 0..<(p.count - 1) {
+            let p0 = p[max(0, i - 1)]
+            let p1 = p[i]
+            let p2 = p[i + 1]
+            let p3 = p[min(p.count - 1, i + 2)]
+            let c1 = Point(x: p1.x + (p2.x - p0.x) * k, y: p1.y + (p2.y - p0.y) * k)
+            let c2 = Point(x: p2.x - (p3.x - p1.x) * k, y: p2.y - (p3.y - p1.y) * k)
+            d += "C" + pair(c1) + " " + pair(c2) + " " + pair(p2)
+        }
+        return d
+    }
+
+    /// A monotone cubic in x (Fritsch–Carlson tangents): no overshoot between points.
+    private static func monotone(_ p: [Point]) -> String {
+        let n = p.count
+        var slopes = [Double](repeating: 0, count: n - 1)
+        for i in 0..<(n - 1) {
+            let dx = p[i + 1].x - p[i].x
+            slopes[i] = dx == 0 ? 0 : (p[i + 1].y - p[i].y) / dx
+        }
+        var tangents = [Double](repeating: 0, count: n)
+        tangents[0] = slopes[0]
+        tangents[n - 1] = slopes[n - 2]
+        for i in 1..<(n - 1) {
+            tangents[i] = slopes[i - 1] * slopes[i] <= 0 ? 0 : (slopes[i - 1] + slopes[i]) / 2
+        }
+        for i in 0..<(n - 1) where slopes[i] != 0 {
+            let a = tangents[i] / slopes[i]
+            let b = tangents[i + 1] / slopes[i]
+            let s = a * a + b * b
+            if s > 9 {
+                let t = 3 / s.squareRoot()
+                tangents[i] = t * a * slopes[i]
+                tangents[i + 1] = t * b * slopes[i]
+            }
+        }
+        var d = ""
+        for i in 0..<(n - 1) {
+            let h = (p[i + 1].x - p[i].x) / 3
+            let c1 = Point(x: p[i].x + h, y: p[i].y + tangents[i] * h)
+            let c2 = Point(x: p[i + 1].x - h, y: p[i + 1].y - tangents[i + 1] * h)
+            d += "C" + pair(c1) + " " + pair(c2) + " " + pair(p[i + 1])
+        }
+        return d
+    }
+
+    static func pair(_ p: Point) -> String { num(p.x) + "," + num(p.y) }
+
+    /// A coordinate with at most two decimals.
+    static func num(_ v: Double) -> String {
+        let r = (v * 100).rounded() / 100
+        if r == r.rounded() { return String(Int(r)) }
+        return String(r)
+    }
+}

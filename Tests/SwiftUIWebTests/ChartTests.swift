@@ -1,0 +1,336 @@
+import Charts
+import Foundation
+import Testing
+
+@testable import SwiftUIWeb
+
+private struct Sale: Identifiable {
+    var id: String { day + "/" + product }
+    let day: String
+    let product: String
+    let count: Int
+}
+
+private let sales = [
+    Sale(day: "Mon", product: "A", count: 3), Sale(day: "Mon", product: "B", count: 2),
+    Sale(day: "Tue", product: "A", count: 6), Sale(day: "Tue", product: "B", count: 1),
+]
+
+/// Swift Charts' API drawn as SVG: geometry, scales, axes, legends, accessibility and patches.
+@MainActor
+@Suite("Charts")
+struct ChartTests {
+    func marks(_ scene: SceneInstance, _ role: String) -> [Node] {
+        scene.tree.all { $0.attr("aria-roledescription") == role }
+    }
+
+    func number(_ node: Node, _ name: String) -> Double { Double(node.attr(name) ?? "") ?? .nan }
+
+    @Test func barsOfCategoriesAreProportionalAndReadAloud() {
+        let scene = window {
+            Chart(sales.filter { $0.product == "A" }) { sale in
+                BarMark(x: .value("Day", sale.day), y: .value("Sales", sale.count))
+            }
+        }
+        let svg = scene.tree.first { $0.tag == "svg" && $0.attr("role") == "graphics-document" }
+        #expect(svg != nil)
+        let bars = marks(scene, "bar")
+        #expect(bars.count == 2)
+        #expect(bars.map { $0.attr("aria-label") } == ["Day: Mon, Sales: 3", "Day: Tue, Sales: 6"])
+        #expect(bars.allSatisfy { $0.attr("role") == "graphics-symbol" && $0.tag == "rect" })
+        // Heights are proportional to the values, and both bars stand on the same baseline.
+        let (mon, tue) = (bars[0], bars[1])
+        #expect(abs(number(tue, "height") / number(mon, "height") - 2) < 0.02)
+        #expect(abs((number(mon, "y") + number(mon, "height")) - (number(tue, "y") + number(tue, "height"))) < 0.01)
+        #expect(number(mon, "x") < number(tue, "x"))
+        // Category labels under the bars; the numeric axis starts at zero.
+        let labels = scene.tree.all { $0.tag == "text" }.compactMap(\.text)
+        #expect(labels.contains("Mon") && labels.contains("Tue") && labels.contains("0"))
+        // The tooltip is the same text.
+        #expect(mon.children.first { $0.tag == "title" }?.text == "Day: Mon, Sales: 3")
+    }
+
+    @Test func seriesStackWithALegendAndTheirOwnColors() {
+        let scene = window {
+            Chart(sales) { sale in
+                BarMark(x: .value("Day", sale.day), y: .value("Sales", sale.count))
+                    .foregroundStyle(by: .value("Product", sale.product))
+            }
+        }
+        let bars = marks(scene, "bar")
+        #expect(bars.count == 4)
+        // B sits on A on each day.
+        #expect(abs(number(bars[1], "y") + number(bars[1], "height") - number(bars[0], "y")) < 0.01)
+        #expect(abs(number(bars[3], "y") + number(bars[3], "height") - number(bars[2], "y")) < 0.01)
+        // Distinct colors from the palette, named in a legend.
+        let fills = bars.map { $0.attr("style") ?? "" }
+        #expect(fills[0] == fills[2] && fills[1] == fills[3] && fills[0] != fills[1])
+        #expect(fills[0].contains(Color.blue.cssColor) && fills[1].contains(Color.green.cssColor))
+        let legend = scene.tree.first { $0.attr("class") == "sw-chart-legend" }
+        #expect(legend?.attr("role") == "list")
+        #expect(legend?.all { $0.attr("role") == "listitem" }.map(\.textContent) == ["A", "B"])
+        #expect(bars[0].attr("aria-label") == "Day: Mon, Sales: 3, Product: A")
+    }
+
+    @Test func aStyleScaleChoosesColorsAndTheLegendCanGo() {
+        let scene = window {
+            Chart(sales) { sale in
+                BarMark(x: .value("Day", sale.day), y: .value("Sales", sale.count))
+                    .foregroundStyle(by: .value("Product", sale.product))
+            }
+            .chartForegroundStyleScale(["B": Color.red, "A": Color.orange])
+            .chartLegend(.hidden)
+        }
+        let bars = marks(scene, "bar")
+        #expect(bars[0].attr("style")?.contains(Color.orange.cssColor) == true)
+        #expect(bars[1].attr("style")?.contains(Color.red.cssColor) == true)
+        #expect(scene.tree.first { $0.attr("class") == "sw-chart-legend" } == nil)
+    }
+
+    @Test func positionByPlacesBarsSideBySide() {
+        let scene = window {
+            Chart(sales) { sale in
+                BarMark(x: .value("Day", sale.day), y: .value("Sales", sale.count))
+                    .foregroundStyle(by: .value("Product", sale.product))
+                    .position(by: .value("Product", sale.product))
+            }
+        }
+        let bars = marks(scene, "bar")
+        let (a, b) = (bars[0], bars[1])
+        // Same baseline, no overlap, A left of B.
+        #expect(abs(number(a, "y") + number(a, "height") - number(b, "y") - number(b, "height")) < 0.01)
+        #expect(number(a, "x") + number(a, "width") <= number(b, "x") + 0.01)
+        #expect(abs(number(a, "height") / number(b, "height") - 1.5) < 0.02)
+    }
+
+    @Test func horizontalBarsWhenTheCategoryIsOnY() {
+        let scene = window {
+            Chart(sales.filter { $0.day == "Mon" }) { sale in
+                BarMark(x: .value("Sales", sale.count), y: .value("Product", sale.product))
+            }
+        }
+        let bars = marks(scene, "bar")
+        #expect(bars.count == 2)
+        #expect(abs(number(bars[0], "width") / number(bars[1], "width") - 1.5) < 0.02)
+        #expect(number(bars[0], "y") < number(bars[1], "y"))  // The first category on top.
+        #expect(abs(number(bars[0], "x") - number(bars[1], "x")) < 0.01)
+    }
+
+    @Test func linesBySeriesOverDatesWithDateLabels() {
+        let start = Date(timeIntervalSinceReferenceDate: 815_000_000)  // 2026-10-30
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        struct Point: Identifiable {
+            let id: Int
+            let date: Date
+            let value: Double
+            let series: String
+        }
+        var points: [Point] = []
+        for day in 0..<6 {
+            let date = start.addingTimeInterval(Double(day) * 86_400)
+            points.append(Point(id: day * 2, date: date, value: Double(day), series: "X"))
+            points.append(Point(id: day * 2 + 1, date: date, value: Double(day * 2), series: "Y"))
+        }
+        let scene = window {
+            Chart(points) { p in
+                LineMark(x: .value("Date", p.date), y: .value("Value", p.value))
+                    .foregroundStyle(by: .value("Series", p.series))
+                    .symbol(by: .value("Series", p.series))
+            }
+            .environment(\.calendar, calendar)
+            .environment(\.timeZone, TimeZone(identifier: "UTC")!)
+        }
+        let lines = marks(scene, "line")
+        #expect(lines.count == 2)
+        #expect(lines.allSatisfy { ($0.attr("d") ?? "").hasPrefix("M") && ($0.attr("d") ?? "").contains("L") })
+        #expect(lines[0].attr("aria-label")?.hasPrefix("X: line of 6 points") == true)
+        // Symbols by series: circles for X, squares for Y.
+        let points1 = marks(scene, "point")
+        #expect(points1.count == 12)
+        #expect(points1[0].attr("d") == BasicChartSymbolShape.circle._svgPath)
+        #expect(points1[6].attr("d") == BasicChartSymbolShape.square._svgPath)
+        let labels = scene.tree.all { $0.tag == "text" }.compactMap(\.text)
+        #expect(labels.contains { $0.hasPrefix("Oct ") || $0.hasPrefix("Nov ") }, "date labels: \(labels)")
+    }
+
+    @Test func interpolationAndLineStyleReachTheSVG() {
+        let scene = window {
+            Chart(Array(0..<5), id: \.self) { n in
+                LineMark(x: .value("X", n), y: .value("Y", Double(n * n)))
+                    .interpolationMethod(.monotone)
+                    .lineStyle(StrokeStyle(lineWidth: 3, dash: [4, 2]))
+            }
+        }
+        let line = marks(scene, "line")[0]
+        #expect(line.attr("d")?.contains("C") == true)
+        #expect(line.attr("style")?.contains("stroke-width:3") == true)
+        #expect(line.attr("style")?.contains("stroke-dasharray:4 2") == true)
+    }
+
+    @Test func areasStackAndRulesCrossThePlot() {
+        let scene = window {
+            Chart(sales) { sale in
+                AreaMark(x: .value("Day", sale.day), y: .value("Sales", sale.count))
+                    .foregroundStyle(by: .value("Product", sale.product))
+                RuleMark(y: .value("Goal", 5))
+            }
+        }
+        let areas = marks(scene, "area")
+        #expect(areas.count == 2)
+        #expect(areas.allSatisfy { ($0.attr("d") ?? "").hasSuffix("Z") })
+        let rules = marks(scene, "rule")
+        #expect(rules.count == 4)  // One per element of the data.
+        let rule = rules[0]
+        #expect(rule.attr("y1") == rule.attr("y2"))
+        #expect(number(rule, "x2") - number(rule, "x1") > 400)
+    }
+
+    @Test func explicitDomainsAndAxisValues() {
+        let scene = window {
+            Chart(sales) { sale in
+                PointMark(x: .value("Day", sale.day), y: .value("Sales", sale.count))
+            }
+            .chartYScale(domain: 0...100)
+            .chartYAxis { AxisMarks(values: [0, 50, 100]) }
+            .chartXAxisLabel("Weekday")
+        }
+        let labels = scene.tree.all { $0.tag == "text" }.compactMap(\.text)
+        #expect(labels.contains("100") && labels.contains("50") && !labels.contains("20"))
+        #expect(labels.contains("Weekday"))
+        let points = marks(scene, "point")
+        #expect(points.count == 4)
+    }
+
+    @Test func axisContentChoosesItsPieces() {
+        let scene = window {
+            Chart(sales) { sale in
+                BarMark(x: .value("Day", sale.day), y: .value("Sales", sale.count))
+            }
+            .chartYAxis {
+                AxisMarks(values: .stride(by: 2)) { value in
+                    AxisGridLine(stroke: StrokeStyle(lineWidth: 1, dash: [2]))
+                    AxisValueLabel("\(value.as(Int.self) ?? -1) items")
+                }
+            }
+            .chartXAxis(.hidden)
+        }
+        let labels = scene.tree.all { $0.tag == "text" }.compactMap(\.text)
+        #expect(labels.contains("0 items") && labels.contains("8 items"))
+        #expect(!labels.contains("Mon"))
+        let grid = scene.tree.all { $0.id.contains(".gy") }
+        #expect(!grid.isEmpty && grid.allSatisfy { $0.attr("style")?.contains("stroke-dasharray:2") == true })
+    }
+
+    @Test func sectorsMakeADonutStartingAtTwelve() {
+        let scene = window {
+            Chart(["A", "B"], id: \.self) { name in
+                SectorMark(angle: .value("Count", name == "A" ? 1 : 3), innerRadius: .ratio(0.5))
+                    .foregroundStyle(by: .value("Name", name))
+            }
+        }
+        let sectors = marks(scene, "sector")
+        #expect(sectors.count == 2)
+        // The first slice starts at 12 o'clock: the top of the circle (x at the centre).
+        let d = sectors[0].attr("d") ?? ""
+        #expect(d.hasPrefix("M300,"), "\(d)")
+        #expect(d.contains("L"))  // Back along the inner radius: a donut, not a pie.
+        #expect(scene.tree.first { $0.attr("class") == "sw-chart-legend" } != nil)
+        #expect(scene.tree.first { $0.id.contains(".gy") } == nil)  // No axes on a pie.
+    }
+
+    @Test func accessibilityModifiersOverrideTheValues() {
+        let scene = window {
+            Chart(sales.prefix(2)) { sale in
+                BarMark(x: .value("Day", sale.day), y: .value("Sales", sale.count))
+                    .accessibilityLabel("Sales on \(sale.day)")
+                    .accessibilityValue("\(sale.count) sold")
+                    .foregroundStyle(by: .value("Product", sale.product))
+            }
+        }
+        #expect(marks(scene, "bar").map { $0.attr("aria-label") } == ["Sales on Mon, 3 sold", "Sales on Mon, 2 sold"])
+        let hidden = window {
+            Chart(sales) { sale in
+                PointMark(x: .value("Day", sale.day), y: .value("Sales", sale.count)).accessibilityHidden(true)
+            }
+        }
+        #expect(marks(hidden, "point").isEmpty)
+        #expect(hidden.tree.all { $0.attr("aria-hidden") == "true" && $0.tag == "path" }.count == 4)
+    }
+
+    @Test func aMixedAxisIsSaidNotDrawnBlank() {
+        let scene = window {
+            Chart {
+                PointMark(x: .value("X", 1), y: .value("Y", 2))
+                PointMark(x: .value("X", "one"), y: .value("Y", 3))
+            }
+        }
+        let alert = scene.tree.first { $0.attr("role") == "alert" }
+        #expect(alert?.text?.contains("x axis mixes") == true, "\(scene.html)")
+    }
+
+    @Test func labelsAreEscaped() {
+        let scene = window {
+            Chart {
+                BarMark(x: .value("Name", "<script>alert(1)</script>"), y: .value("N", 1))
+            }
+        }
+        #expect(!scene.html.contains("<script>alert"))
+        #expect(scene.html.contains("&lt;script&gt;"))
+    }
+
+    @Test func customChartContentComposes() {
+        struct Goal: ChartContent {
+            let value: Int
+            var body: some ChartContent {
+                RuleMark(y: .value("Goal", value)).foregroundStyle(.red)
+            }
+        }
+        let scene = window {
+            Chart {
+                BarMark(x: .value("Day", "Mon"), y: .value("N", 2))
+                if sales.count > 1 { Goal(value: 4) }
+                ForEach(sales) { sale in PointMark(x: .value("Day", sale.day), y: .value("N", sale.count)) }
+            }
+        }
+        #expect(marks(scene, "bar").count == 1)
+        #expect(marks(scene, "rule").first?.attr("style")?.contains(Color.red.cssColor) == true)
+        #expect(marks(scene, "point").count == 4)
+    }
+
+    @Test func aNewPointIsAPatchNotAReload() {
+        final class Model: ObservableObject {
+            @Published var values: [Int] = [1, 2, 3]
+        }
+        struct Live: View {
+            @StateObject var model = Model()
+            var body: some View {
+                VStack {
+                    Button("Add") { model.values.append(2) }
+                    Button("Change") { model.values[0] = 3 }
+                    Chart(Array(model.values.enumerated()), id: \.offset) { item in
+                        PointMark(x: .value("N", item.offset), y: .value("V", item.element))
+                    }
+                    .chartXScale(domain: 0...10)
+                    .chartYScale(domain: 0...10)
+                }
+            }
+        }
+        let scene = window { Live() }
+        let changed = scene.click("Change")
+        // Only the changed point moves: its attributes and tooltip change, nothing is replaced.
+        #expect(!changed.isEmpty)
+        let inPlace = changed.allSatisfy {
+            switch $0 {
+            case .attribute(let id, _, _), .text(let id, _): return id.contains(".m[0]")
+            default: return false
+            }
+        }
+        #expect(inPlace, "\(changed.map(\.json))")
+        #expect(changed.map(\.json).joined().utf8.count < 1_024)
+        let added = scene.click("Add")
+        let inserts = added.filter { if case .insert = $0 { return true } else { return false } }
+        #expect(inserts.count == 1, "\(added)")
+        #expect(!added.contains { if case .replace = $0 { return true } else { return false } })
+    }
+}
