@@ -333,4 +333,41 @@ struct ChartTests {
         #expect(inserts.count == 1, "\(added)")
         #expect(!added.contains { if case .replace = $0 { return true } else { return false } })
     }
+
+    @Test func aLongLineIsDrawnInPiecesSoAChangeIsSmall() {
+        final class Model: ObservableObject {
+            @Published var values: [Double] = (0..<1_000).map { 50 + 40 * sin(Double($0) / 50) }
+        }
+        struct Live: View {
+            @StateObject var model = Model()
+            var body: some View {
+                VStack {
+                    Button("Change") { model.values[999] = 10 }
+                    Chart(Array(model.values.enumerated()), id: \.offset) { item in
+                        LineMark(x: .value("N", item.offset), y: .value("V", item.element))
+                            .interpolationMethod(.catmullRom)
+                    }
+                    .chartYScale(domain: 0...100)
+                }
+            }
+        }
+        let scene = window { Live() }
+        let line = marks(scene, "line")
+        #expect(line.count == 1 && line[0].tag == "g")
+        let pieces = line[0].children.filter { $0.tag == "path" }
+        #expect(pieces.count == 63)  // 999 segments, 16 a piece for a curve.
+        // The pieces join: each starts where the one before it ends.
+        for (a, b) in zip(pieces, pieces.dropFirst()) {
+            let end = a.attr("d")!.split(separator: " ").last!.split(separator: "L").last!
+            #expect(
+                b.attr("d")!.hasPrefix("M" + end), "\(a.id) ends at \(end), \(b.id) starts \(b.attr("d")!.prefix(20))")
+        }
+        let patches = scene.click("Change")
+        let bytes = patches.map(\.json).joined().utf8.count
+        #expect(bytes < 1_024, "\(bytes) bytes: \(patches.map(\.json))")
+        #expect(
+            patches.allSatisfy {
+                if case .attribute(let id, "d", _) = $0 { return id.hasSuffix(".c62") } else { return false }
+            })
+    }
 }

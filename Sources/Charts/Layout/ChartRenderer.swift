@@ -7,6 +7,15 @@ struct ChartRenderer {
     /// The SVG's coordinate box; the SVG scales to its container's width, keeping this aspect.
     static let width = 600.0
     static let height = 300.0
+    /// Segments per piece of a long line (see `series`): a piece's path data stays under about 700 bytes.
+    static func lineChunk(_ method: InterpolationMethod.Kind) -> Int {
+        switch method {
+        case .linear: return 48
+        case .stepStart, .stepEnd: return 24
+        case .stepCenter: return 16
+        case .catmullRom, .cardinal, .monotone: return 16
+        }
+    }
 
     let marks: [MarkRecord]
     let config: ChartConfiguration
@@ -767,19 +776,35 @@ struct ChartRenderer {
                 ? " (" + members.map { accessibleLabel($0.mark) }.joined(separator: "; ") + ")" : "")
         var nodes: [Node] = []
         if first.kind == .line {
-            let d = CurvePath.line(top, method: method)
-            nodes.append(
-                Node(
-                    "path", id: id,
-                    attributes: [
-                        ("d", d),
-                        (
-                            "style",
-                            "fill:none;stroke:\(color);" + (first.lineStyle?.css ?? "stroke-width:2")
-                                + opacityCSS(first)
-                        ),
-                        ("role", "graphics-symbol"), ("aria-roledescription", "line"), ("aria-label", label),
-                    ], children: [Node("title", id: id + ".t", text: label)]))
+            let style =
+                "fill:none;stroke:\(color);" + (first.lineStyle?.css ?? "stroke-width:2") + opacityCSS(first)
+            let accessible: [(String, String)] = [
+                ("role", "graphics-symbol"), ("aria-roledescription", "line"), ("aria-label", label),
+            ]
+            let chunk = Self.lineChunk(method)
+            if top.count <= chunk + 1 {
+                nodes.append(
+                    Node(
+                        "path", id: id,
+                        attributes: [("d", CurvePath.line(top, method: method)), ("style", style)] + accessible,
+                        children: [Node("title", id: id + ".t", text: label)]))
+            } else {
+                // A long line is drawn in pieces of `chunk` segments (one curve: the control points come from
+                // the whole line), so changing or adding a point re-sends one piece, not the whole line.
+                let segments = CurvePath.segmentList(top, method: method)
+                var pieces = [Node("title", id: id + ".t", text: label)]
+                var start = 0
+                while start < segments.count {
+                    let end = min(start + chunk, segments.count)
+                    let d = "M" + CurvePath.pair(top[start]) + segments[start..<end].joined()
+                    pieces.append(
+                        Node(
+                            "path", id: "\(id).c\(start / chunk)",
+                            attributes: [("d", d), ("style", style + ";stroke-linecap:round")]))
+                    start = end
+                }
+                nodes.append(Node("g", id: id, attributes: accessible, children: pieces))
+            }
             if first.symbol != nil || first.symbolBy != nil {
                 for (p, point) in zip(members, top) {
                     nodes.append(

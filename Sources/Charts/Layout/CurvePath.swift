@@ -17,34 +17,39 @@ enum CurvePath {
 
     /// The path from the first point onward, without its `M` (to join two lines into an area).
     static func segments(_ points: [Point], method: InterpolationMethod.Kind) -> String {
-        guard points.count > 1 else { return "" }
-        var d = ""
+        segmentList(points, method: method).joined()
+    }
+
+    /// The path commands from each point to the next (`count - 1` of them): the curve's control points come
+    /// from the whole line, so a line drawn in pieces is the same curve.
+    static func segmentList(_ points: [Point], method: InterpolationMethod.Kind) -> [String] {
+        guard points.count > 1 else { return [] }
+        let pairs = zip(points, points.dropFirst())
         switch method {
         case .linear:
-            for p in points.dropFirst() { d += "L" + pair(p) }
+            return points.dropFirst().map { "L" + pair($0) }
         case .stepStart:
-            for (a, b) in zip(points, points.dropFirst()) { d += "L" + pair(Point(x: a.x, y: b.y)) + "L" + pair(b) }
+            return pairs.map { a, b in "L" + pair(Point(x: a.x, y: b.y)) + "L" + pair(b) }
         case .stepEnd:
-            for (a, b) in zip(points, points.dropFirst()) { d += "L" + pair(Point(x: b.x, y: a.y)) + "L" + pair(b) }
+            return pairs.map { a, b in "L" + pair(Point(x: b.x, y: a.y)) + "L" + pair(b) }
         case .stepCenter:
-            for (a, b) in zip(points, points.dropFirst()) {
+            return pairs.map { a, b in
                 let mid = (a.x + b.x) / 2
-                d += "L" + pair(Point(x: mid, y: a.y)) + "L" + pair(Point(x: mid, y: b.y)) + "L" + pair(b)
+                return "L" + pair(Point(x: mid, y: a.y)) + "L" + pair(Point(x: mid, y: b.y)) + "L" + pair(b)
             }
         case .catmullRom:
-            d += cardinal(points, tension: 0)
+            return cardinal(points, tension: 0)
         case .cardinal(let tension):
-            d += cardinal(points, tension: tension)
+            return cardinal(points, tension: tension)
         case .monotone:
-            d += monotone(points)
+            return monotone(points)
         }
-        return d
     }
 
     /// A cardinal spline as cubic Béziers (tension 0 is Catmull-Rom).
-    private static func cardinal(_ p: [Point], tension: Double) -> String {
+    private static func cardinal(_ p: [Point], tension: Double) -> [String] {
         let k = (1 - tension) / 6
-        var d = ""
+        var d: [String] = []
         for i in 0..<(p.count - 1) {
             let p0 = p[max(0, i - 1)]
             let p1 = p[i]
@@ -52,13 +57,13 @@ enum CurvePath {
             let p3 = p[min(p.count - 1, i + 2)]
             let c1 = Point(x: p1.x + (p2.x - p0.x) * k, y: p1.y + (p2.y - p0.y) * k)
             let c2 = Point(x: p2.x - (p3.x - p1.x) * k, y: p2.y - (p3.y - p1.y) * k)
-            d += "C" + pair(c1) + " " + pair(c2) + " " + pair(p2)
+            d.append("C" + pair(c1) + " " + pair(c2) + " " + pair(p2))
         }
         return d
     }
 
     /// A monotone cubic in x (Fritsch–Carlson tangents): no overshoot between points.
-    private static func monotone(_ p: [Point]) -> String {
+    private static func monotone(_ p: [Point]) -> [String] {
         let n = p.count
         var slopes = [Double](repeating: 0, count: n - 1)
         for i in 0..<(n - 1) {
@@ -81,12 +86,12 @@ enum CurvePath {
                 tangents[i + 1] = t * b * slopes[i]
             }
         }
-        var d = ""
+        var d: [String] = []
         for i in 0..<(n - 1) {
             let h = (p[i + 1].x - p[i].x) / 3
             let c1 = Point(x: p[i].x + h, y: p[i].y + tangents[i] * h)
             let c2 = Point(x: p[i + 1].x - h, y: p[i + 1].y - tangents[i + 1] * h)
-            d += "C" + pair(c1) + " " + pair(c2) + " " + pair(p[i + 1])
+            d.append("C" + pair(c1) + " " + pair(c2) + " " + pair(p[i + 1]))
         }
         return d
     }
