@@ -191,6 +191,9 @@ let package = Package(
         .executableTarget(
             name: "MedicationsSample", dependencies: ["OpenHealthKit"], path: "Examples/MedicationsSample"),
         .executableTarget(
+            name: "ChartsBenchmark", dependencies: ["BenchmarkKit", "Charts", "SwiftUIWeb"],
+            path: "Benchmarks/ChartsBenchmark"),
+        .executableTarget(
             name: "HealthKitBenchmark",
             dependencies: ["BenchmarkKit", "OpenHealthKit"],
             path: "Benchmarks/HealthKitBenchmark"
