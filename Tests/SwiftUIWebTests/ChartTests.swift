@@ -370,4 +370,69 @@ struct ChartTests {
                 if case .attribute(let id, "d", _) = $0 { return id.hasSuffix(".c62") } else { return false }
             })
     }
+
+    @Test func datesBinnedByDayMakeDayWideBars() {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let friday = Date(timeIntervalSinceReferenceDate: 815_011_200)  // 2026-10-30 00:00 UTC
+        let scene = window {
+            Chart(Array(0..<3), id: \.self) { day in
+                BarMark(
+                    x: .value(
+                        "Day", friday.addingTimeInterval(Double(day) * 86_400 + 3_600 * 9), unit: .day,
+                        calendar: calendar),
+                    y: .value("Doses", day + 1))
+            }
+            .environment(\.calendar, calendar)
+            .environment(\.timeZone, TimeZone(identifier: "UTC")!)
+        }
+        let bars = marks(scene, "bar")
+        #expect(bars.count == 3)
+        // Each bar spans most of its day, and the days follow each other with equal steps.
+        let widths = bars.map { number($0, "width") }
+        #expect(widths.allSatisfy { abs($0 - widths[0]) < 0.01 } && widths[0] > 100)
+        let step = number(bars[1], "x") - number(bars[0], "x")
+        #expect(abs((number(bars[2], "x") - number(bars[1], "x")) - step) < 0.01)
+        #expect(bars[0].attr("aria-label")?.hasPrefix("Day: Oct 30") == true, "\(bars[0].attr("aria-label") ?? "")")
+    }
+
+    @Test func negativeValuesStackBelowZeroAndNaNIsNotDrawn() {
+        let scene = window {
+            Chart {
+                BarMark(x: .value("Day", "Mon"), y: .value("Change", -2))
+                BarMark(x: .value("Day", "Mon"), y: .value("Change", 3))
+                BarMark(x: .value("Day", "Tue"), y: .value("Change", Double.nan))
+            }
+        }
+        let bars = marks(scene, "bar")
+        #expect(bars.count == 2)
+        #expect(!scene.html.contains("nan"))
+        // The negative bar hangs from where the positive one starts (zero).
+        let (down, up) = (bars[0], bars[1])
+        #expect(abs(number(down, "y") - (number(up, "y") + number(up, "height"))) < 0.01)
+        #expect(abs(number(down, "height") / number(up, "height") - 2.0 / 3.0) < 0.02)
+        #expect(scene.tree.all { $0.tag == "text" }.compactMap(\.text).contains("-2"))
+    }
+
+    @Test func anEmptyChartDrawsItsAxesAndNoMarks() {
+        let scene = window { Chart {} }
+        #expect(scene.tree.first { $0.tag == "svg" } != nil)
+        #expect(scene.tree.all { $0.attr("role") == "graphics-symbol" }.isEmpty)
+        #expect(scene.tree.first { $0.attr("role") == "alert" } == nil)
+    }
+
+    @Test func formatStylesWriteAxisLabels() {
+        let scene = window {
+            Chart(Array(0..<5), id: \.self) { n in
+                PointMark(x: .value("N", n), y: .value("Share", Double(n) / 4))
+            }
+            .chartYAxis {
+                AxisMarks(values: [0.0, 0.5, 1.0]) { _ in
+                    AxisValueLabel(format: FloatingPointFormatStyle<Double>.Percent())
+                }
+            }
+        }
+        let labels = scene.tree.all { $0.tag == "text" }.compactMap(\.text)
+        #expect(labels.contains("50%") && labels.contains("100%"), "\(labels)")
+    }
 }

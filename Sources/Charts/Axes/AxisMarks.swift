@@ -210,7 +210,7 @@ public struct AxisValueLabel: AxisContent {
     }
 
     /// The value written with a format style (`.dateTime.weekday()`, `.number.precision(...)`, `.percent`).
-    public init<F: FormatStyle>(format: F) where F.FormatOutput == String {
+    public init<F: FormatStyle>(format: F) where F.FormatInput: Plottable, F.FormatOutput == String {
         text = { value in
             switch value.datum {
             case .date(let date): return (date as? F.FormatInput).map(format.format)

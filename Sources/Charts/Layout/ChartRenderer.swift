@@ -209,6 +209,8 @@ struct ChartRenderer {
     func place() throws -> [Placed] {
         var placed: [Placed] = []
         for (index, mark) in marks.enumerated() {
+            // A mark with a value that is no number (NaN, infinity) is not drawn, as in Swift Charts.
+            if mark.components.contains(where: { $0.datum.number.map { !$0.isFinite } ?? false }) { continue }
             var p = Placed(mark: mark, index: index, x: .whole, y: .whole)
             if let x = mark.x { p.x = .at(x) }
             if let y = mark.y { p.y = .at(y) }
@@ -557,6 +559,9 @@ struct ChartRenderer {
         var nodes: [Node] = []
         var seriesDone = Set<String>()
         let positionGroups = positionDomain(placed)
+        // A bar's band on a numeric or time axis, found once (it looks at every bar).
+        let xBand = numericBand(x, horizontalAxis: true, placed)
+        let yBand = numericBand(y, horizontalAxis: false, placed)
         for p in placed {
             let mark = p.mark
             let color = color(of: mark, domain: styles)
@@ -566,10 +571,10 @@ struct ChartRenderer {
                 guard
                     let (x0, x1) = extent(
                         p.x, scale: x, frame: frame, horizontalAxis: true, mark: mark,
-                        groups: positionGroups, placed: placed),
+                        groups: positionGroups, numericBand: xBand),
                     let (y0, y1) = extent(
                         p.y, scale: y, frame: frame, horizontalAxis: false, mark: mark,
-                        groups: positionGroups, placed: placed)
+                        groups: positionGroups, numericBand: yBand)
                 else { continue }
                 var attributes: [(String, String)] = [
                     ("x", CurvePath.num(min(x0, x1))), ("y", CurvePath.num(min(y0, y1))),
@@ -649,7 +654,7 @@ struct ChartRenderer {
     /// The pixel extent of a bar or rectangle along one axis: its span, or the band around its value.
     private func extent(
         _ placement: Placement, scale: Scale, frame: Frame, horizontalAxis: Bool, mark: MarkRecord,
-        groups: [String], placed: [Placed]
+        groups: [String], numericBand: Double
     ) -> (Double, Double)? {
         switch placement {
         case .whole:
@@ -668,8 +673,7 @@ struct ChartRenderer {
             } else {
                 guard let c = scale.position(component.datum) else { return nil }
                 center = c
-                band =
-                    scale.kind == .band ? scale.bandWidth : numericBand(scale, horizontalAxis: horizontalAxis, placed)
+                band = scale.kind == .band ? scale.bandWidth : numericBand
             }
             let dimension = horizontalAxis ? mark.width : mark.height
             let ratio = mark.kind == .rectangle ? 1.0 : 0.8

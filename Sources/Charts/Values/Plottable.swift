@@ -164,5 +164,5 @@ struct PlotComponent {
     }
 
     /// The value as read aloud and shown in a tooltip.
-    var text: String { ValueText.format(datum, unit: unit) }
+    var text: String { ValueText.format(datum, unit: unit, calendar: calendar ?? .current) }
 }
