@@ -2,28 +2,79 @@ import Foundation
 import SwiftUIWeb
 
 /// One mark as the chart lays it out: what kind it is, its plotted values and what modifiers set on it.
-struct MarkRecord {
+///
+/// A class: a chart of 10,000 marks hands its records through placement, stacking and drawing, and a copy of a
+/// record this size (a retain per field) cost more than the drawing. Each collected mark gets a record of its own
+/// (`SingleMark.collect` copies the mark's), so modifiers never change a record another render reads.
+final class MarkRecord {
     enum Kind: String { case bar, line, point, area, rule, rectangle, sector }
 
     var kind: Kind
     /// The mark's structural identity in its chart (its element ids derive from it, so they survive data changes).
     var key = ""
-    var x: PlotComponent? = nil
-    var y: PlotComponent? = nil
-    var xStart: PlotComponent? = nil
-    var xEnd: PlotComponent? = nil
-    var yStart: PlotComponent? = nil
-    var yEnd: PlotComponent? = nil
+    var x: PlotComponent?
+    var y: PlotComponent?
+    var xStart: PlotComponent?
+    var xEnd: PlotComponent?
+    var yStart: PlotComponent?
+    var yEnd: PlotComponent?
     /// A sector's share.
-    var angle: PlotComponent? = nil
+    var angle: PlotComponent?
     /// A line's or area's series (`series:`), when given.
-    var series: PlotComponent? = nil
-    var width: MarkDimension = .automatic
-    var height: MarkDimension = .automatic
-    var stacking: MarkStackingMethod = .standard
-    var innerRadius: MarkDimension = .automatic
-    var outerRadius: MarkDimension = .automatic
-    var angularInset: CGFloat = 0
+    var series: PlotComponent?
+    var width: MarkDimension
+    var height: MarkDimension
+    var stacking: MarkStackingMethod
+    var innerRadius: MarkDimension
+    var outerRadius: MarkDimension
+    var angularInset: CGFloat
+
+    init(
+        kind: Kind, x: PlotComponent? = nil, y: PlotComponent? = nil, xStart: PlotComponent? = nil,
+        xEnd: PlotComponent? = nil, yStart: PlotComponent? = nil, yEnd: PlotComponent? = nil,
+        angle: PlotComponent? = nil, series: PlotComponent? = nil, width: MarkDimension = .automatic,
+        height: MarkDimension = .automatic, stacking: MarkStackingMethod = .standard,
+        innerRadius: MarkDimension = .automatic, outerRadius: MarkDimension = .automatic, angularInset: CGFloat = 0
+    ) {
+        self.kind = kind
+        self.x = x
+        self.y = y
+        self.xStart = xStart
+        self.xEnd = xEnd
+        self.yStart = yStart
+        self.yEnd = yEnd
+        self.angle = angle
+        self.series = series
+        self.width = width
+        self.height = height
+        self.stacking = stacking
+        self.innerRadius = innerRadius
+        self.outerRadius = outerRadius
+        self.angularInset = angularInset
+    }
+
+    /// A record of its own with the same values, at `key`.
+    func copy(key: String) -> MarkRecord {
+        let copy = MarkRecord(
+            kind: kind, x: x, y: y, xStart: xStart, xEnd: xEnd, yStart: yStart, yEnd: yEnd, angle: angle,
+            series: series, width: width, height: height, stacking: stacking, innerRadius: innerRadius,
+            outerRadius: outerRadius, angularInset: angularInset)
+        copy.key = key
+        copy.style = style
+        copy.styleBy = styleBy
+        copy.symbolBy = symbolBy
+        copy.symbol = symbol
+        copy.positionBy = positionBy
+        copy.opacity = opacity
+        copy.lineStyle = lineStyle
+        copy.interpolation = interpolation
+        copy.cornerRadius = cornerRadius
+        copy.symbolSize = symbolSize
+        copy.accessibilityLabel = accessibilityLabel
+        copy.accessibilityValue = accessibilityValue
+        copy.accessibilityHidden = accessibilityHidden
+        return copy
+    }
 
     // Set by modifiers; the innermost modifier wins, as in SwiftUI.
     var style: (any ShapeStyle)? = nil

@@ -8,9 +8,7 @@ protocol SingleMark: ChartContent, PrimitiveChartContent {
 
 extension SingleMark {
     func collect(into marks: inout [MarkRecord], key: String) {
-        var record = record
-        record.key = key
-        marks.append(record)
+        marks.append(record.copy(key: key))
     }
 }
 
