@@ -69,6 +69,30 @@ struct FetchTests {
         #expect(try tails(container, "ANY logEntries.pilots.name == 'Chuck'") == ["N002", "N003", "N006", "N007", "N010", "N011"])
     }
 
+    /// Objects, object IDs and sets of objects as predicate constants reach the SQL layer as rows (`StoredRow`).
+    @Test func objectsObjectIDsAndSetsOfObjectsAsConstants() throws {
+        let container = try Self.populated()
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let planes = Aircraft.fetchRequest()
+            planes.predicate = NSPredicate(format: "tailNumber == 'N003'")
+            let plane = try #require(try context.fetch(planes).first)
+            let entries = NSFetchRequest<LogEntry>(entityName: "LogEntry")
+            entries.predicate = NSPredicate(format: "aircraft == %@", plane)
+            let found = try context.fetch(entries)
+            #expect(found.count == 3)
+            entries.predicate = NSPredicate(format: "aircraft == %@", plane.objectID)
+            #expect(try context.count(for: entries) == 3)
+            entries.predicate = NSPredicate(format: "aircraft IN %@", argumentArray: [Set([plane])])
+            #expect(try context.count(for: entries) == 3)
+            let owners = NSFetchRequest<Aircraft>(entityName: "Aircraft")
+            owners.predicate = NSPredicate(format: "ANY logEntries IN %@", argumentArray: [Set(found)])
+            #expect(try context.fetch(owners).compactMap(\.tailNumber) == ["N003"])
+            owners.predicate = NSPredicate(format: "%@ IN logEntries", argumentArray: [found[0]])
+            #expect(try context.fetch(owners).compactMap(\.tailNumber) == ["N003"])
+        }
+    }
+
     @Test func toOneKeyPathJoinsAndSorting() throws {
         let container = try Self.populated()
         let context = container.newBackgroundContext()

@@ -8,6 +8,9 @@ import GRDB
 /// It takes plain row writes (`RowWriter`) and returns rows (`SQLCore+Fetch.swift`). It knows the model's
 /// descriptions and predicates, never the objects, contexts or stores above it: a to-one relationship's
 /// target or a predicate's object constant reaches it as a `StoredRow`.
+///
+/// Sendable: `writer` is GRDB's thread-safe pool (or queue), `schema` never changes, and the mutable tables
+/// are guarded by `lock`.
 final class SQLCore: @unchecked Sendable {
     /// Where the database lives.
     enum Location {
