@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "OpenNetwork", targets: ["OpenNetwork"]),
         .library(name: "SwiftUIWeb", targets: ["SwiftUIWeb"]),
         .library(name: "Charts", targets: ["Charts"]),
+        .library(name: "Combine", targets: ["Combine"]),
         .library(name: "UniformTypeIdentifiers", targets: ["UniformTypeIdentifiers"]),
         .library(name: "OpenHealthKit", targets: ["OpenHealthKit"]),
     ],
@@ -26,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
+        .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
     ],
     targets: [
         // MARK: OpenCoreData
@@ -126,6 +128,8 @@ let package = Package(
         .target(
             name: "SwiftUIWeb",
             dependencies: [
+                .product(name: "OpenCombine", package: "OpenCombine"),
+                .product(name: "OpenCombineDispatch", package: "OpenCombine"),
                 "UniformTypeIdentifiers",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -138,11 +142,18 @@ let package = Package(
             ]
         ),
         .target(name: "Charts", dependencies: ["SwiftUIWeb"]),
+        .target(
+            name: "Combine",
+            dependencies: [
+                .product(name: "OpenCombine", package: "OpenCombine"),
+                .product(name: "OpenCombineDispatch", package: "OpenCombine"),
+                .product(name: "OpenCombineFoundation", package: "OpenCombine"),
+            ]),
         .target(name: "SwiftUIWebDriver", path: "Sources/SwiftUIWebDriver"),
         .testTarget(
             name: "SwiftUIWebTests",
             dependencies: [
-                "SwiftUIWeb", "SwiftUIWebDriver", "BookClub", "Groceries", "UniformTypeIdentifiers", "Charts",
+                "SwiftUIWeb", "SwiftUIWebDriver", "BookClub", "Groceries", "UniformTypeIdentifiers", "Charts", "Combine",
                 "SeedDocumentApp", "SeedSettingsApp", "SeedCommandsApp", "PlainText", "Sketch", "Recipes", "LiveCharts",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),

@@ -14,7 +14,7 @@ public final class SceneInstance {
     var actions: [String: () -> Void] = [:]
     var inputs: [String: (String) -> Void] = [:]
     var title: String = ""
-    var observed: [ObjectIdentifier: (publisher: ObservableObjectPublisher, token: UInt64, paths: Set<String>)] = [:]
+    var observed: [ObjectIdentifier: (subscription: AnyCancellable, paths: Set<String>)] = [:]
     var dirty = false
     /// Every view must be evaluated again (set by changes not tied to one view).
     var needsFull = true
@@ -95,12 +95,12 @@ public final class SceneInstance {
             }
             return
         }
-        let publisher = object.objectWillChange
-        let token = publisher.subscribe { [marks, weak self] in
+        // A change may be announced on any thread: the handler only records it and wakes the scene.
+        let subscription = object.objectWillChange.sink { @Sendable [marks, weak self] _ in
             marks.add(object: key)
             SceneInstance.wake(self)
         }
-        observed[key] = (publisher, token, path.map { [$0] } ?? [])
+        observed[key] = (AnyCancellable(subscription), path.map { [$0] } ?? [])
     }
 
     /// Changes announced from any thread, applied on the main actor before the next pass (or at once
@@ -383,7 +383,7 @@ public final class SceneInstance {
         for (key, entry) in observed {
             let paths = entry.paths.filter { live.contains($0) }
             if paths.isEmpty {
-                entry.publisher.cancel(entry.token)
+                entry.subscription.cancel()
                 observed[key] = nil
             } else {
                 observed[key]?.paths = paths
@@ -634,7 +634,7 @@ public final class SceneInstance {
     func close() {
         for r in running.values { r.task.cancel() }
         running = [:]
-        for entry in observed.values { entry.publisher.cancel(entry.token) }
+        for entry in observed.values { entry.subscription.cancel() }
         observed = [:]
     }
 }

@@ -1,3 +1,4 @@
+import OpenCombineDispatch
 /// A modifier that you apply to a view, producing a different version of it.
 @MainActor @preconcurrency
 public protocol ViewModifier {
@@ -173,6 +174,45 @@ extension View {
     /// Starts a task when the view appears and restarts it whenever `id` changes.
     public func task<T: Equatable>(id value: T, priority: TaskPriority = .userInitiated, _ action: @escaping @MainActor @Sendable () async -> Void) -> some View {
         TaskView(content: self, hook: TaskHook(id: value, equals: { ($0 as? T) == value }, priority: priority, work: action))
+    }
+}
+
+// MARK: receive
+
+/// The publisher and action of an `onReceive`, kept on the main actor (the view's).
+@MainActor
+final class ReceiveBox<P: Publisher> where P.Failure == Never {
+    let publisher: P
+    let action: (P.Output) -> Void
+    init(publisher: P, action: @escaping (P.Output) -> Void) {
+        self.publisher = publisher
+        self.action = action
+    }
+
+    /// Subscribes, delivering values on the main queue (the main actor's), until the task is cancelled.
+    func receive() async {
+        let subscription = publisher.receive(on: DispatchQueue.main.ocombine).sink { [self] value in
+            MainActor.assumeIsolated { action(value) }
+        }
+        defer { subscription.cancel() }
+        while true {
+            do {
+                try await Task.sleep(for: .seconds(86_400))
+            } catch {
+                return  // Cancelled: the view left the window, and the subscription ends with it.
+            }
+        }
+    }
+}
+
+extension View {
+    /// Runs `action` with each value `publisher` emits while the view is in its window, on the main actor (a value
+    /// emitted on another thread is delivered through the main queue).
+    public func onReceive<P: Publisher>(_ publisher: P, perform action: @escaping (P.Output) -> Void) -> some View
+    where P.Failure == Never {
+        let box = ReceiveBox(publisher: publisher, action: action)
+        return TaskView(
+            content: self, hook: TaskHook(id: 0, equals: { $0 is Int }, priority: .userInitiated) { await box.receive() })
     }
 }
 

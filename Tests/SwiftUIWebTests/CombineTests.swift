@@ -1,0 +1,117 @@
+import Combine
+import Foundation
+import Testing
+
+@testable import SwiftUIWeb
+
+/// `import Combine` works beside SwiftUIWeb, and the two give one `ObservableObject`, one `@Published`: code written
+/// for Apple's systems observes its models through Combine and SwiftUI alike.
+@MainActor
+@Suite("Combine")
+struct CombineTests {
+    final class Counter: ObservableObject {
+        @Published var count = 0
+        @Published var name = "start"
+    }
+
+    @Test func theTypesAreCombines() {
+        // One type each: a value of SwiftUIWeb's ObservableObjectPublisher is Combine's, and a Combine publisher's
+        // output feeds a SwiftUIWeb view's object.
+        let counter = Counter()
+        let publisher: Combine.ObservableObjectPublisher = counter.objectWillChange
+        #expect(ObjectIdentifier(type(of: publisher)) == ObjectIdentifier(SwiftUIWeb.ObservableObjectPublisher.self))
+        #expect(ObjectIdentifier(Combine.AnyCancellable.self) == ObjectIdentifier(SwiftUIWeb.AnyCancellable.self))
+    }
+
+    @Test func publishedValuesAndWillChangeReachSinks() {
+        let counter = Counter()
+        var seen: [Int] = []
+        var willChange = 0
+        var subscriptions = Set<AnyCancellable>()
+        counter.$count.sink { seen.append($0) }.store(in: &subscriptions)
+        counter.objectWillChange.sink { willChange += 1 }.store(in: &subscriptions)
+        counter.count = 1
+        counter.count = 2
+        counter.name = "x"
+        #expect(seen == [0, 1, 2])
+        #expect(willChange == 3)
+        // A pipeline: map, filter, removeDuplicates, as Apple code writes them.
+        var evens: [String] = []
+        counter.$count.map { $0 * 2 }.filter { $0 > 2 }.removeDuplicates().map(String.init)
+            .sink { evens.append($0) }.store(in: &subscriptions)
+        counter.count = 2
+        counter.count = 3
+        counter.count = 3
+        #expect(evens == ["4", "6"])
+    }
+
+    @Test func aViewRendersWhatASubjectFedItsModel() {
+        let counter = Counter()
+        let subject = PassthroughSubject<Int, Never>()
+        var subscriptions = Set<AnyCancellable>()
+        subject.assign(to: \.count, on: counter).store(in: &subscriptions)
+        struct Show: View {
+            @ObservedObject var counter: Counter
+            var body: some View { Text("Count \(counter.count)") }
+        }
+        let scene = window { Show(counter: counter) }
+        #expect(scene.text("Count 0"))
+        subject.send(5)
+        let patches = scene.flush()
+        #expect(hasText(patches, "Count 5"))
+    }
+
+    @Test func aChangeFromAnotherThreadWakesTheWindow() async throws {
+        let counter = Counter()
+        struct Show: View {
+            @ObservedObject var counter: Counter
+            var body: some View { Text("Count \(counter.count)") }
+        }
+        let scene = window { Show(counter: counter) }
+        let box = UncheckedCounter(counter)
+        await Task.detached { box.counter.count = 7 }.value
+        _ = scene.flush()
+        #expect(scene.text("Count 7"))
+    }
+
+    @Test func onReceiveDeliversOnTheMainActorUntilTheViewLeaves() async throws {
+        let subject = PassthroughSubject<String, Never>()
+        struct Receiver: View {
+            let subject: PassthroughSubject<String, Never>
+            @State private var last = "none"
+            var body: some View {
+                Text("Last \(last)").onReceive(subject) { value in last = value }
+            }
+        }
+        let scene = window { Receiver(subject: subject) }
+        #expect(scene.text("Last none"))
+        // The window's tasks start after its first pass; wait for the subscription, then send.
+        for attempt in 0..<100 {
+            subject.send("hello \(attempt)")
+            try await Task.sleep(for: .milliseconds(20))
+            _ = scene.flush()
+            if scene.text("Last hello") { break }
+        }
+        #expect(scene.text("Last hello"))
+        // From another thread too: the value arrives through the main queue.
+        let sender = UncheckedSubject(subject)
+        await Task.detached { sender.subject.send("from afar") }.value
+        for _ in 0..<100 where !scene.text("Last from afar") {
+            try await Task.sleep(for: .milliseconds(20))
+            _ = scene.flush()
+        }
+        #expect(scene.text("Last from afar"))
+    }
+}
+
+/// Hands a model to another thread on purpose (the test is of a change made off the main actor).
+private final class UncheckedCounter: @unchecked Sendable {
+    let counter: CombineTests.Counter
+    init(_ counter: CombineTests.Counter) { self.counter = counter }
+}
+
+/// Hands a subject to another thread on purpose.
+private final class UncheckedSubject: @unchecked Sendable {
+    let subject: PassthroughSubject<String, Never>
+    init(_ subject: PassthroughSubject<String, Never>) { self.subject = subject }
+}
