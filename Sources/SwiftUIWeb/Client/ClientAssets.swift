@@ -84,7 +84,7 @@ enum ClientAssets {
          var m=e.target.closest('[data-menu]');
          if(m){e.preventDefault();var menu=m.parentNode;if(menu.classList.contains('sw-open'))closeMenus();else openMenu(menu,false);return;}
          var t=e.target.closest('[data-click],[data-client]');
-         if(t){e.preventDefault();activate(t);return;}
+         if(t){e.preventDefault();var n=+t.dataset.click||1;if(n>1&&e.detail!==n)return;activate(t);return;}
          if(!e.target.closest('.sw-menu'))closeMenus();});
         document.addEventListener('mouseover',function(e){var m=e.target.closest('.sw-menu');
          if(m&&!m.classList.contains('sw-open')&&document.querySelector('.sw-menu.sw-open'))openMenu(m,false);});
