@@ -97,4 +97,46 @@ struct ViewAdditionsTests {
         #expect(styles.contains { $0.contains("scale(2,1)") && $0.contains("transform-origin:50% 100%") })
         #expect(Angle.radians(.pi).degrees == 180)
     }
+
+    @Test func lazyGridsAreCSSGrids() {
+        let scene = window {
+            VStack {
+                LazyVGrid(
+                    columns: [
+                        GridItem(.flexible()), GridItem(.fixed(100)), GridItem(.flexible(minimum: 40, maximum: 200)),
+                    ], spacing: 12
+                ) {
+                    ForEach(0..<7, id: \.self) { Text("Cell \($0)") }
+                }
+                LazyVGrid(columns: [GridItem(.adaptive(minimum: 80))]) {
+                    ForEach(0..<3, id: \.self) { Text("Tile \($0)") }
+                }
+                LazyVGrid(columns: [
+                    GridItem(.fixed(50), spacing: 4), GridItem(.fixed(50), spacing: 20, alignment: .trailing),
+                    GridItem(.fixed(50)),
+                ]) {
+                    ForEach(0..<4, id: \.self) { Text("Spaced \($0)") }
+                }
+                LazyHGrid(rows: [GridItem(.fixed(30)), GridItem(.fixed(30))], spacing: 6) {
+                    ForEach(0..<5, id: \.self) { Text("Row \($0)") }
+                }
+            }
+        }
+        let grids = scene.tree.all { ($0.attr("class") ?? "").contains("sw-lazygrid") }
+        #expect(grids.count == 4)
+        let first = grids[0].attr("style") ?? ""
+        #expect(first.contains("grid-template-columns:minmax(10px,1fr) 100px minmax(40px,200px)"), "\(first)")
+        #expect(first.contains("row-gap:12px") && first.contains("column-gap:8px"))
+        #expect(grids[0].children.count == 7)
+        #expect(grids[1].attr("style")?.contains("repeat(auto-fill,minmax(80px,1fr))") == true)
+        // Different spacings after columns: spacer tracks, and cells placed in the columns between them.
+        let spaced = grids[2].attr("style") ?? ""
+        #expect(spaced.contains("grid-template-columns:50px 4px 50px 20px 50px"), "\(spaced)")
+        let columns = grids[2].children.map { $0.attr("style") ?? "" }
+        #expect(columns[0].contains("grid-column:1") && columns[1].contains("grid-column:3"))
+        #expect(columns[1].contains("justify-self:end") && columns[3].contains("grid-column:1"))
+        let rows = grids[3].attr("style") ?? ""
+        #expect(rows.contains("grid-template-rows:30px 30px") && rows.contains("grid-auto-flow:column"))
+        #expect(rows.contains("column-gap:6px"))
+    }
 }
