@@ -139,4 +139,32 @@ struct ViewAdditionsTests {
         #expect(rows.contains("grid-template-rows:30px 30px") && rows.contains("grid-auto-flow:column"))
         #expect(rows.contains("column-gap:6px"))
     }
+
+    @Test func shapesFillStrokeAndClip() {
+        let scene = window {
+            VStack {
+                Rectangle().frame(width: 20, height: 10)
+                Capsule().fill(Color.green)
+                Ellipse().stroke(Color.red, lineWidth: 4)
+                Circle().strokeBorder(Color.blue, lineWidth: 2)
+                RoundedRectangle(cornerRadius: 6).fill(Color.orange)
+                Text("Clipped").clipShape(Capsule())
+                Text("Badge").background(Color.yellow, in: Capsule())
+            }
+        }
+        let shapes = scene.tree.all { ($0.attr("class") ?? "").contains("sw-shape") }.map { $0.attr("style") ?? "" }
+        #expect(shapes.count == 5)
+        #expect(shapes[0].contains("background:currentColor") && shapes[0].contains("border-radius:0"))
+        #expect(shapes[1].contains("background:\(Color.green.cssColor)") && shapes[1].contains("border-radius:9999px"))
+        #expect(
+            shapes[2].contains("outline:4px solid \(Color.red.cssColor)") && shapes[2].contains("outline-offset:-2px"))
+        #expect(shapes[3].contains("border:2px solid") && shapes[3].contains("aspect-ratio:1"))
+        #expect(shapes[4].contains("border-radius:6px"))
+        let clipped = scene.tree.first {
+            ($0.attr("style") ?? "").contains("overflow:hidden") && $0.textContent == "Clipped"
+        }
+        #expect(clipped?.attr("style")?.contains("border-radius:9999px") == true)
+        let badge = scene.tree.first { ($0.attr("style") ?? "").contains("background:\(Color.yellow.cssColor)") }
+        #expect(badge?.textContent == "Badge")
+    }
 }

@@ -243,10 +243,6 @@ extension View {
     }
     /// Fills the view's background with a style.
     public func background<S: ShapeStyle>(_ style: S) -> some View { BoxView(content: self, style: "background:" + style.cssColor) }
-    /// Fills the view's background with a style in a rounded rectangle.
-    public func background<S: ShapeStyle>(_ style: S, in shape: RoundedRectangle) -> some View {
-        BoxView(content: self, style: "background:" + style.cssColor + ";border-radius:\(Font.num(shape.cornerRadius))px")
-    }
     /// Places a view behind this one.
     public func background<B: View>(alignment: Alignment = .center, @ViewBuilder content: () -> B) -> some View {
         ZStack(alignment: alignment) { content(); self }
@@ -292,31 +288,4 @@ extension View {
 /// Text alignment for multiline text.
 public enum TextAlignment: Hashable, Sendable { case leading, center, trailing }
 
-/// A rounded rectangle shape (used with `background(_:in:)` and as a view).
-public struct RoundedRectangle: View, PrimitiveView, Sendable {
-    let cornerRadius: Double
-    /// Creates a rounded rectangle.
-    public init(cornerRadius: Double) { self.cornerRadius = cornerRadius }
-    public var body: Never { fatalError("primitive view") }
-    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
-        [Node("div", id: path, attributes: [("class", "sw-color"), ("style", "background:currentColor;border-radius:\(Font.num(cornerRadius))px")])]
-    }
-    /// Fills the shape.
-    public func fill<S: ShapeStyle>(_ style: S) -> some View {
-        BoxView(content: EmptyView(), style: "background:" + style.cssColor + ";border-radius:\(Font.num(cornerRadius))px", cssClass: "sw-color")
-    }
-}
 
-/// A circle shape.
-public struct Circle: View, PrimitiveView, Sendable {
-    /// Creates a circle.
-    public init() {}
-    public var body: Never { fatalError("primitive view") }
-    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
-        [Node("div", id: path, attributes: [("class", "sw-color"), ("style", "background:currentColor;border-radius:50%;aspect-ratio:1")])]
-    }
-    /// Fills the shape.
-    public func fill<S: ShapeStyle>(_ style: S) -> some View {
-        BoxView(content: EmptyView(), style: "background:" + style.cssColor + ";border-radius:50%;aspect-ratio:1", cssClass: "sw-color")
-    }
-}
