@@ -167,4 +167,58 @@ struct ViewAdditionsTests {
         let badge = scene.tree.first { ($0.attr("style") ?? "").contains("background:\(Color.yellow.cssColor)") }
         #expect(badge?.textContent == "Badge")
     }
+
+    final class Appearances {
+        var names: [String] = []
+    }
+
+    @Test func tabViewsShowOneTabAndRunOnlyIt() {
+        let seen = Appearances()
+        struct Tabs: View {
+            let seen: Appearances
+            var body: some View {
+                TabView {
+                    Text("Today's doses").onAppear { seen.names.append("today") }
+                        .tabItem { Label("Today", systemImage: "calendar") }
+                    Text("All medications").onAppear { seen.names.append("all") }
+                        .tabItem { Text("Medications") }
+                }
+            }
+        }
+        let scene = window { Tabs(seen: seen) }
+        let tabs = scene.tree.all { $0.attr("role") == "tab" }
+        #expect(tabs.map(\.textContent) == ["Today", "Medications"])
+        #expect(tabs.map { $0.attr("aria-selected") } == ["true", "false"])
+        #expect(scene.text("Today's doses") && !scene.text("All medications"))
+        #expect(seen.names == ["today"])  // The hidden tab's view did not appear.
+        scene.handle(event: ClientEvent(t: "click", id: tabs[1].id))
+        #expect(scene.text("All medications") && !scene.text("Today's doses"))
+        #expect(scene.tree.all { $0.attr("role") == "tab" }.map { $0.attr("aria-selected") } == ["false", "true"])
+        #expect(seen.names.contains("all"))
+        let panel = scene.tree.first { $0.attr("role") == "tabpanel" }
+        #expect(panel?.attr("aria-labelledby") == tabs[1].id)
+    }
+
+    @Test func aTabViewFollowsItsSelection() {
+        struct Tabs: View {
+            @State private var tab = "b"
+            var body: some View {
+                VStack {
+                    Text("Selected \(tab)")
+                    TabView(selection: $tab) {
+                        Text("Alpha").tabItem { Text("A") }.tag("a")
+                        Text("Beta").tabItem { Text("B") }.tag("b")
+                        Text("Gamma").tag("c").tabItem { Text("C") }
+                    }
+                }
+            }
+        }
+        let scene = window { Tabs() }
+        #expect(scene.text("Beta") && !scene.text("Alpha"))
+        let tabs = scene.tree.all { $0.attr("role") == "tab" }
+        scene.handle(event: ClientEvent(t: "click", id: tabs[2].id))
+        #expect(scene.text("Selected c") && scene.text("Gamma"))
+        scene.handle(event: ClientEvent(t: "click", id: tabs[0].id))
+        #expect(scene.text("Selected a") && scene.text("Alpha"))
+    }
 }

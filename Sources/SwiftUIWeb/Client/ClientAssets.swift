@@ -157,6 +157,9 @@ enum ClientAssets {
         .sw-spacer{flex:1 1 0;min-width:8px;min-height:8px}\
         .sw-box{display:flex;flex-direction:column;align-items:center}.sw-inh{display:contents}\
         .sw-chart{align-self:stretch;flex:1 1 auto;min-width:0;min-height:0}.sw-box:has(>.sw-chart){align-self:stretch}\
+        .sw-tabview{display:flex;flex-direction:column;align-self:stretch;gap:8px}.sw-tabbar{display:flex;gap:4px;border-bottom:1px solid rgba(128,128,128,.3)}\
+        .sw-tab{border:none;background:none;padding:6px 12px;color:var(--sw-secondary);cursor:pointer;display:inline-flex;gap:6px;align-items:center}\
+        .sw-tab.sw-on{color:var(--sw-accent);box-shadow:inset 0 -2px 0 var(--sw-accent)}\
         .sw-text{white-space:pre-wrap;overflow-wrap:anywhere}\
         .sw-color{align-self:stretch;flex:1 1 0;min-width:8px;min-height:8px}\
         .sw-divider{border:0;border-top:1px solid var(--sw-separator);margin:0;align-self:stretch}\

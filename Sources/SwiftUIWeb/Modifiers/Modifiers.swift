@@ -63,7 +63,13 @@ public enum NavigationBarItem {
 
 // MARK: tag, id
 
-struct TagView<Content: View>: View, PrimitiveView {
+/// A view carrying a tag (read by a container before it renders the view, as `TabView` does).
+@MainActor
+protocol TagCarrying {
+    var tag: AnyHashable { get }
+}
+
+struct TagView<Content: View>: View, PrimitiveView, TagCarrying {
     let content: Content
     let tag: AnyHashable
     var body: Never { fatalError("primitive view") }

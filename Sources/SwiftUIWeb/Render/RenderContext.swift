@@ -88,6 +88,9 @@ package final class RenderContext {
     var wantsTags = false
     /// Inside a view whose body was evaluated afresh: descendants are evaluated too.
     var forcing = false
+    /// Inside a `TabView`: the path of the one tab whose content is rendered (the others show only their
+    /// label), or "" while the tab view only reads its tabs' labels and tags.
+    var shownTab: String?
 
     init(scene: SceneInstance) { self.scene = scene }
 
