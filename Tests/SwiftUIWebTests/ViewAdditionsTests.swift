@@ -221,4 +221,29 @@ struct ViewAdditionsTests {
         scene.handle(event: ClientEvent(t: "click", id: tabs[0].id))
         #expect(scene.text("Selected a") && scene.text("Alpha"))
     }
+
+    @Test func hoverOffsetAndShadow() {
+        struct Hovering: View {
+            @State private var inside = false
+            var body: some View {
+                VStack {
+                    Text(inside ? "Pointer in" : "Pointer out").onHover { inside = $0 }
+                    Text("Moved").offset(x: 4, y: -2)
+                    Text("Lifted").shadow(radius: 3, y: 1)
+                }
+            }
+        }
+        let scene = window { Hovering() }
+        let target = scene.tree.first { $0.attr("data-hover") == "1" }
+        #expect(target?.textContent == "Pointer out")
+        scene.handle(event: ClientEvent(t: "hover", id: target!.id, v: "1"))
+        #expect(scene.text("Pointer in"))
+        scene.handle(event: ClientEvent(t: "hover", id: target!.id, v: "0"))
+        #expect(scene.text("Pointer out"))
+        // A hover for an element without a handler does nothing.
+        #expect(scene.handle(event: ClientEvent(t: "hover", id: "nothing", v: "1")).isEmpty)
+        let styles = scene.tree.all { $0.attr("style") != nil }.compactMap { $0.attr("style") }
+        #expect(styles.contains { $0.contains("transform:translate(4px,-2px)") })
+        #expect(styles.contains { $0.contains("filter:drop-shadow(0px 1px 3px") })
+    }
 }

@@ -617,6 +617,11 @@ public final class SceneInstance {
             action()
             host.endUndoEventGroups()
             return flush()
+        case "hover":
+            // The pointer entered ("1") or left ("0") an element with an `onHover` handler.
+            guard let hover = inputs[event.id + "!hover"] else { return [] }
+            hover(event.v ?? "0")
+            return flush()
         case "input":
             guard let input = inputs[event.id] else { return [] }
             let value = event.v ?? ""

@@ -86,6 +86,10 @@ enum ClientAssets {
          var t=e.target.closest('[data-click],[data-client]');
          if(t){e.preventDefault();var n=+t.dataset.click||1;if(n>1&&e.detail!==n)return;activate(t);return;}
          if(!e.target.closest('.sw-menu'))closeMenus();});
+        function hover(e,v){var h=e.target.closest('[data-hover]');
+         if(h&&!(e.relatedTarget&&h.contains(e.relatedTarget)))send({t:'hover',id:h.id,v:v});}
+        document.addEventListener('mouseover',function(e){hover(e,'1');});
+        document.addEventListener('mouseout',function(e){hover(e,'0');});
         document.addEventListener('mouseover',function(e){var m=e.target.closest('.sw-menu');
          if(m&&!m.classList.contains('sw-open')&&document.querySelector('.sw-menu.sw-open'))openMenu(m,false);});
         document.addEventListener('focusin',function(e){var t=e.target;if(t.tagName==='INPUT'||t.tagName==='TEXTAREA')sw.lastField=t;

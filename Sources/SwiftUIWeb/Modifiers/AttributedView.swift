@@ -5,6 +5,8 @@ struct AttributedView<Content: View>: View, PrimitiveView {
     let attributes: [(String, String)]
     /// A tap action for the element (`onTapGesture`), registered under the element's id.
     var tap: (() -> Void)? = nil
+    /// A hover handler (`onHover`): true when the pointer enters the element, false when it leaves.
+    var hover: ((Bool) -> Void)? = nil
     var body: Never { fatalError("primitive view") }
 
     package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
@@ -23,6 +25,10 @@ struct AttributedView<Content: View>: View, PrimitiveView {
         if let tap, context.action(node.id, tap) {
             node.attributes.removeAll { $0.0 == "data-click" }
             node.attributes.append(("data-click", attributes.first { $0.0 == "data-click" }?.1 ?? "1"))
+        }
+        if let hover {
+            context.addInput(node.id + "!hover") { hover($0 == "1") }
+            node.attributes.append(("data-hover", "1"))
         }
         return [node]
     }
@@ -52,6 +58,11 @@ extension View {
     /// A tooltip: the text the browser shows when the pointer rests on the view (`title`).
     public func help(_ text: String) -> some View {
         AttributedView(content: self, attributes: [("title", text)])
+    }
+
+    /// Runs `action` with true when the pointer enters the view and false when it leaves.
+    public func onHover(perform action: @escaping (Bool) -> Void) -> some View {
+        AttributedView(content: self, attributes: [], hover: action)
     }
 
     /// Runs `action` when the view is clicked `count` times in a row (a double click for 2).

@@ -71,4 +71,25 @@ extension View {
         BoxView(
             content: self, style: "transform:scale(\(Font.num(x)),\(Font.num(y)));transform-origin:\(anchor.css)")
     }
+
+    /// Moves the view's drawing by `x` and `y` points (its layout does not change).
+    public func offset(x: Double = 0, y: Double = 0) -> some View {
+        BoxView(content: self, style: "transform:translate(\(Font.num(x))px,\(Font.num(y))px)")
+    }
+
+    /// Moves the view's drawing by a size's width and height.
+    public func offset(_ offset: CGSize) -> some View {
+        self.offset(x: Double(offset.width), y: Double(offset.height))
+    }
+
+    /// Draws a shadow behind the view: `radius` is its blur, `x` and `y` its offset.
+    public func shadow(
+        color: Color = Color(white: 0, opacity: 0.33), radius: Double, x: Double = 0, y: Double = 0
+    )
+        -> some View
+    {
+        BoxView(
+            content: self,
+            style: "filter:drop-shadow(\(Font.num(x))px \(Font.num(y))px \(Font.num(radius))px \(color.cssColor))")
+    }
 }

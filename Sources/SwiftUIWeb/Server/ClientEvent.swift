@@ -3,6 +3,7 @@ import Foundation
 /// An event message from the browser: `{"t":"click","id":"…"}`, `{"t":"input","id":"…","v":"…"}`,
 /// `{"t":"splice","id":"…","a":start,"d":removed,"n":baseLength,"v":"inserted"}` (a change to a long text
 /// field sent as the edit, not the whole value), `{"t":"submit","id":"…"}`, `{"t":"focus","id":"…"}` (the element that got keyboard focus),
+/// `{"t":"hover","id":"…","v":"1|0"}` (the pointer entered or left an `onHover` element),
 /// `{"t":"phase","id":"active|inactive|background"}` (the page's visibility and focus) or `{"t":"ping","id":""}` (answered with `{"pong":true}`).
 public struct ClientEvent: Codable, Sendable {
     /// Event type: `click`, `input`, `splice`, `submit`, `focus`, `phase` or `ping`.
