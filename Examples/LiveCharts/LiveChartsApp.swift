@@ -28,6 +28,7 @@ struct DoseCount: Identifiable {
 struct ChartsView: View {
     @State private var readings: [Reading] = (0..<10).map { ChartsView.reading($0) }
     @State private var running = true
+    @State private var hovering = false
 
     static let start = Date(timeIntervalSinceReferenceDate: 815_000_000)
 
@@ -46,7 +47,10 @@ struct ChartsView: View {
     var body: some View {
         VStack(alignment: .leading, spacing: 16) {
             HStack {
-                Text("Heart rate").font(.headline)
+                Text(hovering ? "Heart rate: \(Int(readings.last?.beatsPerMinute ?? 0)) BPM" : "Heart rate")
+                    .font(.headline)
+                    .onHover { hovering = $0 }
+                    .help("The latest reading shows while the pointer is here")
                 Spacer()
                 Text("\(readings.count) readings")
                 Button(running ? "Pause" : "Resume") { running.toggle() }

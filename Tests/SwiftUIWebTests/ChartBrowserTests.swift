@@ -53,6 +53,19 @@ struct ChartBrowserTests {
                 "return document.querySelector('path[aria-roledescription=line]').getAttribute('aria-label')")
             as? String ?? ""
         #expect(label.contains("line of \(points + 2)") || label.contains("line of \(points + 3)"), "\(label)")
+        // Hovering the title shows the latest reading (the page sends hover events), leaving hides it again.
+        let hoverScript = """
+            var h=document.querySelector('[data-hover]');
+            h.dispatchEvent(new MouseEvent(arguments[0],{bubbles:true,relatedTarget:document.body}));
+            return h.getAttribute('title');
+            """
+        let title = try await browser.run(hoverScript, ["mouseover"]) as? String
+        #expect(title == "The latest reading shows while the pointer is here")
+        try await waitUntil("the title to show the reading") {
+            try await browser.text("[data-hover]").hasSuffix("BPM")
+        }
+        _ = try await browser.run(hoverScript, ["mouseout"])
+        try await waitUntil("the title back") { try await browser.text("[data-hover]") == "Heart rate" }
         let shot = try await browser.screenshot()
         try shot.write(to: artifactsDirectory.appendingPathComponent("livecharts.png"))
         await browser.quit()

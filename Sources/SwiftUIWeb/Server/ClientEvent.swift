@@ -29,7 +29,7 @@ public struct ClientEvent: Codable, Sendable {
     }
 
     /// The event types a page sends.
-    static let types: Set<String> = ["click", "input", "splice", "submit", "focus", "phase", "ping"]
+    static let types: Set<String> = ["click", "input", "splice", "submit", "focus", "hover", "phase", "ping"]
     /// Longest element id a page can name (ids are structural paths, far shorter).
     static let maxIDLength = 1024
 
