@@ -153,7 +153,8 @@ let package = Package(
         .testTarget(
             name: "SwiftUIWebTests",
             dependencies: [
-                "SwiftUIWeb", "SwiftUIWebDriver", "BookClub", "Groceries", "UniformTypeIdentifiers", "Charts", "Combine",
+                "SwiftUIWeb", "SwiftUIWebDriver", "BookClub", "Groceries", "UniformTypeIdentifiers", "Charts",
+                "Combine",
                 "SeedDocumentApp", "SeedSettingsApp", "SeedCommandsApp", "PlainText", "Sketch", "Recipes", "LiveCharts",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),

@@ -80,7 +80,8 @@ func handWrittenScatter(_ values: [Double], box: PlotBox) -> String {
     let circle = BasicChartSymbolShape.circle._svgPath
     for (i, v) in values.enumerated() {
         let label = "Index: \(i), Value: \(num(v))"
-        out += "<path id=\"p\(i)\" d=\"\(circle)\" transform=\"translate(\(num(box.x(i))) \(num(box.y(v)))) scale(3.54)\""
+        out +=
+            "<path id=\"p\(i)\" d=\"\(circle)\" transform=\"translate(\(num(box.x(i))) \(num(box.y(v)))) scale(3.54)\""
         out += " style=\"fill:var(--sw-accent)\" role=\"graphics-symbol\" aria-roledescription=\"point\""
         out += " aria-label=\"\(label)\"><title id=\"p\(i).t\">\(label)</title></path>"
     }
@@ -92,7 +93,8 @@ func handWrittenLine(_ values: [Double], box: PlotBox) -> String {
     var d = ""
     d.reserveCapacity(values.count * 16)
     for (i, v) in values.enumerated() { d += (i == 0 ? "M" : "L") + num(box.x(i)) + "," + num(box.y(v)) }
-    return "<svg viewBox=\"0 0 600 300\" role=\"graphics-document\"><path d=\"\(d)\" style=\"fill:none;stroke:var(--sw-accent);stroke-width:2\" role=\"graphics-symbol\" aria-roledescription=\"line\"></path></svg>"
+    return
+        "<svg viewBox=\"0 0 600 300\" role=\"graphics-document\"><path d=\"\(d)\" style=\"fill:none;stroke:var(--sw-accent);stroke-width:2\" role=\"graphics-symbol\" aria-roledescription=\"line\"></path></svg>"
 }
 
 func marks(_ html: String, _ role: String) -> Int {
@@ -101,7 +103,9 @@ func marks(_ html: String, _ role: String) -> Int {
 
 /// The `<svg …>…</svg>` of a window's HTML.
 func svg(in html: String) -> String {
-    guard let start = html.range(of: "<svg "), let end = html.range(of: "</svg>", options: .backwards) else { return html }
+    guard let start = html.range(of: "<svg "), let end = html.range(of: "</svg>", options: .backwards) else {
+        return html
+    }
     return String(html[start.lowerBound..<end.upperBound])
 }
 
@@ -202,7 +206,8 @@ do {
         ])
     try await bench.compare(
         "one point of a \(count)-point line changed: server time", unit: .time,
-        note: "ours renders the window and diffs it (the patch above); the baseline writes the whole line again by hand",
+        note:
+            "ours renders the window and diffs it (the patch above); the baseline writes the whole line again by hand",
         ours: Contender("SwiftUIWeb render + diff") {
             change()
             let (_, timing) = timed { scene.flush() }

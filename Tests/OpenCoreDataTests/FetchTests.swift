@@ -1,5 +1,6 @@
-@testable import OpenCoreData
 import Testing
+
+@testable import OpenCoreData
 
 @Suite("Fetching in SQL")
 struct FetchTests {
@@ -29,7 +30,10 @@ struct FetchTests {
         return container
     }
 
-    func tails(_ container: NSPersistentContainer, _ format: String, _ args: [Any] = [], sort: [NSSortDescriptor] = [NSSortDescriptor(key: "tailNumber", ascending: true)]) throws -> [String] {
+    func tails(
+        _ container: NSPersistentContainer, _ format: String, _ args: [Any] = [],
+        sort: [NSSortDescriptor] = [NSSortDescriptor(key: "tailNumber", ascending: true)]
+    ) throws -> [String] {
         let request = Aircraft.fetchRequest()
         request.predicate = NSPredicate(format: format, argumentArray: args)
         request.sortDescriptors = sort
@@ -42,7 +46,10 @@ struct FetchTests {
         #expect(try tails(container, "colorScheme.primary == %@", ["red"]) == ["N000", "N006"])
         #expect(try tails(container, "colorScheme.primary ==[c] %@", ["gold"]) == ["N003", "N009"])
         #expect(try tails(container, "colorScheme.primary ==[cd] %@", ["GREEN"]) == ["N004", "N010"])
-        #expect(try tails(container, "colorScheme.secondary BEGINSWITH %@ AND aircraftType == 'C172'", ["b"]) == ["N004", "N010"])
+        #expect(
+            try tails(container, "colorScheme.secondary BEGINSWITH %@ AND aircraftType == 'C172'", ["b"]) == [
+                "N004", "N010",
+            ])
     }
 
     @Test func operatorsAndOptions() throws {
@@ -51,7 +58,8 @@ struct FetchTests {
         #expect(try tails(container, "tailNumber BETWEEN %@", [["N009", "N011"]]) == ["N009", "N010", "N011"])
         #expect(try tails(container, "tailNumber LIKE 'N01?'") == ["N010", "N011"])
         #expect(try tails(container, "tailNumber MATCHES 'N00[1-3]'") == ["N001", "N002", "N003"])
-        #expect(try tails(container, "tailNumber ENDSWITH '1' OR tailNumber CONTAINS '07'") == ["N001", "N007", "N011"])
+        #expect(
+            try tails(container, "tailNumber ENDSWITH '1' OR tailNumber CONTAINS '07'") == ["N001", "N007", "N011"])
         #expect(try tails(container, "NOT (tailNumber < 'N010')") == ["N010", "N011"])
         #expect(try tails(container, "photo == nil AND tailNumber == 'N000'") == ["N000"])
         #expect(try tails(container, "FALSEPREDICATE").isEmpty)
@@ -66,7 +74,10 @@ struct FetchTests {
         #expect(try tails(container, "ANY logEntries.hours == 2") == ["N002", "N003", "N006", "N007", "N010", "N011"])
         #expect(try tails(container, "ALL logEntries.hours < 2 AND logEntries.@count > 0") == ["N001", "N005", "N009"])
         #expect(try tails(container, "SUBQUERY(logEntries, $e, $e.hours > 1).@count == 2") == ["N003", "N007", "N011"])
-        #expect(try tails(container, "ANY logEntries.pilots.name == 'Chuck'") == ["N002", "N003", "N006", "N007", "N010", "N011"])
+        #expect(
+            try tails(container, "ANY logEntries.pilots.name == 'Chuck'") == [
+                "N002", "N003", "N006", "N007", "N010", "N011",
+            ])
     }
 
     /// Objects, object IDs and sets of objects as predicate constants reach the SQL layer as rows (`StoredRow`).
@@ -99,14 +110,23 @@ struct FetchTests {
         try context.performAndWait {
             let request = NSFetchRequest<LogEntry>(entityName: "LogEntry")
             request.predicate = NSPredicate(format: "aircraft.colorScheme.primary == %@ AND hours > 1", "Gold")
-            request.sortDescriptors = [NSSortDescriptor(key: "aircraft.tailNumber", ascending: false), NSSortDescriptor(key: "hours", ascending: true)]
+            request.sortDescriptors = [
+                NSSortDescriptor(key: "aircraft.tailNumber", ascending: false),
+                NSSortDescriptor(key: "hours", ascending: true),
+            ]
             let entries = try context.fetch(request)
             #expect(entries.map { $0.aircraft?.tailNumber ?? "" } == ["N003", "N003"])
             #expect(entries.map(\.hours) == [2, 3])
             request.predicate = NSPredicate(format: "aircraft.colorScheme.primary == %@", "Gold")
-            #expect(try context.fetch(request).map { $0.aircraft?.tailNumber ?? "" } == ["N009", "N003", "N003", "N003"])
+            #expect(
+                try context.fetch(request).map { $0.aircraft?.tailNumber ?? "" } == ["N009", "N003", "N003", "N003"])
         }
-        let byColor = try tails(container, "aircraftType == 'PA28'", sort: [NSSortDescriptor(key: "colorScheme.primary", ascending: true, selector: "caseInsensitiveCompare:"), NSSortDescriptor(key: "tailNumber", ascending: true)])
+        let byColor = try tails(
+            container, "aircraftType == 'PA28'",
+            sort: [
+                NSSortDescriptor(key: "colorScheme.primary", ascending: true, selector: "caseInsensitiveCompare:"),
+                NSSortDescriptor(key: "tailNumber", ascending: true),
+            ])
         #expect(byColor == ["N005", "N011", "N003", "N009", "N001", "N007"])
     }
 
@@ -144,7 +164,7 @@ struct FetchTests {
         let fresh = Aircraft(context: context)
         fresh.tailNumber = "N500"
         fresh.colorScheme = ["primary": "red"]
-        #expect(try tails(container, "colorScheme.primary == 'red'") == ["N000", "N006"]) // another context: not yet
+        #expect(try tails(container, "colorScheme.primary == 'red'") == ["N000", "N006"])  // another context: not yet
         let request = Aircraft.fetchRequest()
         request.predicate = NSPredicate(format: "colorScheme.primary == %@", "red")
         request.sortDescriptors = [NSSortDescriptor(key: "tailNumber", ascending: true)]
@@ -172,7 +192,7 @@ struct FetchTests {
             #expect(results.count == 12)
             #expect(!results.contains { !$0.isFault })
             #expect(results[6].tailNumber == "N006")
-            #expect(!results[5].isFault && !results[9].isFault) // its batch was loaded
+            #expect(!results[5].isFault && !results[9].isFault)  // its batch was loaded
             #expect(results[0].isFault)
             #expect(results.compactMap(\.tailNumber) == (0..<12).map { String(format: "N%03d", $0) })
         }
@@ -242,7 +262,9 @@ struct FetchTests {
         _ = try Fixtures.container(url: url)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        process.arguments = [url.path, "EXPLAIN QUERY PLAN SELECT Z_PK FROM ZAIRCRAFT t0 WHERE t0.ZCOLORSCHEME_PRIMARY = 'red';"]
+        process.arguments = [
+            url.path, "EXPLAIN QUERY PLAN SELECT Z_PK FROM ZAIRCRAFT t0 WHERE t0.ZCOLORSCHEME_PRIMARY = 'red';",
+        ]
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()

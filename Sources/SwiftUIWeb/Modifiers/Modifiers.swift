@@ -1,4 +1,5 @@
 import OpenCombineDispatch
+
 /// A modifier that you apply to a view, producing a different version of it.
 @MainActor @preconcurrency
 public protocol ViewModifier {
@@ -27,13 +28,16 @@ public struct ModifiedContent<Content: View, Modifier: ViewModifier>: View, Prim
     public var body: Never { fatalError("primitive view") }
     package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         context.scene.installDynamicProperties(of: modifier, path: path + ".vm", context: context)
-        return context.render(modifier.body(content: _ViewModifier_Content(view: content, path: path + ".c")), path: path + ".vm")
+        return context.render(
+            modifier.body(content: _ViewModifier_Content(view: content, path: path + ".c")), path: path + ".vm")
     }
 }
 
 extension View {
     /// Applies a modifier.
-    public func modifier<M: ViewModifier>(_ modifier: M) -> ModifiedContent<Self, M> { ModifiedContent(content: self, modifier: modifier) }
+    public func modifier<M: ViewModifier>(_ modifier: M) -> ModifiedContent<Self, M> {
+        ModifiedContent(content: self, modifier: modifier)
+    }
 }
 
 struct TitleView<Content: View>: View, PrimitiveView {
@@ -48,7 +52,9 @@ struct TitleView<Content: View>: View, PrimitiveView {
 
 extension View {
     /// Sets the navigation title, which also becomes the window's title.
-    public func navigationTitle<S: StringProtocol>(_ title: S) -> some View { TitleView(content: self, title: String(title)) }
+    public func navigationTitle<S: StringProtocol>(_ title: S) -> some View {
+        TitleView(content: self, title: String(title))
+    }
     /// Sets the navigation title from text.
     public func navigationTitle(_ title: Text) -> some View { TitleView(content: self, title: title.plainText) }
     /// Accepted for source compatibility; titles always show in the column header.
@@ -84,20 +90,27 @@ struct IdentityView<Content: View>: View, PrimitiveView {
     let content: Content
     let identity: String
     var body: Never { fatalError("primitive view") }
-    package func makeNodes(_ context: RenderContext, path: String) -> [Node] { context.render(content, path: path + "#" + identity) }
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+        context.render(content, path: path + "#" + identity)
+    }
 }
 
 extension View {
     /// Tags the view with a value (the value a `Picker` selects, or a list row's selection).
     public func tag<V: Hashable>(_ tag: V) -> some View { TagView(content: self, tag: AnyHashable(tag)) }
     /// Gives the view an explicit identity: when it changes, the view's state starts afresh.
-    public func id<ID: Hashable>(_ id: ID) -> some View { IdentityView(content: self, identity: String(describing: id)) }
+    public func id<ID: Hashable>(_ id: ID) -> some View {
+        IdentityView(content: self, identity: String(describing: id))
+    }
 }
 
 // MARK: life cycle
 
 struct LifecycleView<Content: View>: View, PrimitiveView {
-    enum Kind { case appear(() -> Void), disappear(() -> Void) }
+    enum Kind {
+        case appear(() -> Void)
+        case disappear(() -> Void)
+    }
     let content: Content
     let kind: Kind
     var body: Never { fatalError("primitive view") }
@@ -117,10 +130,13 @@ struct ChangeView<Content: View, V: Equatable>: View, PrimitiveView {
     let action: (V, V) -> Void
     var body: Never { fatalError("primitive view") }
     package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
-        let value = self.value, action = self.action
-        context.addChange(ChangeHook(path: path, value: value, initial: initial,
-                                          equals: { ($0 as? V) == value },
-                                          fire: { old in action((old as? V) ?? value, value) }))
+        let value = self.value
+        let action = self.action
+        context.addChange(
+            ChangeHook(
+                path: path, value: value, initial: initial,
+                equals: { ($0 as? V) == value },
+                fire: { old in action((old as? V) ?? value, value) }))
         return context.render(content, path: path + ".o")
     }
 }
@@ -162,11 +178,14 @@ extension View {
         LifecycleView(content: self, kind: .disappear(action ?? {}))
     }
     /// Runs an action when a value changes, with the old and new values.
-    public func onChange<V: Equatable>(of value: V, initial: Bool = false, _ action: @escaping (_ oldValue: V, _ newValue: V) -> Void) -> some View {
+    public func onChange<V: Equatable>(
+        of value: V, initial: Bool = false, _ action: @escaping (_ oldValue: V, _ newValue: V) -> Void
+    ) -> some View {
         ChangeView(content: self, value: value, initial: initial, action: action)
     }
     /// Runs an action when a value changes.
-    public func onChange<V: Equatable>(of value: V, initial: Bool = false, _ action: @escaping () -> Void) -> some View {
+    public func onChange<V: Equatable>(of value: V, initial: Bool = false, _ action: @escaping () -> Void) -> some View
+    {
         ChangeView(content: self, value: value, initial: initial) { _, _ in action() }
     }
     /// Runs an action when a value changes, with the new value (the iOS 14 form).
@@ -174,12 +193,17 @@ extension View {
         ChangeView(content: self, value: value, initial: false) { _, new in action(new) }
     }
     /// Starts an asynchronous task when the view appears; cancels it when the view disappears.
-    public func task(priority: TaskPriority = .userInitiated, _ action: @escaping @MainActor @Sendable () async -> Void) -> some View {
+    public func task(
+        priority: TaskPriority = .userInitiated, _ action: @escaping @MainActor @Sendable () async -> Void
+    ) -> some View {
         TaskView(content: self, hook: TaskHook(id: 0, equals: { $0 is Int }, priority: priority, work: action))
     }
     /// Starts a task when the view appears and restarts it whenever `id` changes.
-    public func task<T: Equatable>(id value: T, priority: TaskPriority = .userInitiated, _ action: @escaping @MainActor @Sendable () async -> Void) -> some View {
-        TaskView(content: self, hook: TaskHook(id: value, equals: { ($0 as? T) == value }, priority: priority, work: action))
+    public func task<T: Equatable>(
+        id value: T, priority: TaskPriority = .userInitiated, _ action: @escaping @MainActor @Sendable () async -> Void
+    ) -> some View {
+        TaskView(
+            content: self, hook: TaskHook(id: value, equals: { ($0 as? T) == value }, priority: priority, work: action))
     }
 }
 
@@ -218,7 +242,8 @@ extension View {
     where P.Failure == Never {
         let box = ReceiveBox(publisher: publisher, action: action)
         return TaskView(
-            content: self, hook: TaskHook(id: 0, equals: { $0 is Int }, priority: .userInitiated) { await box.receive() })
+            content: self,
+            hook: TaskHook(id: 0, equals: { $0 is Int }, priority: .userInitiated) { await box.receive() })
     }
 }
 
@@ -255,12 +280,17 @@ extension View {
 /// Where a toolbar item goes.
 public struct ToolbarItemPlacement: Hashable, Sendable {
     let leading: Bool
-    public static let automatic = ToolbarItemPlacement(leading: false), primaryAction = ToolbarItemPlacement(leading: false)
-    public static let confirmationAction = ToolbarItemPlacement(leading: false), cancellationAction = ToolbarItemPlacement(leading: true)
+    public static let automatic = ToolbarItemPlacement(leading: false),
+        primaryAction = ToolbarItemPlacement(leading: false)
+    public static let confirmationAction = ToolbarItemPlacement(leading: false),
+        cancellationAction = ToolbarItemPlacement(leading: true)
     public static let navigation = ToolbarItemPlacement(leading: true), principal = ToolbarItemPlacement(leading: false)
-    public static let status = ToolbarItemPlacement(leading: false), destructiveAction = ToolbarItemPlacement(leading: false)
-    public static let topBarLeading = ToolbarItemPlacement(leading: true), topBarTrailing = ToolbarItemPlacement(leading: false)
-    public static let navigationBarLeading = ToolbarItemPlacement(leading: true), navigationBarTrailing = ToolbarItemPlacement(leading: false)
+    public static let status = ToolbarItemPlacement(leading: false),
+        destructiveAction = ToolbarItemPlacement(leading: false)
+    public static let topBarLeading = ToolbarItemPlacement(leading: true),
+        topBarTrailing = ToolbarItemPlacement(leading: false)
+    public static let navigationBarLeading = ToolbarItemPlacement(leading: true),
+        navigationBarTrailing = ToolbarItemPlacement(leading: false)
     public static let bottomBar = ToolbarItemPlacement(leading: false)
 }
 
@@ -270,16 +300,23 @@ public struct ToolbarItem<ID, Content: View>: View, PrimitiveView {
     let content: Content
     /// Creates an item.
     public init(placement: ToolbarItemPlacement = .automatic, @ViewBuilder content: () -> Content) where ID == () {
-        self.placement = placement; self.content = content()
+        self.placement = placement
+        self.content = content()
     }
     /// Creates an item with an identifier.
-    public init(id: String, placement: ToolbarItemPlacement = .automatic, @ViewBuilder content: () -> Content) where ID == String {
-        self.placement = placement; self.content = content()
+    public init(id: String, placement: ToolbarItemPlacement = .automatic, @ViewBuilder content: () -> Content)
+    where ID == String {
+        self.placement = placement
+        self.content = content()
     }
     public var body: Never { fatalError("primitive view") }
     package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         let cls = placement.leading ? "sw-toolbar-item sw-leading" : "sw-toolbar-item"
-        return [Node("div", id: path, attributes: [("class", cls)], children: context.render(content, path: path + ".c", axis: .horizontal))]
+        return [
+            Node(
+                "div", id: path, attributes: [("class", cls)],
+                children: context.render(content, path: path + ".c", axis: .horizontal))
+        ]
     }
 }
 
@@ -289,7 +326,8 @@ public struct ToolbarItemGroup<Content: View>: View, PrimitiveView {
     let content: Content
     /// Creates a group.
     public init(placement: ToolbarItemPlacement = .automatic, @ViewBuilder content: () -> Content) {
-        self.placement = placement; self.content = content()
+        self.placement = placement
+        self.content = content()
     }
     public var body: Never { fatalError("primitive view") }
     package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
@@ -303,17 +341,21 @@ struct ToolbarView<Content: View, Items: View>: View, PrimitiveView {
     var body: Never { fatalError("primitive view") }
     package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         let nodes = context.render(content, path: path)
-        let saved = context.axis, savedEnv = context.environment
+        let saved = context.axis
+        let savedEnv = context.environment
         context.axis = .horizontal
         // Toolbar labels show their icon (the title becomes the tooltip), as in a window toolbar.
         context.environment.labelStyle = .iconOnly
         context.addToolbar(context.render(items, path: path + ".tb"))
-        context.axis = saved; context.environment = savedEnv
+        context.axis = saved
+        context.environment = savedEnv
         return nodes
     }
 }
 
 extension View {
     /// Adds items to the window's toolbar.
-    public func toolbar<Items: View>(@ViewBuilder content: () -> Items) -> some View { ToolbarView(content: self, items: content()) }
+    public func toolbar<Items: View>(@ViewBuilder content: () -> Items) -> some View {
+        ToolbarView(content: self, items: content())
+    }
 }

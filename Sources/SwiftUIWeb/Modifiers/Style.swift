@@ -17,7 +17,8 @@ public struct Font: Hashable, Sendable {
     }
     static func num(_ d: Double) -> String { d == d.rounded() ? String(Int(d)) : String(d) }
 
-    public static let largeTitle = style(34, .bold), title = style(28, .bold), title2 = style(22, .bold), title3 = style(20, .semibold)
+    public static let largeTitle = style(34, .bold), title = style(28, .bold), title2 = style(22, .bold),
+        title3 = style(20, .semibold)
     public static let headline = style(15, .semibold), subheadline = style(13), body = style(15), callout = style(14)
     public static let footnote = style(12), caption = style(12), caption2 = style(11)
 
@@ -69,14 +70,22 @@ public struct Color: ShapeStyle, Hashable, View, PrimitiveView {
         cssColor = "rgba(\(c(red)),\(c(green)),\(c(blue)),\(Font.num(min(max(opacity, 0), 1))))"
     }
     /// A gray.
-    nonisolated public init(white: Double, opacity: Double = 1) { self.init(red: white, green: white, blue: white, opacity: opacity) }
+    nonisolated public init(white: Double, opacity: Double = 1) {
+        self.init(red: white, green: white, blue: white, opacity: opacity)
+    }
     /// A named color from the app's assets: here a CSS custom property `--color-<name>`.
-    nonisolated public init(_ name: String) { cssColor = "var(--color-" + name.filter { $0.isLetter || $0.isNumber || $0 == "-" } + ",#888)" }
+    nonisolated public init(_ name: String) {
+        cssColor = "var(--color-" + name.filter { $0.isLetter || $0.isNumber || $0 == "-" } + ",#888)"
+    }
 
-    nonisolated public static let red = Color(css: "#ff3b30"), orange = Color(css: "#ff9500"), yellow = Color(css: "#ffcc00")
-    nonisolated public static let green = Color(css: "#34c759"), mint = Color(css: "#00c7be"), teal = Color(css: "#30b0c7")
-    nonisolated public static let cyan = Color(css: "#32ade6"), blue = Color(css: "#007aff"), indigo = Color(css: "#5856d6")
-    nonisolated public static let purple = Color(css: "#af52de"), pink = Color(css: "#ff2d55"), brown = Color(css: "#a2845e")
+    nonisolated public static let red = Color(css: "#ff3b30"), orange = Color(css: "#ff9500"),
+        yellow = Color(css: "#ffcc00")
+    nonisolated public static let green = Color(css: "#34c759"), mint = Color(css: "#00c7be"),
+        teal = Color(css: "#30b0c7")
+    nonisolated public static let cyan = Color(css: "#32ade6"), blue = Color(css: "#007aff"),
+        indigo = Color(css: "#5856d6")
+    nonisolated public static let purple = Color(css: "#af52de"), pink = Color(css: "#ff2d55"),
+        brown = Color(css: "#a2845e")
     nonisolated public static let gray = Color(css: "#8e8e93"), black = Color(css: "#000"), white = Color(css: "#fff")
     nonisolated public static let clear = Color(css: "transparent")
     nonisolated public static let primary = Color(css: "var(--sw-label)"), secondary = Color(css: "var(--sw-secondary)")
@@ -150,7 +159,10 @@ extension ShapeStyle where Self == Material {
 public struct Alignment: Hashable, Sendable {
     public var horizontal: HorizontalAlignment
     public var vertical: VerticalAlignment
-    public init(horizontal: HorizontalAlignment, vertical: VerticalAlignment) { self.horizontal = horizontal; self.vertical = vertical }
+    public init(horizontal: HorizontalAlignment, vertical: VerticalAlignment) {
+        self.horizontal = horizontal
+        self.vertical = vertical
+    }
     public static let center = Alignment(horizontal: .center, vertical: .center)
     public static let leading = Alignment(horizontal: .leading, vertical: .center)
     public static let trailing = Alignment(horizontal: .trailing, vertical: .center)
@@ -164,8 +176,25 @@ public struct Alignment: Hashable, Sendable {
     var css: String { "justify-content:\(vertical.css);align-items:\(horizontal.css)" }
 }
 
-extension HorizontalAlignment { var css: String { switch self { case .leading: "flex-start"; case .center: "center"; case .trailing: "flex-end" } } }
-extension VerticalAlignment { var css: String { switch self { case .top: "flex-start"; case .center: "center"; case .bottom: "flex-end"; case .firstTextBaseline, .lastTextBaseline: "baseline" } } }
+extension HorizontalAlignment {
+    var css: String {
+        switch self {
+        case .leading: "flex-start"
+        case .center: "center"
+        case .trailing: "flex-end"
+        }
+    }
+}
+extension VerticalAlignment {
+    var css: String {
+        switch self {
+        case .top: "flex-start"
+        case .center: "center"
+        case .bottom: "flex-end"
+        case .firstTextBaseline, .lastTextBaseline: "baseline"
+        }
+    }
+}
 
 /// Edges, for `padding(_:_:)`.
 public struct Edge: Sendable {
@@ -173,8 +202,10 @@ public struct Edge: Sendable {
     public struct Set: OptionSet, Sendable {
         public let rawValue: Int
         public init(rawValue: Int) { self.rawValue = rawValue }
-        public static let top = Set(rawValue: 1), leading = Set(rawValue: 2), bottom = Set(rawValue: 4), trailing = Set(rawValue: 8)
-        public static let horizontal: Set = [.leading, .trailing], vertical: Set = [.top, .bottom], all: Set = [.top, .leading, .bottom, .trailing]
+        public static let top = Set(rawValue: 1), leading = Set(rawValue: 2), bottom = Set(rawValue: 4),
+            trailing = Set(rawValue: 8)
+        public static let horizontal: Set = [.leading, .trailing], vertical: Set = [.top, .bottom],
+            all: Set = [.top, .leading, .bottom, .trailing]
     }
 }
 
@@ -203,7 +234,11 @@ struct InheritedStyleView<Content: View>: View, PrimitiveView {
     let style: String
     var body: Never { fatalError("primitive view") }
     package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
-        [Node("span", id: path, attributes: [("class", "sw-inh"), ("style", style)], children: context.render(content, path: path + ".m"))]
+        [
+            Node(
+                "span", id: path, attributes: [("class", "sw-inh"), ("style", style)],
+                children: context.render(content, path: path + ".m"))
+        ]
     }
 }
 
@@ -221,20 +256,34 @@ extension View {
     /// Sets the font of text in this view.
     public func font(_ font: Font?) -> some View { InheritedStyleView(content: self, style: font?.css ?? "") }
     /// Makes text bold.
-    public func bold(_ isActive: Bool = true) -> some View { InheritedStyleView(content: self, style: isActive ? "font-weight:700" : "") }
+    public func bold(_ isActive: Bool = true) -> some View {
+        InheritedStyleView(content: self, style: isActive ? "font-weight:700" : "")
+    }
     /// Makes text italic.
-    public func italic(_ isActive: Bool = true) -> some View { InheritedStyleView(content: self, style: isActive ? "font-style:italic" : "") }
+    public func italic(_ isActive: Bool = true) -> some View {
+        InheritedStyleView(content: self, style: isActive ? "font-style:italic" : "")
+    }
     /// Sets the font weight.
-    public func fontWeight(_ weight: Font.Weight?) -> some View { InheritedStyleView(content: self, style: weight.map { "font-weight:\($0.value)" } ?? "") }
+    public func fontWeight(_ weight: Font.Weight?) -> some View {
+        InheritedStyleView(content: self, style: weight.map { "font-weight:\($0.value)" } ?? "")
+    }
     /// Sets the foreground style (text and symbol color).
-    public func foregroundStyle<S: ShapeStyle>(_ style: S) -> some View { InheritedStyleView(content: self, style: "color:" + style.cssColor) }
+    public func foregroundStyle<S: ShapeStyle>(_ style: S) -> some View {
+        InheritedStyleView(content: self, style: "color:" + style.cssColor)
+    }
     /// Sets the foreground color.
-    public func foregroundColor(_ color: Color?) -> some View { InheritedStyleView(content: self, style: color.map { "color:" + $0.cssColor } ?? "") }
+    public func foregroundColor(_ color: Color?) -> some View {
+        InheritedStyleView(content: self, style: color.map { "color:" + $0.cssColor } ?? "")
+    }
     /// Sets the tint of controls.
-    public func tint(_ color: Color?) -> some View { InheritedStyleView(content: self, style: color.map { "--sw-accent:" + $0.cssColor } ?? "") }
+    public func tint(_ color: Color?) -> some View {
+        InheritedStyleView(content: self, style: color.map { "--sw-accent:" + $0.cssColor } ?? "")
+    }
     /// Sets how text aligns across lines.
     public func multilineTextAlignment(_ alignment: TextAlignment) -> some View {
-        InheritedStyleView(content: self, style: "text-align:" + (alignment == .leading ? "left" : alignment == .center ? "center" : "right"))
+        InheritedStyleView(
+            content: self,
+            style: "text-align:" + (alignment == .leading ? "left" : alignment == .center ? "center" : "right"))
     }
     /// Limits the number of lines of text.
     public func lineLimit(_ number: Int?) -> some View {
@@ -242,23 +291,35 @@ extension View {
         return InheritedStyleView(content: self, style: "--sw-lines:\(number)")
     }
     /// Fills the view's background with a style.
-    public func background<S: ShapeStyle>(_ style: S) -> some View { BoxView(content: self, style: "background:" + style.cssColor) }
+    public func background<S: ShapeStyle>(_ style: S) -> some View {
+        BoxView(content: self, style: "background:" + style.cssColor)
+    }
     /// Places a view behind this one.
     public func background<B: View>(alignment: Alignment = .center, @ViewBuilder content: () -> B) -> some View {
-        ZStack(alignment: alignment) { content(); self }
+        ZStack(alignment: alignment) {
+            content()
+            self
+        }
     }
     /// Places a view in front of this one.
     public func overlay<O: View>(alignment: Alignment = .center, @ViewBuilder content: () -> O) -> some View {
-        ZStack(alignment: alignment) { self; content() }
+        ZStack(alignment: alignment) {
+            self
+            content()
+        }
     }
     /// Rounds the corners.
-    public func cornerRadius(_ radius: Double) -> some View { BoxView(content: self, style: "border-radius:\(Font.num(radius))px;overflow:hidden") }
+    public func cornerRadius(_ radius: Double) -> some View {
+        BoxView(content: self, style: "border-radius:\(Font.num(radius))px;overflow:hidden")
+    }
     /// Draws a border.
     public func border<S: ShapeStyle>(_ content: S, width: Double = 1) -> some View {
         BoxView(content: self, style: "border:\(Font.num(width))px solid " + content.cssColor)
     }
     /// Sets the opacity.
-    public func opacity(_ opacity: Double) -> some View { BoxView(content: self, style: "opacity:\(Font.num(opacity))") }
+    public func opacity(_ opacity: Double) -> some View {
+        BoxView(content: self, style: "opacity:\(Font.num(opacity))")
+    }
     /// Gives the view a fixed size.
     public func frame(width: Double? = nil, height: Double? = nil, alignment: Alignment = .center) -> some View {
         var s = "display:flex;flex-direction:column;" + alignment.css
@@ -267,18 +328,24 @@ extension View {
         return BoxView(content: self, style: s)
     }
     /// Gives the view flexible bounds (`.infinity` fills the available space).
-    public func frame(minWidth: Double? = nil, idealWidth: Double? = nil, maxWidth: Double? = nil,
-                      minHeight: Double? = nil, idealHeight: Double? = nil, maxHeight: Double? = nil,
-                      alignment: Alignment = .center) -> some View {
+    public func frame(
+        minWidth: Double? = nil, idealWidth: Double? = nil, maxWidth: Double? = nil,
+        minHeight: Double? = nil, idealHeight: Double? = nil, maxHeight: Double? = nil,
+        alignment: Alignment = .center
+    ) -> some View {
         var s = "display:flex;flex-direction:column;" + alignment.css
         if let minWidth { s += ";min-width:\(Font.num(minWidth))px" }
-        if let maxWidth { s += maxWidth.isInfinite ? ";max-width:100%;width:100%" : ";max-width:\(Font.num(maxWidth))px;width:100%" }
+        if let maxWidth {
+            s += maxWidth.isInfinite ? ";max-width:100%;width:100%" : ";max-width:\(Font.num(maxWidth))px;width:100%"
+        }
         if let minHeight { s += ";min-height:\(Font.num(minHeight))px" }
         if let maxHeight { s += maxHeight.isInfinite ? ";max-height:100%" : ";max-height:\(Font.num(maxHeight))px" }
         return BoxView(content: self, style: s)
     }
     /// Hides the view, keeping its space.
-    public func hidden() -> some View { BoxView(content: self, style: "visibility:hidden", cssClass: "sw-box sw-hidden") }
+    public func hidden() -> some View {
+        BoxView(content: self, style: "visibility:hidden", cssClass: "sw-box sw-hidden")
+    }
     /// Disables (or enables) the controls in this view; disabled controls ignore their events on the server too.
     public func disabled(_ disabled: Bool) -> some View {
         EnvironmentWriter(content: self) { if disabled { $0.isEnabled = false } }
@@ -287,5 +354,3 @@ extension View {
 
 /// Text alignment for multiline text.
 public enum TextAlignment: Hashable, Sendable { case leading, center, trailing }
-
-

@@ -9,7 +9,9 @@ public struct StateObject<ObjectType: ObservableObject>: DynamicProperty, SceneB
         var object: ObjectType {
             if let o = slot?.value as? ObjectType { return o }
             if let fallback { return fallback }
-            let o = make(); fallback = o; return o
+            let o = make()
+            fallback = o
+            return o
         }
     }
     let box: Box
@@ -37,7 +39,9 @@ public struct ObservedObject<ObjectType: ObservableObject>: DynamicProperty, Sce
     public struct Wrapper {
         let object: ObjectType
         /// A binding to a property of the object.
-        public subscript<Subject>(dynamicMember keyPath: ReferenceWritableKeyPath<ObjectType, Subject>) -> Binding<Subject> {
+        public subscript<Subject>(dynamicMember keyPath: ReferenceWritableKeyPath<ObjectType, Subject>) -> Binding<
+            Subject
+        > {
             let o = object
             return Binding(get: { o[keyPath: keyPath] }, set: { o[keyPath: keyPath] = $0 })
         }
@@ -52,7 +56,9 @@ public struct ObservedObject<ObjectType: ObservableObject>: DynamicProperty, Sce
     /// Bindings to the object's properties.
     public var projectedValue: Wrapper { Wrapper(object: wrappedValue) }
 
-    func install(in scene: SceneInstance, key: String, context: RenderContext) { scene.observe(wrappedValue, context: context) }
+    func install(in scene: SceneInstance, key: String, context: RenderContext) {
+        scene.observe(wrappedValue, context: context)
+    }
 }
 
 /// An observable object supplied by an ancestor view with `environmentObject(_:)`.
@@ -65,7 +71,9 @@ public struct EnvironmentObject<ObjectType: ObservableObject>: DynamicProperty, 
     /// The object; traps with a clear message when no ancestor supplied one.
     public var wrappedValue: ObjectType {
         guard let o = box.object else {
-            fatalError("No ObservableObject of type \(ObjectType.self) found. A View.environmentObject(_:) for \(ObjectType.self) may be missing as an ancestor of this view.")
+            fatalError(
+                "No ObservableObject of type \(ObjectType.self) found. A View.environmentObject(_:) for \(ObjectType.self) may be missing as an ancestor of this view."
+            )
         }
         return o
     }

@@ -5,7 +5,9 @@ public struct Group<Content: View>: View, PrimitiveView {
     public init(@ViewBuilder content: () -> Content) { self.content = content() }
     /// Primitive view.
     public var body: Never { fatalError("primitive view") }
-    package func makeNodes(_ context: RenderContext, path: String) -> [Node] { context.render(content, path: path + ".g") }
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+        context.render(content, path: path + ".g")
+    }
 }
 
 /// Overlays its children, aligned in both axes.

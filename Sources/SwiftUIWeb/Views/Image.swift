@@ -1,7 +1,10 @@
 /// An image: a system symbol (drawn as inline SVG from SwiftUIWeb's own symbol set, no network) or an
 /// app image served from the app's `Images/` route.
 public struct Image: View, PrimitiveView, Equatable {
-    enum Source: Equatable { case system(String), named(String) }
+    enum Source: Equatable {
+        case system(String)
+        case named(String)
+    }
     let source: Source
     var isResizable = false
     var label: String?
@@ -11,10 +14,17 @@ public struct Image: View, PrimitiveView, Equatable {
     /// An image from the app's resources, served at `/_swiftuiweb/images/<name>`.
     public init(_ name: String) { source = .named(name) }
     /// An image with an accessibility label.
-    public init(_ name: String, label: Text) { source = .named(name); self.label = label.plainText }
+    public init(_ name: String, label: Text) {
+        source = .named(name)
+        self.label = label.plainText
+    }
 
     /// Lets the image scale to its frame.
-    public func resizable() -> Image { var i = self; i.isResizable = true; return i }
+    public func resizable() -> Image {
+        var i = self
+        i.isResizable = true
+        return i
+    }
     /// Accepted for source compatibility.
     public func renderingMode(_ mode: TemplateRenderingMode?) -> Image { self }
     /// Accepted for source compatibility.
@@ -28,11 +38,19 @@ public struct Image: View, PrimitiveView, Equatable {
         let cls = isResizable ? "sw-image sw-resizable" : "sw-image"
         switch source {
         case .system(let name):
-            return [Node("span", id: path, attributes: [("class", cls + " sw-symbol"), ("role", "img"), ("aria-label", name)],
-                         raw: Symbols.svg(name))]
+            return [
+                Node(
+                    "span", id: path,
+                    attributes: [("class", cls + " sw-symbol"), ("role", "img"), ("aria-label", name)],
+                    raw: Symbols.svg(name))
+            ]
         case .named(let name):
             let safe = name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? ""
-            return [Node("img", id: path, attributes: [("class", cls), ("src", "/_swiftuiweb/images/" + safe), ("alt", label ?? name)])]
+            return [
+                Node(
+                    "img", id: path,
+                    attributes: [("class", cls), ("src", "/_swiftuiweb/images/" + safe), ("alt", label ?? name)])
+            ]
         }
     }
 }
@@ -49,7 +67,8 @@ public enum ImageScale: Sendable { case small, medium, large }
 extension View {
     /// Scales symbol images.
     public func imageScale(_ scale: ImageScale) -> some View {
-        InheritedStyleView(content: self, style: "--sw-symbol:" + (scale == .small ? ".8em" : scale == .large ? "1.35em" : "1.1em"))
+        InheritedStyleView(
+            content: self, style: "--sw-symbol:" + (scale == .small ? ".8em" : scale == .large ? "1.35em" : "1.1em"))
     }
     /// Accepted for source compatibility: images always scale to fit.
     public func scaledToFit() -> some View { self }
@@ -65,14 +84,21 @@ public struct Label<Title: View, Icon: View>: View, PrimitiveView {
     let title: Title
     let icon: Icon
     /// Creates a label from views.
-    public init(@ViewBuilder title: () -> Title, @ViewBuilder icon: () -> Icon) { self.title = title(); self.icon = icon() }
+    public init(@ViewBuilder title: () -> Title, @ViewBuilder icon: () -> Icon) {
+        self.title = title()
+        self.icon = icon()
+    }
     /// Primitive view.
     public var body: Never { fatalError("primitive view") }
     package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         let style = context.environment.labelStyle
         var children: [Node] = []
         if style != .titleOnly {
-            children += [Node("span", id: path + ".i", attributes: [("class", "sw-label-icon")], children: context.render(icon, path: path + ".i.c"))]
+            children += [
+                Node(
+                    "span", id: path + ".i", attributes: [("class", "sw-label-icon")],
+                    children: context.render(icon, path: path + ".i.c"))
+            ]
         }
         let titleNodes = context.render(title, path: path + ".t.c")
         if style != .iconOnly {
@@ -80,15 +106,25 @@ public struct Label<Title: View, Icon: View>: View, PrimitiveView {
             return [Node("span", id: path, attributes: [("class", "sw-label")], children: children)]
         }
         let name = titleNodes.map(\.textContent).joined()
-        return [Node("span", id: path, attributes: [("class", "sw-label"), ("title", name), ("aria-label", name)], children: children)]
+        return [
+            Node(
+                "span", id: path, attributes: [("class", "sw-label"), ("title", name), ("aria-label", name)],
+                children: children)
+        ]
     }
 }
 
 extension Label where Title == Text, Icon == Image {
     /// A label with a system symbol.
-    public init<S: StringProtocol>(_ title: S, systemImage name: String) { self.title = Text(title); icon = Image(systemName: name) }
+    public init<S: StringProtocol>(_ title: S, systemImage name: String) {
+        self.title = Text(title)
+        icon = Image(systemName: name)
+    }
     /// A label with an app image.
-    public init<S: StringProtocol>(_ title: S, image name: String) { self.title = Text(title); icon = Image(name) }
+    public init<S: StringProtocol>(_ title: S, image name: String) {
+        self.title = Text(title)
+        icon = Image(name)
+    }
 }
 
 /// How labels show: title and icon, or one of them.
@@ -99,7 +135,10 @@ public struct LabelStyle: Hashable, Sendable {
 }
 private struct LabelStyleKey: EnvironmentKey { static var defaultValue: LabelStyle { .automatic } }
 extension EnvironmentValues {
-    var labelStyle: LabelStyle { get { self[LabelStyleKey.self] } set { self[LabelStyleKey.self] = newValue } }
+    var labelStyle: LabelStyle {
+        get { self[LabelStyleKey.self] }
+        set { self[LabelStyleKey.self] = newValue }
+    }
 }
 extension View {
     /// Sets how labels in this view show.

@@ -5,7 +5,8 @@ public struct ForEach<Data: RandomAccessCollection, ID: Hashable, Content> {
     let content: (Data.Element) -> Content
 
     /// For other kinds of content than views (Charts' marks): the elements and how each is identified.
-    package init(chartData data: Data, id: @escaping (Data.Element) -> ID, content: @escaping (Data.Element) -> Content) {
+    package init(chartData data: Data, id: @escaping (Data.Element) -> ID, content: @escaping (Data.Element) -> Content)
+    {
         self.data = data
         self.idOf = id
         self.content = content
@@ -28,7 +29,9 @@ extension ForEach: View, PrimitiveView where Content: View {
             let id = idOf(element)
             let nodes = context.render(content(element), path: path + "[" + identityKey(id) + "]")
             // A row's identity is its implicit tag (for pickers and list selection).
-            if wantsTags, let first = nodes.first, context.tags[first.id] == nil { context.setTag(first.id, AnyHashable(id)) }
+            if wantsTags, let first = nodes.first, context.tags[first.id] == nil {
+                context.setTag(first.id, AnyHashable(id))
+            }
             out += nodes
         }
         return out
@@ -38,21 +41,28 @@ extension ForEach: View, PrimitiveView where Content: View {
 extension ForEach where Content: View, Data.Element: Identifiable, ID == Data.Element.ID {
     /// Creates views for identifiable elements.
     public init(_ data: Data, @ViewBuilder content: @escaping (Data.Element) -> Content) {
-        self.data = data; self.idOf = { $0.id }; self.content = content
+        self.data = data
+        self.idOf = { $0.id }
+        self.content = content
     }
 }
 
 extension ForEach where Content: View {
     /// Creates views for elements identified by a key path.
-    public init(_ data: Data, id: KeyPath<Data.Element, ID>, @ViewBuilder content: @escaping (Data.Element) -> Content) {
-        self.data = data; self.idOf = { $0[keyPath: id] }; self.content = content
+    public init(_ data: Data, id: KeyPath<Data.Element, ID>, @ViewBuilder content: @escaping (Data.Element) -> Content)
+    {
+        self.data = data
+        self.idOf = { $0[keyPath: id] }
+        self.content = content
     }
 }
 
 extension ForEach where Content: View, Data == Range<Int>, ID == Int {
     /// Creates views for a constant range.
     public init(_ data: Range<Int>, @ViewBuilder content: @escaping (Int) -> Content) {
-        self.data = data; self.idOf = { $0 }; self.content = content
+        self.data = data
+        self.idOf = { $0 }
+        self.content = content
     }
 }
 
@@ -63,56 +73,85 @@ public struct List<SelectionValue: Hashable, Content: View>: View, PrimitiveView
     /// Primitive view.
     public var body: Never { fatalError("primitive view") }
     package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
-        let saved = context.listSelection, savedWants = context.wantsTags
+        let saved = context.listSelection
+        let savedWants = context.wantsTags
         context.listSelection = selection
         context.wantsTags = selection != nil
-        defer { context.listSelection = saved; context.wantsTags = savedWants }
+        defer {
+            context.listSelection = saved
+            context.wantsTags = savedWants
+        }
         let items = context.render(content, path: path + ".c", axis: .vertical)
-        return [Node("div", id: path, attributes: [("class", "sw-list"), ("role", selection == nil ? "list" : "listbox")], children: context.rows(items))]
+        return [
+            Node(
+                "div", id: path, attributes: [("class", "sw-list"), ("role", selection == nil ? "list" : "listbox")],
+                children: context.rows(items))
+        ]
     }
 }
 
 extension List where SelectionValue == Never {
     /// Creates a list of static or mixed content.
-    public init(@ViewBuilder content: () -> Content) { self.content = content(); selection = nil }
+    public init(@ViewBuilder content: () -> Content) {
+        self.content = content()
+        selection = nil
+    }
     /// Creates a list with one row per identifiable element.
-    public init<Data: RandomAccessCollection, RowContent: View>(_ data: Data, @ViewBuilder rowContent: @escaping (Data.Element) -> RowContent)
+    public init<Data: RandomAccessCollection, RowContent: View>(
+        _ data: Data, @ViewBuilder rowContent: @escaping (Data.Element) -> RowContent
+    )
     where Content == ForEach<Data, Data.Element.ID, RowContent>, Data.Element: Identifiable {
-        content = ForEach(data, content: rowContent); selection = nil
+        content = ForEach(data, content: rowContent)
+        selection = nil
     }
     /// Creates a list with one row per element, identified by a key path.
-    public init<Data: RandomAccessCollection, ID: Hashable, RowContent: View>(_ data: Data, id: KeyPath<Data.Element, ID>, @ViewBuilder rowContent: @escaping (Data.Element) -> RowContent)
+    public init<Data: RandomAccessCollection, ID: Hashable, RowContent: View>(
+        _ data: Data, id: KeyPath<Data.Element, ID>, @ViewBuilder rowContent: @escaping (Data.Element) -> RowContent
+    )
     where Content == ForEach<Data, ID, RowContent> {
-        content = ForEach(data, id: id, content: rowContent); selection = nil
+        content = ForEach(data, id: id, content: rowContent)
+        selection = nil
     }
 }
 
 extension List {
     static func single(_ selection: Binding<SelectionValue?>) -> ListSelection {
-        ListSelection(isSelected: { AnyHashable(selection.wrappedValue) == $0 },
-                      select: { tag in if let v = tag.base as? SelectionValue { selection.wrappedValue = v } })
+        ListSelection(
+            isSelected: { AnyHashable(selection.wrappedValue) == $0 },
+            select: { tag in if let v = tag.base as? SelectionValue { selection.wrappedValue = v } })
     }
     static func multiple(_ selection: Binding<Set<SelectionValue>>) -> ListSelection {
-        ListSelection(isSelected: { tag in (tag.base as? SelectionValue).map { selection.wrappedValue.contains($0) } ?? false },
-                      select: { tag in if let v = tag.base as? SelectionValue { selection.wrappedValue = [v] } })
+        ListSelection(
+            isSelected: { tag in (tag.base as? SelectionValue).map { selection.wrappedValue.contains($0) } ?? false },
+            select: { tag in if let v = tag.base as? SelectionValue { selection.wrappedValue = [v] } })
     }
     /// A list whose rows (tagged, or identified by `ForEach`) select a value.
     public init(selection: Binding<SelectionValue?>, @ViewBuilder content: () -> Content) {
-        self.content = content(); self.selection = List.single(selection)
+        self.content = content()
+        self.selection = List.single(selection)
     }
     /// A list whose rows select values.
     public init(selection: Binding<Set<SelectionValue>>, @ViewBuilder content: () -> Content) {
-        self.content = content(); self.selection = List.multiple(selection)
+        self.content = content()
+        self.selection = List.multiple(selection)
     }
     /// A selectable list with one row per identifiable element.
-    public init<Data: RandomAccessCollection, RowContent: View>(_ data: Data, selection: Binding<SelectionValue?>, @ViewBuilder rowContent: @escaping (Data.Element) -> RowContent)
+    public init<Data: RandomAccessCollection, RowContent: View>(
+        _ data: Data, selection: Binding<SelectionValue?>,
+        @ViewBuilder rowContent: @escaping (Data.Element) -> RowContent
+    )
     where Content == ForEach<Data, Data.Element.ID, RowContent>, Data.Element: Identifiable {
-        content = ForEach(data, content: rowContent); self.selection = List.single(selection)
+        content = ForEach(data, content: rowContent)
+        self.selection = List.single(selection)
     }
     /// A selectable list with one row per element, identified by a key path.
-    public init<Data: RandomAccessCollection, ID: Hashable, RowContent: View>(_ data: Data, id: KeyPath<Data.Element, ID>, selection: Binding<SelectionValue?>, @ViewBuilder rowContent: @escaping (Data.Element) -> RowContent)
+    public init<Data: RandomAccessCollection, ID: Hashable, RowContent: View>(
+        _ data: Data, id: KeyPath<Data.Element, ID>, selection: Binding<SelectionValue?>,
+        @ViewBuilder rowContent: @escaping (Data.Element) -> RowContent
+    )
     where Content == ForEach<Data, ID, RowContent> {
-        content = ForEach(data, id: id, content: rowContent); self.selection = List.single(selection)
+        content = ForEach(data, id: id, content: rowContent)
+        self.selection = List.single(selection)
     }
 }
 
@@ -138,7 +177,7 @@ func identityKey<ID: Hashable>(_ id: ID) -> String {
     default: key = String(describing: id)
     }
     guard key.utf8.count > maxIdentityKeyLength else { return key }
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325   // FNV-1a
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a
     for byte in key.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
     return String(decoding: key.utf8.prefix(32), as: UTF8.self) + "#" + String(hash, radix: 16)
 }

@@ -6,17 +6,22 @@ public struct NavigationView<Content: View>: View, PrimitiveView {
     /// Primitive view.
     public var body: Never { fatalError("primitive view") }
     package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
-        let saved = context.detail, savedLinks = context.linkSelection
+        let saved = context.detail
+        let savedLinks = context.linkSelection
         context.resetDetail()
         context.linkSelection = context.scene.slot(for: path + "/links", context: context) { "" }
         defer { context.linkSelection = savedLinks }
         let sidebar = context.column(content, path: path + ".s")
         let detail = context.detail.map { context.render($0, path: path + ".d", axis: .vertical) } ?? []
         context.consumeDetail(restoring: saved)
-        return [Node("div", id: path, attributes: [("class", "sw-navigation")], children: [
-            Node("nav", id: path + ".sb", attributes: [("class", "sw-sidebar")], children: sidebar),
-            Node("section", id: path + ".dt", attributes: [("class", "sw-detail")], children: detail),
-        ])]
+        return [
+            Node(
+                "div", id: path, attributes: [("class", "sw-navigation")],
+                children: [
+                    Node("nav", id: path + ".sb", attributes: [("class", "sw-sidebar")], children: sidebar),
+                    Node("section", id: path + ".dt", attributes: [("class", "sw-detail")], children: detail),
+                ])
+        ]
     }
 }
 
@@ -45,30 +50,50 @@ public struct NavigationSplitView<Sidebar: View, Content: View, Detail: View>: V
     let detail: Detail
     /// A two-column split view.
     public init(@ViewBuilder sidebar: () -> Sidebar, @ViewBuilder detail: () -> Detail) where Content == EmptyView {
-        self.sidebar = sidebar(); content = nil; self.detail = detail()
+        self.sidebar = sidebar()
+        content = nil
+        self.detail = detail()
     }
     /// A two-column split view with column visibility.
-    public init(columnVisibility: Binding<NavigationSplitViewVisibility>, @ViewBuilder sidebar: () -> Sidebar, @ViewBuilder detail: () -> Detail) where Content == EmptyView {
-        self.sidebar = sidebar(); content = nil; self.detail = detail()
+    public init(
+        columnVisibility: Binding<NavigationSplitViewVisibility>, @ViewBuilder sidebar: () -> Sidebar,
+        @ViewBuilder detail: () -> Detail
+    ) where Content == EmptyView {
+        self.sidebar = sidebar()
+        content = nil
+        self.detail = detail()
     }
     /// A three-column split view.
-    public init(@ViewBuilder sidebar: () -> Sidebar, @ViewBuilder content: () -> Content, @ViewBuilder detail: () -> Detail) {
-        self.sidebar = sidebar(); self.content = content(); self.detail = detail()
+    public init(
+        @ViewBuilder sidebar: () -> Sidebar, @ViewBuilder content: () -> Content, @ViewBuilder detail: () -> Detail
+    ) {
+        self.sidebar = sidebar()
+        self.content = content()
+        self.detail = detail()
     }
     /// Primitive view.
     public var body: Never { fatalError("primitive view") }
     package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
-        let saved = context.detail, savedLinks = context.linkSelection
+        let saved = context.detail
+        let savedLinks = context.linkSelection
         context.resetDetail()
         context.linkSelection = context.scene.slot(for: path + "/links", context: context) { "" }
         defer { context.linkSelection = savedLinks }
-        var columns = [Node("nav", id: path + ".sb", attributes: [("class", "sw-sidebar")], children: context.column(sidebar, path: path + ".s"))]
+        var columns = [
+            Node(
+                "nav", id: path + ".sb", attributes: [("class", "sw-sidebar")],
+                children: context.column(sidebar, path: path + ".s"))
+        ]
         if let content {
-            columns.append(Node("div", id: path + ".ct", attributes: [("class", "sw-content-column")], children: context.column(content, path: path + ".c")))
+            columns.append(
+                Node(
+                    "div", id: path + ".ct", attributes: [("class", "sw-content-column")],
+                    children: context.column(content, path: path + ".c")))
         }
         let linked = context.detail
         context.consumeDetail(restoring: saved)
-        let detailNodes = linked.map { context.column($0, path: path + ".l") } ?? context.column(detail, path: path + ".d")
+        let detailNodes =
+            linked.map { context.column($0, path: path + ".l") } ?? context.column(detail, path: path + ".d")
         columns.append(Node("section", id: path + ".dt", attributes: [("class", "sw-detail")], children: detailNodes))
         return [Node("div", id: path, attributes: [("class", "sw-navigation sw-split")], children: columns)]
     }
@@ -86,7 +111,9 @@ public struct NavigationPath: Equatable {
     /// An empty path.
     public init() {}
     /// A path of values.
-    public init<S: Sequence>(_ elements: S) where S.Element: Hashable { self.elements = elements.map { AnyHashable($0) } }
+    public init<S: Sequence>(_ elements: S) where S.Element: Hashable {
+        self.elements = elements.map { AnyHashable($0) }
+    }
     /// The number of values.
     public var count: Int { elements.count }
     /// Whether the path is empty.
@@ -102,7 +129,10 @@ public struct NavigationStack<Root: View>: View, PrimitiveView {
     let root: Root
     let external: (get: @MainActor () -> [AnyHashable], set: @MainActor ([AnyHashable]) -> Void)?
     /// A stack whose path SwiftUIWeb keeps per window.
-    public init(@ViewBuilder root: () -> Root) { self.root = root(); external = nil }
+    public init(@ViewBuilder root: () -> Root) {
+        self.root = root()
+        external = nil
+    }
     /// A stack driven by a ``NavigationPath``.
     public init(path: Binding<NavigationPath>, @ViewBuilder root: () -> Root) {
         self.root = root()
@@ -111,12 +141,17 @@ public struct NavigationStack<Root: View>: View, PrimitiveView {
     /// A stack driven by an array of values.
     public init<Data: Hashable>(path: Binding<[Data]>, @ViewBuilder root: () -> Root) {
         self.root = root()
-        external = ({ path.wrappedValue.map { AnyHashable($0) } }, { path.wrappedValue = $0.compactMap { $0.base as? Data } })
+        external = (
+            { path.wrappedValue.map { AnyHashable($0) } }, { path.wrappedValue = $0.compactMap { $0.base as? Data } }
+        )
     }
     /// Primitive view.
     public var body: Never { fatalError("primitive view") }
 
-    final class Pushed { var views: [Int: any View] = [:]; var internalPath: [StackEntry] = [] }
+    final class Pushed {
+        var views: [Int: any View] = [:]
+        var internalPath: [StackEntry] = []
+    }
 
     package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         let slot = context.scene.slot(for: path + "/stack", context: context) { Pushed() }
@@ -140,8 +175,13 @@ public struct NavigationStack<Root: View>: View, PrimitiveView {
                 scene.changed(slot)
             }
         }
-        let savedPush = context.push, savedDestinations = context.destinations, outerTitle = context.title
-        defer { context.push = savedPush; context.consumeDestinations(restoring: savedDestinations) }
+        let savedPush = context.push
+        let savedDestinations = context.destinations
+        let outerTitle = context.title
+        defer {
+            context.push = savedPush
+            context.consumeDestinations(restoring: savedDestinations)
+        }
         context.resetDestinations()
         let current = entries
         context.push = { setEntries(current + [$0]) }
@@ -160,7 +200,11 @@ public struct NavigationStack<Root: View>: View, PrimitiveView {
                 if let make = context.destinations[ObjectIdentifier(type(of: value.base))] {
                     nodes = context.render(make(value.base), path: levelPath, axis: .vertical)
                 } else {
-                    nodes = [Node("div", id: levelPath, attributes: [("class", "sw-missing")], text: "No navigationDestination for \(type(of: value.base))")]
+                    nodes = [
+                        Node(
+                            "div", id: levelPath, attributes: [("class", "sw-missing")],
+                            text: "No navigationDestination for \(type(of: value.base))")
+                    ]
                 }
             }
             levelTitle = context.title
@@ -170,17 +214,24 @@ public struct NavigationStack<Root: View>: View, PrimitiveView {
         if !entries.isEmpty {
             let back = path + ".back"
             _ = context.action(back) { setEntries(Array(current.dropLast())) }
-            bar.append(Node("button", id: back, attributes: [("class", "sw-back"), ("data-click", "1"), ("aria-label", "Back")],
-                            raw: Symbols.svg("chevron.left")))
+            bar.append(
+                Node(
+                    "button", id: back,
+                    attributes: [("class", "sw-back"), ("data-click", "1"), ("aria-label", "Back")],
+                    raw: Symbols.svg("chevron.left")))
         }
         if let levelTitle {
             context.titleShown = true
             bar.append(Node("h1", id: path + ".t", attributes: [("class", "sw-title")], text: levelTitle))
         }
-        return [Node("div", id: path, attributes: [("class", "sw-stack")], children: [
-            Node("header", id: path + ".bar", attributes: [("class", "sw-stack-bar")], children: bar),
-            Node("div", id: path + ".top", attributes: [("class", "sw-stack-content")], children: nodes),
-        ])]
+        return [
+            Node(
+                "div", id: path, attributes: [("class", "sw-stack")],
+                children: [
+                    Node("header", id: path + ".bar", attributes: [("class", "sw-stack-bar")], children: bar),
+                    Node("div", id: path + ".top", attributes: [("class", "sw-stack-content")], children: nodes),
+                ])
+        ]
     }
 }
 
@@ -197,7 +248,9 @@ struct DestinationView<Content: View, D: Hashable, Dest: View>: View, PrimitiveV
 
 extension View {
     /// Declares the view a ``NavigationStack`` shows for pushed values of a type.
-    public func navigationDestination<D: Hashable, C: View>(for data: D.Type, @ViewBuilder destination: @escaping (D) -> C) -> some View {
+    public func navigationDestination<D: Hashable, C: View>(
+        for data: D.Type, @ViewBuilder destination: @escaping (D) -> C
+    ) -> some View {
         DestinationView(content: self, make: destination)
     }
 }
@@ -214,22 +267,29 @@ public struct NavigationLink<Label: View, Destination: View>: View, PrimitiveVie
     public var body: Never { fatalError("primitive view") }
 
     /// Creates a link whose selection is driven by `selection` matching `tag`.
-    public init<V: Hashable>(destination: Destination, tag: V, selection: Binding<V?>, @ViewBuilder label: () -> Label) {
-        self.destination = destination; self.label = label(); value = nil
+    public init<V: Hashable>(destination: Destination, tag: V, selection: Binding<V?>, @ViewBuilder label: () -> Label)
+    {
+        self.destination = destination
+        self.label = label()
+        value = nil
         isSelected = { selection.wrappedValue == tag }
         select = { selection.wrappedValue = tag }
     }
 
     /// Creates a link that shows its destination when clicked (selection held by the link's scene).
     public init(destination: Destination, @ViewBuilder label: () -> Label) {
-        self.destination = destination; self.label = label(); value = nil
+        self.destination = destination
+        self.label = label()
+        value = nil
         isSelected = { false }
         select = nil
     }
 
     /// Creates a link that shows its destination while `isActive` is true.
     public init(destination: Destination, isActive: Binding<Bool>, @ViewBuilder label: () -> Label) {
-        self.destination = destination; self.label = label(); value = nil
+        self.destination = destination
+        self.label = label()
+        value = nil
         isSelected = { isActive.wrappedValue }
         select = { isActive.wrappedValue = true }
     }
@@ -241,7 +301,7 @@ public struct NavigationLink<Label: View, Destination: View>: View, PrimitiveVie
             context.setTag(path, value)
             if let sel = context.listSelection {
                 selected = sel.isSelected(value)
-                action = nil // the row selects
+                action = nil  // the row selects
             } else if let push = context.push {
                 action = { push(.value(value)) }
             }
@@ -260,22 +320,30 @@ public struct NavigationLink<Label: View, Destination: View>: View, PrimitiveVie
         if selected, let destination { context.setDetail(destination) }
         var attrs: [(String, String)] = [("class", selected ? "sw-link sw-selected" : "sw-link"), ("href", "#")]
         if let action, context.action(path, action) { attrs.append(("data-click", "1")) }
-        return [Node("a", id: path, attributes: attrs + [("aria-current", selected ? "true" : "false")],
-                     children: context.render(label, path: path + ".l", axis: .horizontal))]
+        return [
+            Node(
+                "a", id: path, attributes: attrs + [("aria-current", selected ? "true" : "false")],
+                children: context.render(label, path: path + ".l", axis: .horizontal))
+        ]
     }
 }
 
 extension NavigationLink where Destination == Never {
     /// A link presenting a value: pushed on a stack (shown by `navigationDestination(for:)`), or selected in a list.
     public init<P: Hashable>(value: P?, @ViewBuilder label: () -> Label) {
-        self.label = label(); destination = nil; self.value = value.map { AnyHashable($0) }
-        isSelected = { false }; select = nil
+        self.label = label()
+        destination = nil
+        self.value = value.map { AnyHashable($0) }
+        isSelected = { false }
+        select = nil
     }
 }
 
 extension NavigationLink where Label == Text {
     /// Creates a link with a text label.
-    public init<S: StringProtocol>(_ title: S, destination: Destination) { self.init(destination: destination) { Text(title) } }
+    public init<S: StringProtocol>(_ title: S, destination: Destination) {
+        self.init(destination: destination) { Text(title) }
+    }
 }
 
 extension NavigationLink where Label == Text, Destination == Never {
