@@ -102,6 +102,42 @@ struct CombineTests {
         }
         #expect(scene.text("Last from afar"))
     }
+
+    /// Apple's pattern for a model without @Published: its own publisher, sent by hand.
+    final class Manual: ObservableObject {
+        let objectWillChange = ObservableObjectPublisher()
+        var value = 0 {
+            willSet { objectWillChange.send() }
+        }
+    }
+
+    /// The same without a publisher of its own: OpenCombine hands out a new one on every read.
+    final class Unobservable: ObservableObject {
+        var value = 0 {
+            willSet { objectWillChange.send() }
+        }
+    }
+
+    @Test func aModelSendingByHandIsObservedAndOneThatCannotBeIsReported() {
+        let manual = Manual()
+        struct Show: View {
+            @ObservedObject var model: Manual
+            var body: some View { Text("Value \(model.value)") }
+        }
+        let scene = window { Show(model: manual) }
+        manual.value = 3
+        #expect(hasText(scene.flush(), "Value 3"))
+
+        let lost = Unobservable()
+        struct Lost: View {
+            @ObservedObject var model: Unobservable
+            var body: some View { Text("Value \(model.value)") }
+        }
+        let other = window { Lost(model: lost) }
+        _ = other.flush()
+        #expect(other.text("Unobservable has no @Published property"), "\(other.html)")
+        #expect(other.text("let objectWillChange = ObservableObjectPublisher()"))
+    }
 }
 
 /// Hands a model to another thread on purpose (the test is of a change made off the main actor).

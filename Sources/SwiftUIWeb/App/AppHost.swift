@@ -34,6 +34,8 @@ public final class AppHost {
     /// What went wrong with the @SceneStorage file, if anything (also logged).
     public private(set) var storageProblem: String?
     let logger = Logger(label: "SwiftUIWeb")
+    /// `ObservableObject` types already reported as impossible to observe (logged once each).
+    var unobservableTypes: Set<ObjectIdentifier> = []
 
     /// Creates a host for an app, keeping @SceneStorage in `storageDirectory/scene-storage.json` and
     /// documents in `documentsFolder` (by default `storageDirectory/Documents`).

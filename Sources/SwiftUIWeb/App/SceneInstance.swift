@@ -85,7 +85,7 @@ public final class SceneInstance {
     }
 
     /// Re-renders the views that observe `object` when it announces a change.
-    func observe(_ object: some ObservableObject, context: RenderContext?) {
+    func observe<O: ObservableObject>(_ object: O, context: RenderContext?) {
         let key = ObjectIdentifier(object)
         let path = context?.record?.path
         if var entry = observed[key] {
@@ -101,6 +101,18 @@ public final class SceneInstance {
             SceneInstance.wake(self)
         }
         observed[key] = (AnyCancellable(subscription), path.map { [$0] } ?? [])
+        // OpenCombine gives a class with no @Published property a new publisher on every read (Apple's Combine
+        // keeps one per object), so its `objectWillChange.send()` reaches nobody: say so, and how to fix it,
+        // rather than leave views that never update.
+        if O.ObjectWillChangePublisher.self == ObservableObjectPublisher.self,
+            (object.objectWillChange as AnyObject) !== (object.objectWillChange as AnyObject)
+        {
+            let message =
+                "\(O.self) has no @Published property, so its objectWillChange is a new publisher on every read and "
+                + "views cannot observe it: declare `let objectWillChange = ObservableObjectPublisher()` in it."
+            if host.unobservableTypes.insert(ObjectIdentifier(O.self)).inserted { host.logger.error("\(message)") }
+            report(message)
+        }
     }
 
     /// Changes announced from any thread, applied on the main actor before the next pass (or at once
