@@ -112,22 +112,28 @@ struct ChartRenderer {
         Color.pink, Color.indigo,
     ].map(\.cssColor)
 
-    /// `foregroundStyle(by:)` values in the scale's order: those `chartForegroundStyleScale` names, then the data's.
-    var styleDomain: [String] {
+    /// The `foregroundStyle(by:)` values in the scale's order: those `chartForegroundStyleScale` names, then the
+    /// data's (found once per render).
+    let styleDomain: [String]
+    /// The `symbol(by:)` values in order of appearance.
+    let symbolDomain: [String]
+
+    init(marks: [MarkRecord], config: ChartConfiguration, path: String, calendar: Calendar) {
+        self.marks = marks
+        self.config = config
+        self.path = path
+        self.calendar = calendar
         var seen = Set<String>()
-        var domain: [String] = []
+        var styles: [String] = []
         for (datum, _) in config.styleScale ?? [] where seen.insert(ValueText.format(datum)).inserted {
-            domain.append(ValueText.format(datum))
+            styles.append(ValueText.format(datum))
         }
         for mark in marks {
-            if let by = mark.styleBy, seen.insert(by.text).inserted { domain.append(by.text) }
+            if let by = mark.styleBy, seen.insert(by.text).inserted { styles.append(by.text) }
         }
-        return domain
-    }
-
-    var symbolDomain: [String] {
-        var seen = Set<String>()
-        return marks.compactMap { $0.symbolBy?.text }.filter { seen.insert($0).inserted }
+        styleDomain = styles
+        var symbolsSeen = Set<String>()
+        symbolDomain = marks.compactMap { $0.symbolBy?.text }.filter { symbolsSeen.insert($0).inserted }
     }
 
     func color(ofStyleValue value: String, domain: [String]) -> String {

@@ -7,7 +7,6 @@ import GRDB
 /// correlated subqueries. String options ([c], [d]) and LIKE / MATCHES use SQL functions registered
 /// on every connection (see `SQLFunctions`).
 struct PredicateSQL {
-    let core: SQLCore
     let schema: StoreSchema
     private(set) var joins: [String] = []
     private(set) var arguments: [DatabaseValue] = []
@@ -16,9 +15,8 @@ struct PredicateSQL {
     /// Subquery variables ($x) bound to a table alias and entity.
     private var variables: [String: (alias: String, entity: NSEntityDescription)] = [:]
 
-    init(core: SQLCore) {
-        self.core = core
-        self.schema = core.schema
+    init(schema: StoreSchema) {
+        self.schema = schema
     }
 
     /// A SQL operand: a column (with its attribute type, for encoding constants), a constant, a list.

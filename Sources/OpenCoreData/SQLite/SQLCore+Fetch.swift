@@ -78,7 +78,7 @@ extension SQLCore {
     /// The FROM ... WHERE ... ORDER BY ... LIMIT tail of a fetch, with its arguments.
     func fetchTail(_ spec: FetchSpec, order: Bool = true) throws -> (String, [DatabaseValue]) {
         let mapping = schema.mapping(for: spec.entity)
-        var translator = PredicateSQL(core: self)
+        var translator = PredicateSQL(schema: schema)
         var conditions: [String] = []
         let root = schema.mapping(for: spec.entity.rootEntity)
         let numbers = entityNumbers(spec, mapping: mapping)
@@ -180,7 +180,7 @@ extension SQLCore {
         _ spec: FetchSpec, properties: [Any]?, groupBy: [Any]?, objectID: @escaping (RowReference) -> Any
     ) throws -> [NSDictionary] {
         let entity = spec.entity
-        var translator = PredicateSQL(core: self)
+        var translator = PredicateSQL(schema: schema)
         var selections:
             [(name: String, sql: String, decode: (Row, Int) -> Any?, width: Int, composite: [CompositeColumn]?)] = []
         let requested: [Any] =

@@ -24,8 +24,6 @@ final class SQLCore: @unchecked Sendable {
     let writer: any DatabaseWriter
     /// The tables, columns and entity numbers the model maps to.
     let schema: StoreSchema
-    /// Whether the database was opened read-only.
-    let isReadOnly: Bool
 
     // Guards `codecs` and `primaryKeyMax` (contexts on several queues save and fetch through one core).
     private let lock = NSLock()
@@ -61,7 +59,6 @@ final class SQLCore: @unchecked Sendable {
             }
         }
         self.schema = schema
-        self.isReadOnly = readOnly
     }
 
     /// The names of the database's tables (SQLite's own excepted).

@@ -3,8 +3,9 @@
 struct AttributedView<Content: View>: View, PrimitiveView {
     let content: Content
     let attributes: [(String, String)]
-    /// A tap action for the element (`onTapGesture`), registered under the element's id.
-    var tap: (() -> Void)? = nil
+    /// A tap action for the element (`onTapGesture`), registered under the element's id, and the clicks in a row
+    /// it takes.
+    var tap: (count: Int, action: () -> Void)? = nil
     /// A hover handler (`onHover`): true when the pointer enters the element, false when it leaves.
     var hover: ((Bool) -> Void)? = nil
     var body: Never { fatalError("primitive view") }
@@ -14,7 +15,7 @@ struct AttributedView<Content: View>: View, PrimitiveView {
         var node =
             nodes.count == 1
             ? nodes[0] : Node("div", id: path, attributes: [("class", "sw-inh"), ("role", "group")], children: nodes)
-        for (name, value) in attributes where name != "data-click" {
+        for (name, value) in attributes {
             if let index = node.attributes.firstIndex(where: { $0.0 == name }) {
                 node.attributes[index].1 = value  // The outer modifier is applied last, as in SwiftUI's order.
             } else {
@@ -22,9 +23,9 @@ struct AttributedView<Content: View>: View, PrimitiveView {
             }
         }
         // A tap is registered (and the page told to send it) only where controls are enabled.
-        if let tap, context.action(node.id, tap) {
+        if let tap, context.action(node.id, tap.action) {
             node.attributes.removeAll { $0.0 == "data-click" }
-            node.attributes.append(("data-click", attributes.first { $0.0 == "data-click" }?.1 ?? "1"))
+            node.attributes.append(("data-click", String(tap.count)))
         }
         if let hover {
             context.addInput(node.id + "!hover") { hover($0 == "1") }
@@ -68,6 +69,6 @@ extension View {
     /// Runs `action` when the view is clicked `count` times in a row (a double click for 2).
     public func onTapGesture(count: Int = 1, perform action: @escaping () -> Void) -> some View {
         precondition(count >= 1, "onTapGesture(count:) needs a count of at least 1, not \(count)")
-        return AttributedView(content: self, attributes: [("data-click", String(count))], tap: action)
+        return AttributedView(content: self, attributes: [], tap: (count, action))
     }
 }
