@@ -83,6 +83,8 @@ enum ValueText {
 }
 
 /// Date formatters by format and calendar, made once (a formatter costs far more to make than to use).
+///
+/// Sendable: the table and every formatter in it are touched only under `lock`.
 final class DateFormatters: @unchecked Sendable {
     static let shared = DateFormatters()
     // Guards `formatters`; a formatter is used under the lock too (DateFormatter is not thread-safe).
