@@ -156,6 +156,7 @@ let package = Package(
                 "SwiftUIWeb", "SwiftUIWebDriver", "BookClub", "Groceries", "UniformTypeIdentifiers", "Charts",
                 "Combine",
                 "SeedDocumentApp", "SeedSettingsApp", "SeedCommandsApp", "PlainText", "Sketch", "Recipes", "LiveCharts",
+                "Gallery",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -170,6 +171,7 @@ let package = Package(
             name: "Sketch", dependencies: ["SwiftUIWeb", "UniformTypeIdentifiers"], path: "Examples/Sketch"),
         .executableTarget(name: "Recipes", dependencies: ["SwiftUIWeb"], path: "Examples/Recipes"),
         .executableTarget(name: "LiveCharts", dependencies: ["SwiftUIWeb", "Charts"], path: "Examples/LiveCharts"),
+        .executableTarget(name: "Gallery", dependencies: ["SwiftUIWeb"], path: "Examples/Gallery"),
         // The seed's document, Settings and commands samples, extracted from ../shared/seeds at build time.
         .executableTarget(name: "seed-extract", path: "Tools/seed-extract"),
         .plugin(name: "SeedSamples", capability: .buildTool(), dependencies: ["seed-extract"]),

@@ -16,6 +16,8 @@ public final class Bench {
     public let quick: Bool
     /// Runs per side after the warm-up.
     public let runs: Int
+    /// `--only TEXT`: runs only the workloads whose name contains it (for working on one; a full run has none).
+    public let only: String?
     /// The executable's own arguments (everything but the options above).
     public let arguments: [String]
     private var results: [WorkloadResult] = []
@@ -45,10 +47,17 @@ public final class Bench {
         var rest: [String] = []
         var quick = false
         var runs: Int?
+        var only: String?
         var iterator = CommandLine.arguments.dropFirst().makeIterator()
         while let argument = iterator.next() {
             switch argument {
             case "--quick": quick = true
+            case "--only":
+                guard let value = iterator.next(), !value.isEmpty else {
+                    FileHandle.standardError.write(Data("\(title): --only needs part of a workload's name\n".utf8))
+                    exit(2)
+                }
+                only = value
             case "--runs":
                 guard let value = iterator.next().flatMap(Int.init), value >= 1 else {
                     FileHandle.standardError.write(Data("\(title): --runs needs a positive number\n".utf8))
@@ -57,7 +66,8 @@ public final class Bench {
                 runs = value
             default:
                 guard !argument.hasPrefix("-"), rest.count < positional.count else {
-                    let usage = (["--quick", "--runs N"] + positional.map { "[\($0)]" }).joined(separator: " ")
+                    let usage = (["--quick", "--runs N", "--only TEXT"] + positional.map { "[\($0)]" }).joined(
+                        separator: " ")
                     FileHandle.standardError.write(
                         Data("\(title): unexpected argument '\(argument)' (usage: \(usage))\n".utf8))
                     exit(2)
@@ -66,6 +76,7 @@ public final class Bench {
             }
         }
         self.quick = quick
+        self.only = only
         self.runs = runs ?? (quick ? 2 : 5)
         self.arguments = rest
         say(
@@ -95,8 +106,12 @@ public final class Bench {
         _ workload: String, unit: Unit, target: String? = nil, note: String? = nil, warmups: Int = 1, runs: Int? = nil,
         ours: Contender, baselines: [Contender]
     ) async throws -> WorkloadResult {
-        let sides = [ours] + baselines
         let rounds = runs ?? self.runs
+        if let only, !workload.contains(only) {
+            say("skipped (--only): \(workload)")
+            return WorkloadResult(workload: workload, unit: unit, runs: 0, sides: [], target: target, note: note)
+        }
+        let sides = [ours] + baselines
         var values = Array(repeating: [Double](), count: sides.count)
         var cpu = Array(repeating: [Double](), count: sides.count)
         var firstCheck: (side: String, check: String)?

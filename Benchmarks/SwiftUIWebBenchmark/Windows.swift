@@ -7,6 +7,51 @@ final class Rows: ObservableObject {
     @Published var titles = (0..<1000).map { "Row \($0)" }
 }
 
+/// The app-owned rows of the long List workloads: 100,000 of them, made once for every window.
+final class LongRows: ObservableObject {
+    @Published var rows = (0..<100_000).map { LongRow(id: $0) }
+}
+
+/// One row of the long list.
+struct LongRow: Identifiable, Hashable {
+    let id: Int
+    var title: String { "Row \(id)" }
+}
+
+/// A window with a selectable 100,000-row List owned by the app (rendered a window of rows at a time).
+struct LongListWindow: View {
+    @EnvironmentObject var model: LongRows
+    @State private var selection: Int?
+    var body: some View {
+        VStack {
+            Text(selection.map { "Selected \($0)" } ?? "Nothing selected")
+            List(model.rows, selection: $selection) { row in
+                HStack {
+                    Text(row.title)
+                    Spacer()
+                    Text(row.id.isMultiple(of: 2) ? "even" : "odd")
+                }
+            }
+        }
+    }
+}
+
+/// The same rows in a plain (not lazy) stack: every row rendered, what a list without windowing costs.
+struct WholeListWindow: View {
+    @EnvironmentObject var model: LongRows
+    var body: some View {
+        VStack {
+            ForEach(model.rows) { row in
+                HStack {
+                    Text(row.title)
+                    Spacer()
+                    Text(row.id.isMultiple(of: 2) ? "even" : "odd")
+                }
+            }
+        }
+    }
+}
+
 /// A small window: a counter, a text field echoed in a text, a toggle.
 struct CounterWindow: View {
     @State private var count = 0
@@ -62,9 +107,12 @@ struct TypicalWindow: View {
 
 struct BenchApp: App {
     @StateObject private var rows = Rows()
+    @StateObject private var longRows = LongRows()
     var body: some Scene {
         WindowGroup { CounterWindow() }
         WindowGroup(id: "list") { ListWindow().environmentObject(rows) }
+        WindowGroup(id: "longlist") { LongListWindow().environmentObject(longRows) }
+        WindowGroup(id: "wholelist") { WholeListWindow().environmentObject(longRows) }
         WindowGroup(id: "typical") { TypicalWindow() }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SwiftUIWeb
 
 struct TapRow: View {
@@ -38,10 +39,10 @@ struct RowsParent: View {
         let names = Names()
         let w = window { RowsParent(names: names) }
         let start = w.bodyEvaluations
-        #expect(start == 53)   // root, parent, badge, 50 rows
+        #expect(start == 53)  // root, parent, badge, 50 rows
         let patches = w.click("Row 7: 0")
-        #expect(w.bodyEvaluations - start == 1)   // only row 7's body ran
-        #expect(patches.count == 1 && hasText(patches, "Row 7: 1"))
+        #expect(w.bodyEvaluations - start == 1)  // only row 7's body ran
+        #expect(patches.count == 1 && hasText(patches, "Row 7: 1"), "\(patches)")
         // Cached rows keep working: their actions and state are intact.
         w.click("Row 7: 1")
         #expect(w.text("Row 7: 2"))

@@ -59,6 +59,8 @@ public final class SceneInstance {
     var externalPreferences: [ExternalEventPreference] = []
     /// External URLs waiting for the window's first pass.
     var pendingURLs: [URL] = []
+    /// The animation of a `withAnimation` block that changed what this window shows: its next patches animate.
+    var pendingAnimation: Animation?
 
     init(id: String, host: AppHost, group: String? = nil) {
         self.id = id
@@ -81,6 +83,7 @@ public final class SceneInstance {
 
     /// A slot's value changed: its owning view (or, without one, the whole window) renders again.
     func changed(_ slot: StorageSlot) {
+        if let animation = AnimationTransaction.current { pendingAnimation = animation }
         if let owner = slot.owner { markDirty(owner) } else { invalidate() }
     }
 
@@ -97,7 +100,9 @@ public final class SceneInstance {
         }
         // A change may be announced on any thread: the handler only records it and wakes the scene.
         let subscription = object.objectWillChange.sink { @Sendable [marks, weak self] _ in
-            marks.add(object: key)
+            // A change made in a `withAnimation` block (a task-local value, so never another task's) animates
+            // the window it touches.
+            marks.add(object: key, animation: AnimationTransaction.current)
             SceneInstance.wake(self)
         }
         observed[key] = (AnyCancellable(subscription), path.map { [$0] } ?? [])
@@ -122,22 +127,25 @@ public final class SceneInstance {
     final class Marks: @unchecked Sendable {
         private let lock = NSLock()
         private var paths: Set<String> = [], objects: Set<ObjectIdentifier> = []
+        private var animation: Animation?
         func add(path: String) {
             lock.lock()
             paths.insert(path)
             lock.unlock()
         }
-        func add(object: ObjectIdentifier) {
+        func add(object: ObjectIdentifier, animation: Animation? = nil) {
             lock.lock()
             objects.insert(object)
+            if let animation { self.animation = animation }
             lock.unlock()
         }
-        func take() -> (Set<String>, Set<ObjectIdentifier>) {
+        func take() -> (Set<String>, Set<ObjectIdentifier>, Animation?) {
             lock.lock()
             defer { lock.unlock() }
-            let r = (paths, objects)
+            let r = (paths, objects, animation)
             paths = []
             objects = []
+            animation = nil
             return r
         }
     }
@@ -148,7 +156,8 @@ public final class SceneInstance {
     }
 
     func applyMarks() {
-        let (paths, objects) = marks.take()
+        let (paths, objects, animation) = marks.take()
+        if let animation { pendingAnimation = animation }
         for p in paths { markDirty(p) }
         for key in objects {
             guard let entry = observed[key], !entry.paths.isEmpty else {
@@ -255,6 +264,15 @@ public final class SceneInstance {
         }
         installDocumentActions(in: &context.environment)
         context.environment.scenePhase = phase
+        // The window's edit mode: a slot of the window (not of a view), so a change renders the whole window.
+        let editMode = slot(for: "_swiftuiweb.editMode", context: context) { EditMode.inactive }
+        context.environment.editMode = Binding(
+            get: { editMode.value as? EditMode ?? .inactive },
+            set: { [weak editMode] mode in
+                guard let editMode else { return }
+                editMode.value = mode
+                editMode.scene?.changed(editMode)
+            })
         return context
     }
 
@@ -555,6 +573,10 @@ public final class SceneInstance {
         }
         patches += pending
         pending = []
+        if let animation = pendingAnimation, !patches.isEmpty {
+            patches.insert(.animate(seconds: animation.duration + animation.delayTime, curve: animation.curve), at: 0)
+        }
+        pendingAnimation = nil
         if !patches.isEmpty {
             if let sink { sink("[" + patches.map(\.json).joined(separator: ",") + "]") } else { pageInSync = false }
         }
@@ -579,9 +601,10 @@ public final class SceneInstance {
             """
     }
 
-    /// Handles one event from the browser; returns the patches produced.
+    /// Handles one event from the browser (as the server does for each message of the window's socket); returns
+    /// the patches produced, which are also sent to the page when one is connected.
     @discardableResult
-    func handle(event: ClientEvent) -> [Patch] {
+    public func handle(event: ClientEvent) -> [Patch] {
         lastSeen = Date()
         switch event.t {
         case "click":
@@ -633,6 +656,11 @@ public final class SceneInstance {
             // The pointer entered ("1") or left ("0") an element with an `onHover` handler.
             guard let hover = inputs[event.id + "!hover"] else { return [] }
             hover(event.v ?? "0")
+            return flush()
+        case "window":
+            // The page scrolled a long list: it asks for the rows around what it shows.
+            guard let move = inputs[event.id + "!window"], let a = event.a, let d = event.d else { return [] }
+            move("\(a),\(d)")
             return flush()
         case "input":
             guard let input = inputs[event.id] else { return [] }

@@ -16,13 +16,15 @@ enum ClientAssets {
         function connect(){
          var opened=false;
          ws=new WebSocket((location.protocol==='https:'?'wss:':'ws:')+'//'+location.host+'/_swiftuiweb/ws?w='+id);
-         ws.onopen=function(){opened=true;tries=0;sw.open=true;sw.opens++;document.documentElement.classList.remove('sw-offline');phase(true);};
+         ws.onopen=function(){opened=true;tries=0;sw.open=true;sw.opens++;document.documentElement.classList.remove('sw-offline');phase(true);
+          document.querySelectorAll('[data-window]').forEach(function(b){b._want=null;});wins();};
          ws.onmessage=function(m){var ps=JSON.parse(m.data);
           if(ps.rebind){id=ps.rebind;history.replaceState(null,'','/?w='+id);location.reload();return;}
           if(ps.reload){location.reload();return;}
           if(ps.pong){if(sw.onpong)sw.onpong();return;}
-          for(var i=0;i<ps.length;i++)apply(ps[i]);
-          sw.patches++;sw.last=performance.now();if(sw.onpatch)sw.onpatch();};
+          var t0=performance.now();anim=null;for(var i=0;i<ps.length;i++)apply(ps[i]);anim=null;
+          if(sw.lost){var f=document.getElementById(sw.lost);if(f){var a=document.activeElement;if(!a||a===document.body)f.focus({preventScroll:true});sw.lost=null;}}
+          wins();sw.applyMs=performance.now()-t0;sw.patches++;sw.last=performance.now();if(sw.onpatch)sw.onpatch();};
          ws.onclose=function(){sw.open=false;document.documentElement.classList.add('sw-offline');tries++;
           if(!opened)signedOut();
           setTimeout(connect,Math.min(10000,100*Math.pow(2,tries))*(0.8+0.4*Math.random()));};
@@ -34,7 +36,20 @@ enum ClientAssets {
          fetch('/_swiftuiweb/sign-in',{redirect:'manual',cache:'no-store'}).then(function(r){
           if(r.status===200)location.reload();},function(){});
         }
+        // Animated changes: a batch that starts with {"op":"animate"} (withAnimation) animates every style change
+        // for its duration; views with a transition (data-tr) that a batch inserts or removes play it, as do
+        // those inside an element whose animation(_:value:) fired (data-animates).
+        var anim=null,root=document.documentElement;
+        function animOf(el){if(anim)return anim;var a=el&&el.closest&&el.closest('[data-animates]:not([data-animates=""])');
+         if(!a)return null;var p=a.dataset.animates.split(' ');return {ms:parseFloat(p[0])*1000,curve:p[1]};}
+        function trs(el){var l=Array.prototype.slice.call(el.querySelectorAll?el.querySelectorAll('[data-tr]'):[]);
+         if(el.matches&&el.matches('[data-tr]'))l.unshift(el);return l;}
+        function enter(el,a){trs(el).forEach(function(t){if(!t.style.getPropertyValue('--sw-tr'))t.style.setProperty('--sw-tr',a.ms+'ms');
+         if(!t.style.getPropertyValue('--sw-tc'))t.style.setProperty('--sw-tc',a.curve);t.classList.add('sw-enter');
+         t.addEventListener('animationend',function(){t.classList.remove('sw-enter');},{once:true});});}
         function apply(q){
+         if(q.op==='animate'){anim=q;root.style.setProperty('--sw-dur',q.ms+'ms');root.style.setProperty('--sw-curve',q.curve);
+          root.classList.add('sw-animating');clearTimeout(sw.animT);sw.animT=setTimeout(function(){root.classList.remove('sw-animating');},q.ms+50);return;}
          if(q.op==='title'){document.title=q.text;return;}
          if(q.op==='open'){window.open(q.url,q.name||'_blank');return;}
          if(q.op==='navigate'){location.assign(q.url);return;}
@@ -46,11 +61,43 @@ enum ClientAssets {
          else if(q.op==='attr'){var n=q.name,v=q.value;
           if(B[n]){el.toggleAttribute(n,v==='true');el[n]=v==='true';}
           else{el.setAttribute(n,v);if(n==='value'){if(el.value!==v)el.value=v;el._sent=v;}}}
-         else if(q.op==='remove'){el.remove();}
+         else if(q.op==='remove'){var a=document.activeElement;if(a&&a.id&&el.contains(a))sw.lost=a.id;
+          var an=animOf(el),ts=an?trs(el):[];
+          if(!ts.length){el.remove();return;}
+          // The leaving view plays its transition, then goes; it loses its ids at once so patches never reach it.
+          el.removeAttribute('id');el.querySelectorAll('[id]').forEach(function(c){c.removeAttribute('id');});el.style.pointerEvents='none';
+          ts.forEach(function(t){if(!t.style.getPropertyValue('--sw-tr'))t.style.setProperty('--sw-tr',an.ms+'ms');
+           if(!t.style.getPropertyValue('--sw-tc'))t.style.setProperty('--sw-tc',an.curve);t.classList.add('sw-exit');});
+          setTimeout(function(){el.remove();},an.ms+30);}
          else if(q.op==='insert'){var ref=q.before?document.getElementById(q.before):null;
           if(el.namespaceURI==='http://www.w3.org/2000/svg'){if(ref)ref.insertAdjacentHTML('beforebegin',q.html);else el.insertAdjacentHTML('beforeend',q.html);}
-          else{var t=document.createElement('template');t.innerHTML=q.html;el.insertBefore(t.content,ref);}}
+          else{var t=document.createElement('template');t.innerHTML=q.html;var added=Array.prototype.slice.call(t.content.children);
+           el.insertBefore(t.content,ref);var an=animOf(el);if(an)added.forEach(function(n){enter(n,an);});}}
         }
+        // Long lists: each windowed ForEach has two spacers around the rows the server rendered. Size the spacers
+        // from the rows' measured height, and ask for the rows around what is visible (a screen above and below)
+        // when the view leaves what is rendered.
+        var winQ=0;
+        function wins(){winQ=0;var vh=innerHeight,t0=performance.now();
+         document.querySelectorAll('[data-window]').forEach(function(b){
+          var P=b.dataset.window,e=document.getElementById(P+'~a');if(!e)return;
+          var first=+b.dataset.first,shown=+b.dataset.shown,count=+b.dataset.count;
+          var br=b.getBoundingClientRect(),er=e.getBoundingClientRect();
+          var h=shown>0&&er.top>br.bottom?(er.top-br.bottom)/shown:(b._h||44);b._h=h;
+          var hb=first*h,ha=Math.max(0,count-first-shown)*h;
+          if(Math.abs(br.height-hb)>.5)b.style.height=hb+'px';if(Math.abs(er.height-ha)>.5)e.style.height=ha+'px';
+          var sc=b._sc;if(sc===undefined){sc=null;for(var p=b.parentElement;p&&p!==document.body;p=p.parentElement){
+           var o=getComputedStyle(p).overflowY;if(o==='auto'||o==='scroll'){sc=p;break;}}b._sc=sc;}
+          var vt=0,vb=vh;if(sc){var r=sc.getBoundingClientRect();vt=Math.max(0,r.top);vb=Math.min(vh,r.bottom);}
+          var top0=b.getBoundingClientRect().top;
+          var from=Math.min(count,Math.max(0,Math.floor((vt-top0)/h))),to=Math.min(count,Math.max(from,Math.ceil((vb-top0)/h)));
+          var screen=Math.max(1,to-from);
+          if(from>=first&&to<=first+shown&&shown<=4*screen+20)return;
+          var lo=Math.max(0,from-screen),hi=Math.min(count,to+screen),want=lo+','+(hi-lo);
+          if(b._want===want)return;b._want=want;send({t:'window',id:P,a:lo,d:hi-lo});});sw.winsMs=performance.now()-t0;}
+        function queueWins(){if(!winQ)winQ=requestAnimationFrame(wins);}
+        document.addEventListener('scroll',queueWins,true);window.addEventListener('resize',queueWins);
+        sw.wins=wins;
         var mac=/Mac|iPhone|iPad/.test(navigator.platform||'');
         function closeMenus(){document.querySelectorAll('.sw-menu.sw-open').forEach(function(m){m.classList.remove('sw-open');
          var t=m.querySelector('[data-menu]');if(t)t.setAttribute('aria-expanded','false');});}
@@ -161,6 +208,7 @@ enum ClientAssets {
         .sw-spacer{flex:1 1 0;min-width:8px;min-height:8px}\
         .sw-box{display:flex;flex-direction:column;align-items:center}.sw-inh{display:contents}\
         .sw-chart{align-self:stretch;flex:1 1 auto;min-width:0;min-height:0}.sw-box:has(>.sw-chart){align-self:stretch}\
+        .sw-vstack:has(>.sw-list,>.sw-scroll,>.sw-lazy),.sw-box:has(>.sw-list,>.sw-scroll,>.sw-lazy){align-self:stretch}\
         .sw-tabview{display:flex;flex-direction:column;align-self:stretch;gap:8px}.sw-tabbar{display:flex;gap:4px;border-bottom:1px solid rgba(128,128,128,.3)}\
         .sw-tab{border:none;background:none;padding:6px 12px;color:var(--sw-secondary);cursor:pointer;display:inline-flex;gap:6px;align-items:center}\
         .sw-tab.sw-on{color:var(--sw-accent);box-shadow:inset 0 -2px 0 var(--sw-accent)}\
@@ -272,6 +320,22 @@ enum ClientAssets {
         .sw-notice{display:flex;align-items:center;gap:12px;justify-content:space-between;padding:8px 16px;background:#fff4e5;\
         color:#8a4b00;border-bottom:1px solid #f3d4a7;font-size:13px}\
         .sw-upload{cursor:pointer}\
+        html.sw-animating body *{transition:all var(--sw-dur,.35s) var(--sw-curve,ease)}\
+        .sw-enter{animation:sw-enter var(--sw-tr,.35s) var(--sw-tc,ease) both}\
+        .sw-exit{animation:sw-exit var(--sw-tr,.35s) var(--sw-tc,ease) both}\
+        @keyframes sw-enter{from{opacity:var(--sw-io,0);transform:var(--sw-it,none)}}\
+        @keyframes sw-exit{to{opacity:var(--sw-ro,0);transform:var(--sw-rt,none)}}\
+        @media (prefers-reduced-motion:reduce){html.sw-animating body *{transition:none}.sw-enter,.sw-exit{animation-duration:1ms}}\
+        .sw-editable{display:flex;align-items:center;gap:8px}.sw-editable>:not(.sw-edit-control){flex:1 1 auto;min-width:0}\
+        .sw-edit-control{border:0;background:none;padding:2px;cursor:pointer;display:inline-flex;color:var(--sw-secondary);border-radius:6px}\
+        .sw-edit-control:hover{background:rgba(0,0,0,.06)}.sw-delete{color:#ff3b30}\
+        .sw-delete:not(.sw-editing){opacity:0}.sw-row:hover .sw-delete,.sw-delete:focus-visible{opacity:1}\
+        .sw-searchable{display:flex;flex-direction:column;align-self:stretch;gap:8px}.sw-searchable>.sw-search{align-self:center;max-width:680px;margin:8px 16px 0}\
+        .sw-toolbar .sw-search{min-width:160px;width:220px;padding:4px 10px}\
+        .sw-window-pad{flex:none;overflow-anchor:none;padding:0!important;margin:0!important;border:0!important}\
+        .sw-pin-h .sw-section-header{position:sticky;top:44px;z-index:1;background:var(--sw-bg)}\
+        .sw-pin-f .sw-section-footer{position:sticky;bottom:0;z-index:1;background:var(--sw-bg)}\
+        .sw-scroll .sw-pin-h .sw-section-header{top:0}\
         .sw-editor{flex:1;align-self:stretch;min-height:60vh;resize:none;font:14px/1.5 ui-monospace,Menlo,monospace;border-radius:0;border:0}
         """
 }

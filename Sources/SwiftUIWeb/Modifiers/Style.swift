@@ -56,6 +56,8 @@ public struct Font: Hashable, Sendable {
 public protocol ShapeStyle: Sendable {
     /// The CSS color value.
     var cssColor: String { get }
+    /// The CSS background value (a gradient's `linear-gradient(…)`; a color's color).
+    var cssBackground: String { get }
 }
 
 /// A color.
@@ -196,12 +198,32 @@ extension VerticalAlignment {
     }
 }
 
-/// Edges, for `padding(_:_:)`.
-public struct Edge: Sendable {
+/// An edge of a rectangle, for `padding(_:_:)`, `move(edge:)` and the like.
+public enum Edge: Int8, CaseIterable, Hashable, Sendable {
+    /// The top edge.
+    case top
+    /// The leading edge (left in a left-to-right layout).
+    case leading
+    /// The bottom edge.
+    case bottom
+    /// The trailing edge.
+    case trailing
+
     /// A set of edges.
-    public struct Set: OptionSet, Sendable {
+    public struct Set: OptionSet, Hashable, Sendable {
+        /// The raw bits.
         public let rawValue: Int
+        /// A set from raw bits.
         public init(rawValue: Int) { self.rawValue = rawValue }
+        /// The set of one edge.
+        public init(_ edge: Edge) {
+            switch edge {
+            case .top: self = .top
+            case .leading: self = .leading
+            case .bottom: self = .bottom
+            case .trailing: self = .trailing
+            }
+        }
         public static let top = Set(rawValue: 1), leading = Set(rawValue: 2), bottom = Set(rawValue: 4),
             trailing = Set(rawValue: 8)
         public static let horizontal: Set = [.leading, .trailing], vertical: Set = [.top, .bottom],
@@ -269,7 +291,7 @@ extension View {
     }
     /// Sets the foreground style (text and symbol color).
     public func foregroundStyle<S: ShapeStyle>(_ style: S) -> some View {
-        InheritedStyleView(content: self, style: "color:" + style.cssColor)
+        InheritedStyleView(content: self, style: style.cssTextColor)
     }
     /// Sets the foreground color.
     public func foregroundColor(_ color: Color?) -> some View {
@@ -292,7 +314,7 @@ extension View {
     }
     /// Fills the view's background with a style.
     public func background<S: ShapeStyle>(_ style: S) -> some View {
-        BoxView(content: self, style: "background:" + style.cssColor)
+        BoxView(content: self, style: "background:" + style.cssBackground)
     }
     /// Places a view behind this one.
     public func background<B: View>(alignment: Alignment = .center, @ViewBuilder content: () -> B) -> some View {

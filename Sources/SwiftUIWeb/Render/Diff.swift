@@ -22,6 +22,9 @@ public enum Patch: Equatable, Sendable {
     case remove(id: String)
     /// Insert HTML into a parent, before a child (or at the end).
     case insert(parent: String, before: String?, html: String)
+    /// The patches after this one are an animated change (`withAnimation`): style changes animate over `seconds`
+    /// with a CSS timing `curve`, and inserted or removed views play their transitions.
+    case animate(seconds: Double, curve: String)
 
     /// JSON encoding for the wire.
     public var json: String {
@@ -39,6 +42,8 @@ public enum Patch: Equatable, Sendable {
         case .navigate(let url): return "{\"op\":\"navigate\",\"url\":\(JSON.quote(url))}"
         case .close: return "{\"op\":\"close\"}"
         case .remove(let id): return "{\"op\":\"remove\",\"id\":\(JSON.quote(id))}"
+        case .animate(let seconds, let curve):
+            return "{\"op\":\"animate\",\"ms\":\(Int((seconds * 1000).rounded())),\"curve\":\(JSON.quote(curve))}"
         case .insert(let parent, let before, let html):
             return
                 "{\"op\":\"insert\",\"id\":\(JSON.quote(parent)),\"before\":\(before.map(JSON.quote) ?? "null"),\"html\":\(JSON.quote(html))}"

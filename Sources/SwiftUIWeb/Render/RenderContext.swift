@@ -86,6 +86,11 @@ package final class RenderContext {
     var record: ViewRecord?
     /// Inside a picker or a selectable list: `ForEach` tags its rows with their identities.
     var wantsTags = false
+    /// Inside a `List`: a `ForEach` with `onDelete` or `onMove` gives its rows edit controls.
+    var inList = false
+    /// Directly inside a lazy container (`List`, `LazyVStack`): a long `ForEach` renders a window of its rows.
+    /// Passed through `ForEach`, `Section`, `Group` and custom views; stacks and other containers clear it.
+    var lazyRows = false
     /// Inside a view whose body was evaluated afresh: descendants are evaluated too.
     var forcing = false
     /// Inside a `TabView`: the path of the one tab whose content is rendered (the others show only their
@@ -100,11 +105,17 @@ package final class RenderContext {
         return scene.renderRecord(view, path: path, context: self)
     }
 
-    /// Renders with a temporary stack axis.
-    func render(_ view: any View, path: String, axis: StackAxis) -> [Node] {
+    /// Renders a container's content with a temporary stack axis. The content is not directly inside a lazy
+    /// container unless the container is one (`lazyRows`) or passes it on (a `Section` in a `List`).
+    func render(_ view: any View, path: String, axis: StackAxis, lazyRows: Bool = false) -> [Node] {
         let saved = self.axis
+        let savedLazy = self.lazyRows
         self.axis = axis
-        defer { self.axis = saved }
+        self.lazyRows = lazyRows
+        defer {
+            self.axis = saved
+            self.lazyRows = savedLazy
+        }
         return render(view, path: path)
     }
 

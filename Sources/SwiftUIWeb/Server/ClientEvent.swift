@@ -4,17 +4,18 @@ import Foundation
 /// `{"t":"splice","id":"…","a":start,"d":removed,"n":baseLength,"v":"inserted"}` (a change to a long text
 /// field sent as the edit, not the whole value), `{"t":"submit","id":"…"}`, `{"t":"focus","id":"…"}` (the element that got keyboard focus),
 /// `{"t":"hover","id":"…","v":"1|0"}` (the pointer entered or left an `onHover` element),
+/// `{"t":"window","id":"…","a":first,"d":count}` (the rows of a long list the page shows, give or take a screen),
 /// `{"t":"phase","id":"active|inactive|background"}` (the page's visibility and focus) or `{"t":"ping","id":""}` (answered with `{"pong":true}`).
 public struct ClientEvent: Codable, Sendable {
-    /// Event type: `click`, `input`, `splice`, `submit`, `focus`, `phase` or `ping`.
+    /// Event type: `click`, `input`, `splice`, `submit`, `focus`, `hover`, `window`, `phase` or `ping`.
     public var t: String
     /// Target element id.
     public var id: String
     /// New value for `input`; inserted text for `splice`.
     public var v: String?
-    /// `splice`: where the change starts, in UTF-16 code units of the field's value.
+    /// `splice`: where the change starts, in UTF-16 code units of the field's value; `window`: the first row.
     public var a: Int?
-    /// `splice`: how many UTF-16 code units it removes.
+    /// `splice`: how many UTF-16 code units it removes; `window`: how many rows.
     public var d: Int?
     /// `splice`: the length (UTF-16) of the value the page changed; the server checks it has the same one.
     public var n: Int?
@@ -29,7 +30,9 @@ public struct ClientEvent: Codable, Sendable {
     }
 
     /// The event types a page sends.
-    static let types: Set<String> = ["click", "input", "splice", "submit", "focus", "hover", "phase", "ping"]
+    static let types: Set<String> = [
+        "click", "input", "splice", "submit", "focus", "hover", "window", "phase", "ping",
+    ]
     /// Longest element id a page can name (ids are structural paths, far shorter).
     static let maxIDLength = 1024
 
@@ -48,6 +51,11 @@ public struct ClientEvent: Codable, Sendable {
         if event.t == "splice" {
             guard let a = event.a, let d = event.d, let n = event.n, a >= 0, d >= 0, n >= 0, a <= n, d <= n - a else {
                 throw EventError("a splice needs a start, a removed count and a base length that fit together")
+            }
+        }
+        if event.t == "window" {
+            guard let a = event.a, let d = event.d, a >= 0, d >= 0 else {
+                throw EventError("a window event needs a first row (a) and a row count (d), neither negative")
             }
         }
         if event.t == "phase" && !["active", "inactive", "background"].contains(event.id) {

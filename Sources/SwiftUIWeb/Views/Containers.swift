@@ -174,7 +174,7 @@ public struct Section<Parent: View, Content: View, Footer: View>: View, Primitiv
         if !h.isEmpty {
             children.append(Node("div", id: path + ".hd", attributes: [("class", "sw-section-header")], children: h))
         }
-        let rows = context.render(content, path: path + ".c", axis: .vertical)
+        let rows = context.render(content, path: path + ".c", axis: .vertical, lazyRows: context.lazyRows)
         children.append(
             Node("div", id: path + ".rs", attributes: [("class", "sw-section-rows")], children: context.rows(rows)))
         let f = context.render(footer, path: path + ".f")
@@ -256,7 +256,7 @@ extension RenderContext {
     /// Wraps nodes as rows (a selectable row when a list selection is active and the node is tagged).
     func rows(_ nodes: [Node]) -> [Node] {
         nodes.map { node in
-            if node.tag == "section" { return node }
+            if node.tag == "section" || node.isWindowPad { return node }
             var attrs: [(String, String)] = [("class", "sw-row")]
             if let selection = listSelection, let tag = tags[node.id] {
                 let rowID = node.id + "~"

@@ -1,8 +1,13 @@
 /// Computes views (or, with `import Charts`, chart content) from a collection of identified data.
 public struct ForEach<Data: RandomAccessCollection, ID: Hashable, Content> {
-    let data: Data
+    /// The collection the views are made from.
+    public var data: Data
     let idOf: (Data.Element) -> ID
     let content: (Data.Element) -> Content
+    /// `onDelete`: deletes the rows at these offsets.
+    var deleteAction: ((IndexSet) -> Void)?
+    /// `onMove`: moves the rows at these offsets before this offset.
+    var moveAction: ((IndexSet, Int) -> Void)?
 
     /// For other kinds of content than views (Charts' marks): the elements and how each is identified.
     package init(chartData data: Data, id: @escaping (Data.Element) -> ID, content: @escaping (Data.Element) -> Content)
@@ -22,12 +27,20 @@ extension ForEach: View, PrimitiveView where Content: View {
     /// Primitive view.
     public var body: Never { fatalError("primitive view") }
     package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+        // Inside a lazy container a long ForEach renders a window of its rows. Its elements stay directly in the
+        // container (as in SwiftUI, which flattens ForEach, Section and Group into a lazy stack's children): a
+        // section per element may window its own rows.
+        if context.lazyRows && data.count > RowWindow.threshold { return makeWindowedNodes(context, path: path) }
         var out: [Node] = []
         out.reserveCapacity(data.count)
         let wantsTags = context.wantsTags
-        for element in data {
+        let count = data.count
+        for (offset, element) in data.enumerated() {
             let id = idOf(element)
-            let nodes = context.render(content(element), path: path + "[" + identityKey(id) + "]")
+            let rowPath = path + "[" + identityKey(id) + "]"
+            let nodes = editControls(
+                context.render(content(element), path: rowPath), offset: offset, count: count, path: rowPath,
+                context: context)
             // A row's identity is its implicit tag (for pickers and list selection).
             if wantsTags, let first = nodes.first, context.tags[first.id] == nil {
                 context.setTag(first.id, AnyHashable(id))
@@ -81,7 +94,10 @@ public struct List<SelectionValue: Hashable, Content: View>: View, PrimitiveView
             context.listSelection = saved
             context.wantsTags = savedWants
         }
-        let items = context.render(content, path: path + ".c", axis: .vertical)
+        let savedInList = context.inList
+        context.inList = true
+        defer { context.inList = savedInList }
+        let items = context.render(content, path: path + ".c", axis: .vertical, lazyRows: true)
         return [
             Node(
                 "div", id: path, attributes: [("class", "sw-list"), ("role", selection == nil ? "list" : "listbox")],

@@ -19,7 +19,8 @@ extension Shape {
     /// Fills the shape with a style.
     public func fill<S: ShapeStyle>(_ style: S) -> some View {
         BoxView(
-            content: EmptyView(), style: "background:" + style.cssColor + ";" + _shapeCSS, cssClass: "sw-color sw-shape"
+            content: EmptyView(), style: "background:" + style.cssBackground + ";" + _shapeCSS,
+            cssClass: "sw-color sw-shape"
         )
     }
 
@@ -127,6 +128,6 @@ extension View {
 
     /// Fills the view's background with a style in a shape.
     public func background<B: ShapeStyle, S: Shape>(_ style: B, in shape: S) -> some View {
-        BoxView(content: self, style: "background:" + style.cssColor + ";" + shape._shapeCSS)
+        BoxView(content: self, style: "background:" + style.cssBackground + ";" + shape._shapeCSS)
     }
 }

@@ -72,7 +72,7 @@ public struct Text: View, PrimitiveView, Equatable {
     /// Colored text.
     public func foregroundColor(_ color: Color?) -> Text { color.map { styled("color:" + $0.cssColor) } ?? self }
     /// Styled text.
-    public func foregroundStyle<S: ShapeStyle>(_ style: S) -> Text { styled("color:" + style.cssColor) }
+    public func foregroundStyle<S: ShapeStyle>(_ style: S) -> Text { styled(style.cssTextColor) }
     /// Monospaced text.
     public func monospaced(_ isActive: Bool = true) -> Text {
         isActive ? styled("font-family:ui-monospace,Menlo,monospace") : self
@@ -300,11 +300,6 @@ public struct HStack<Content: View>: View, PrimitiveView {
         ]
     }
 }
-
-/// A vertical stack (rendered eagerly).
-public typealias LazyVStack = VStack
-/// A horizontal stack (rendered eagerly).
-public typealias LazyHStack = HStack
 
 /// Horizontal alignment of a stack.
 public enum HorizontalAlignment: Sendable { case leading, center, trailing }

@@ -1,0 +1,219 @@
+// A gallery of the views and modifiers SwiftUIWeb draws: one page per family, picked in the sidebar. The long
+// list has 100,000 rows and renders only what the browser shows. Run `swift run Gallery` and open the link it
+// prints; the browser test (GalleryBrowserTests) visits every page and saves a screenshot of each.
+import Foundation
+import SwiftUIWeb
+
+@main
+struct GalleryApp: App {
+    var body: some Scene {
+        WindowGroup("Gallery") { GalleryView() }
+    }
+}
+
+/// The gallery's pages, in sidebar order.
+enum Page: String, CaseIterable, Identifiable, Hashable {
+    case longList = "Long list"
+    case lazyStack = "Lazy stack"
+    case shapes = "Shapes"
+    case progress = "Progress"
+    case grids = "Grids"
+    case tabs = "Tabs"
+    case effects = "Effects"
+    case animation = "Animation"
+    case accessibility = "Accessibility"
+
+    /// A page is its own identity, so the sidebar's `List(selection:)` selects pages.
+    var id: Page { self }
+
+    var symbol: String {
+        switch self {
+        case .longList: "list.bullet"
+        case .lazyStack: "rectangle.stack"
+        case .shapes: "circle"
+        case .progress: "clock"
+        case .grids: "square.grid.2x2"
+        case .tabs: "folder"
+        case .effects: "bolt"
+        case .animation: "play"
+        case .accessibility: "person"
+        }
+    }
+}
+
+struct GalleryView: View {
+    @State private var page: Page? = .longList
+
+    var body: some View {
+        NavigationSplitView {
+            List(Page.allCases, selection: $page) { page in
+                Label(page.rawValue, systemImage: page.symbol)
+            }
+            .navigationTitle("Gallery")
+        } detail: {
+            switch page ?? .longList {
+            case .longList: LongListPage()
+            case .lazyStack: LazyStackPage()
+            case .shapes: ShapesPage()
+            case .progress: ProgressPage()
+            case .grids: GridsPage()
+            case .tabs: TabsPage()
+            case .effects: EffectsPage()
+            case .animation: AnimationPage()
+            case .accessibility: AccessibilityPage()
+            }
+        }
+    }
+}
+
+/// One of 100,000 rows.
+struct Row: Identifiable, Hashable {
+    let id: Int
+    var title: String { "Row \(id.formatted())" }
+}
+
+/// A selectable list of 100,000 rows: the page renders about a screen of them at a time.
+struct LongListPage: View {
+    static let rows = (0..<100_000).map(Row.init(id:))
+    @State private var selection: Row.ID?
+
+    var body: some View {
+        VStack(alignment: .leading) {
+            Text(selection.map { "Selected: row \($0.formatted())" } ?? "Nothing selected")
+                .font(.headline)
+            List(LongListPage.rows, selection: $selection) { row in
+                HStack {
+                    Text(row.title)
+                    Spacer()
+                    Text(row.id.isMultiple(of: 2) ? "even" : "odd").foregroundStyle(.secondary)
+                }
+            }
+        }
+        .navigationTitle("Long list")
+    }
+}
+
+/// A scroll view of lazy sections whose headers stay in view.
+struct LazyStackPage: View {
+    static let sections = ["Morning", "Noon", "Evening", "Night"]
+
+    var body: some View {
+        ScrollView {
+            LazyVStack(alignment: .leading, spacing: 6, pinnedViews: [.sectionHeaders]) {
+                ForEach(LazyStackPage.sections, id: \.self) { name in
+                    Section(name) {
+                        ForEach(0..<5_000) { n in
+                            Text("\(name) dose \(n + 1)")
+                        }
+                    }
+                }
+            }
+        }
+        .frame(height: 420)
+        .navigationTitle("Lazy stack")
+    }
+}
+
+struct ShapesPage: View {
+    var body: some View {
+        HStack(spacing: 16) {
+            Rectangle().fill(.blue).frame(width: 60, height: 60)
+            RoundedRectangle(cornerRadius: 12).fill(.green).frame(width: 60, height: 60)
+            Capsule().stroke(.orange, lineWidth: 3).frame(width: 90, height: 40)
+            Ellipse().fill(.purple).frame(width: 80, height: 50)
+            Circle().strokeBorder(.red, lineWidth: 4).frame(width: 60, height: 60)
+            Text("Clipped").padding().background(.yellow).clipShape(Capsule())
+        }
+        .navigationTitle("Shapes")
+    }
+}
+
+struct ProgressPage: View {
+    @State private var done = 3.0
+
+    var body: some View {
+        VStack(spacing: 16) {
+            ProgressView()
+            ProgressView("Doses taken", value: done, total: 5)
+            Stepper("Taken: \(Int(done))", value: $done, in: 0...5)
+        }
+        .frame(width: 320)
+        .navigationTitle("Progress")
+    }
+}
+
+struct GridsPage: View {
+    var body: some View {
+        LazyVGrid(columns: [GridItem(.adaptive(minimum: 80))], spacing: 8) {
+            ForEach(1...24, id: \.self) { n in
+                Text("\(n)").frame(width: 70, height: 40).background(.blue.opacity(0.15))
+            }
+        }
+        .navigationTitle("Grids")
+    }
+}
+
+struct TabsPage: View {
+    @State private var tab = 0
+
+    var body: some View {
+        TabView(selection: $tab) {
+            Text("Today's doses").tabItem { Label("Today", systemImage: "calendar") }.tag(0)
+            Text("All medications").tabItem { Label("Medications", systemImage: "pills") }.tag(1)
+        }
+        .navigationTitle("Tabs")
+    }
+}
+
+struct EffectsPage: View {
+    @State private var taps = 0
+    @State private var hovering = false
+
+    var body: some View {
+        VStack(spacing: 24) {
+            Text("Tapped \(taps) times").padding().background(.blue.opacity(0.1)).onTapGesture { taps += 1 }
+            Text(hovering ? "Pointer here" : "Hover me").onHover { hovering = $0 }
+            Text("Turned").rotationEffect(.degrees(-8))
+            Text("Bigger").scaleEffect(1.4)
+            Text("Shadowed").padding().background(.white).shadow(radius: 4)
+            Text("Shifted").offset(x: 20, y: 0)
+        }
+        .navigationTitle("Effects")
+    }
+}
+
+struct AccessibilityPage: View {
+    var body: some View {
+        VStack(spacing: 16) {
+            Image(systemName: "heart.fill").accessibilityLabel("Favorite")
+            Text("72").accessibilityLabel("Heart rate").accessibilityValue("72 beats per minute")
+                .accessibilityHint("Opens the history")
+            Text("Hover for a tooltip").help("A tooltip from help(_:)")
+        }
+        .navigationTitle("Accessibility")
+    }
+}
+
+struct AnimationPage: View {
+    @State private var shown = true
+    @State private var turned = false
+
+    var body: some View {
+        VStack(spacing: 20) {
+            Button(shown ? "Hide the card" : "Show the card") {
+                withAnimation(.easeInOut(duration: 0.4)) { shown.toggle() }
+            }
+            if shown {
+                Text("A card that slides and fades")
+                    .padding()
+                    .background(.blue.opacity(0.15))
+                    .transition(.move(edge: .leading).combined(with: .opacity))
+            }
+            Button("Turn") { turned.toggle() }
+            Text("Turning")
+                .rotationEffect(.degrees(turned ? 180 : 0))
+                .animation(.spring(duration: 0.6, bounce: 0.3), value: turned)
+        }
+        .navigationTitle("Animation")
+    }
+}

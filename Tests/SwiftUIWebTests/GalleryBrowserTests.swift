@@ -1,0 +1,135 @@
+import Foundation
+import SwiftUIWebDriver
+import Testing
+
+/// The Gallery example in headless Chromium: a 100,000-row list keeps a screenful of rows in the page while it
+/// scrolls to its end and back, with its selection; then every page of the gallery is visited, checked by its
+/// DOM and ARIA roles, and saved as a screenshot in the test artifacts.
+@Suite(.serialized, .enabled(if: BrowserEnvironment.shouldRun), .timeLimit(.minutes(3)))
+struct GalleryBrowserTests {
+    @Test func galleryPagesAndALongList() async throws {
+        let server = try ExampleServer("Gallery")
+        try await server.start()
+        defer { server.stop() }
+        let driver = try await ChromeDriver()
+        defer { driver.stop() }
+        let browser = try await driver.session()
+        try await browser.open(server.signInURL)
+        try await waitUntil("the socket") { try await browser.connected() }
+
+        let count = { @Sendable (selector: String) async throws -> Int in
+            try await browser.run("return document.querySelectorAll(arguments[0]).length", [selector]) as? Int ?? -1
+        }
+        let rowsShown = { @Sendable () async throws -> [String] in
+            try await browser.run(
+                """
+                return Array.from(document.querySelectorAll('.sw-detail [role=option]'))
+                  .map(function(e){return e.textContent;});
+                """) as? [String] ?? []
+        }
+        // The long list: a screenful of rows (plus a screen above and below), not 100,000.
+        try await waitUntil("the long list") { try await rowsShown().first?.hasPrefix("Row 0") == true }
+        let firstRows = try await rowsShown().count
+        #expect(firstRows > 5 && firstRows < 200, "\(firstRows) rows in the page")
+        // The spacers make the page as tall as all the rows.
+        let height = try await browser.run("return document.scrollingElement.scrollHeight") as? Int ?? 0
+        #expect(height > 100_000 * 30, "page height \(height)")
+
+        // Scroll to the end: the page asks for the last rows.
+        _ = try await browser.run("document.scrollingElement.scrollTop=document.scrollingElement.scrollHeight")
+        try await waitUntil("the last row") { try await rowsShown().contains { $0.hasPrefix("Row 99,999") } }
+        #expect(try await count(".sw-detail [role=option]") < 200)
+        let lastVisible =
+            try await browser.run(
+                """
+                var r=Array.from(document.querySelectorAll('.sw-detail [role=option]')).pop().getBoundingClientRect();
+                return r.bottom>0&&r.top<innerHeight;
+                """) as? Bool
+        #expect(lastVisible == true)
+
+        // Select a row in the middle, scroll away and back: the selection stays.
+        _ = try await browser.run("document.scrollingElement.scrollTop=document.scrollingElement.scrollHeight/2")
+        try await waitUntil("rows near the middle") {
+            try await rowsShown().contains { $0.hasPrefix("Row 50,0") || $0.hasPrefix("Row 49,9") }
+        }
+        let middle =
+            try await browser.run(
+                """
+                var rows=Array.from(document.querySelectorAll('.sw-detail [role=option]'));
+                var r=rows.find(function(e){var b=e.getBoundingClientRect();return b.top>100&&b.bottom<innerHeight;});
+                r.click();return r.textContent;
+                """) as? String ?? ""
+        let number = String(middle.dropFirst(4).prefix { $0 != "e" && $0 != "o" })
+        try await waitUntil("the selection") {
+            try await browser.run(
+                "return document.body.textContent.indexOf(arguments[0])>=0", ["Selected: row \(number)"]) as? Bool
+                == true
+        }
+        _ = try await browser.run("document.scrollingElement.scrollTop=0")
+        try await waitUntil("the first rows again") { try await rowsShown().first?.hasPrefix("Row 0") == true }
+        _ = try await browser.run("document.scrollingElement.scrollTop=document.scrollingElement.scrollHeight/2")
+        try await waitUntil("the selected row back, still selected") {
+            try await browser.run(
+                "var s=document.querySelector('.sw-detail .sw-selected');return s?s.textContent:''") as? String
+                == middle
+        }
+        let shot = try await browser.screenshot()
+        try shot.write(to: artifactsDirectory.appendingPathComponent("gallery-long-list.png"))
+        _ = try await browser.run("document.scrollingElement.scrollTop=0")
+
+        // Every page: open it from the sidebar, check what it drew, save a screenshot.
+        let pages: [(String, String)] = [
+            ("Lazy stack", ".sw-lazy.sw-pin-h .sw-section-header"),
+            ("Shapes", ".sw-detail .sw-hstack > *"),
+            ("Progress", "progress"),
+            ("Grids", ".sw-detail .sw-lazygrid > *, .sw-detail [style*=grid] > *"),
+            ("Tabs", "[role=tab]"),
+            ("Effects", "[data-hover]"),
+            ("Animation", "[data-tr]"),
+            ("Accessibility", "[aria-label=Favorite]"),
+        ]
+        for (title, selector) in pages {
+            _ = try await browser.run(
+                """
+                var t=arguments[0],r=Array.from(document.querySelectorAll('.sw-sidebar [role=option]'))
+                  .find(function(e){return e.textContent.trim()===t;});r.click();
+                """, [title])
+            try await waitUntil("the \(title) page") { try await count(selector) > 0 }
+            if title == "Lazy stack" {
+                // Four sections of 5,000 rows each render a window each, inside the page's own scroll view.
+                #expect(try await count(".sw-lazy .sw-window-pad") == 8)
+                #expect(try await count(".sw-lazy .sw-text") < 400)
+                _ = try await browser.run(
+                    "var s=document.querySelector('.sw-detail .sw-scroll');s.scrollTop=s.scrollHeight")
+                try await waitUntil("the last section's last row") {
+                    try await browser.run("return document.body.textContent.indexOf('Night dose 5000')>=0") as? Bool
+                        == true
+                }
+                // The last section's header is pinned to the top of the scroll view.
+                let pinned =
+                    try await browser.run(
+                        """
+                        var s=document.querySelector('.sw-detail .sw-scroll').getBoundingClientRect().top;
+                        var h=Array.from(document.querySelectorAll('.sw-lazy .sw-section-header')).pop().getBoundingClientRect().top;
+                        return Math.abs(h-s)<2;
+                        """) as? Bool
+                #expect(pinned == true)
+            }
+            if title == "Animation" {
+                // Hiding the card plays its exit transition before it goes; showing it plays the entrance.
+                let hide = try await browser.find(xpath: "//button[contains(., 'Hide the card')]")
+                try await browser.click(hide)
+                try await waitUntil("the card leaving") { try await count("[data-tr].sw-exit") == 1 }
+                try await waitUntil("the card gone") { try await count("[data-tr]") == 0 }
+                let show = try await browser.find(xpath: "//button[contains(., 'Show the card')]")
+                try await browser.click(show)
+                try await waitUntil("the card entering") { try await count("[data-tr].sw-enter") == 1 }
+                try await waitUntil("the entrance over") { try await count("[data-tr]:not(.sw-enter)") == 1 }
+            }
+            let name = title.lowercased().replacingOccurrences(of: " ", with: "-")
+            let shot = try await browser.screenshot()
+            try shot.write(to: artifactsDirectory.appendingPathComponent("gallery-\(name).png"))
+        }
+        await browser.quit()
+    }
+}
