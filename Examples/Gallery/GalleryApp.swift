@@ -21,6 +21,9 @@ enum Page: String, CaseIterable, Identifiable, Hashable {
     case tabs = "Tabs"
     case effects = "Effects"
     case animation = "Animation"
+    case editing = "Editing"
+    case menus = "Menus"
+    case gradients = "Gradients"
     case accessibility = "Accessibility"
 
     /// A page is its own identity, so the sidebar's `List(selection:)` selects pages.
@@ -36,6 +39,9 @@ enum Page: String, CaseIterable, Identifiable, Hashable {
         case .tabs: "folder"
         case .effects: "bolt"
         case .animation: "play"
+        case .editing: "pencil"
+        case .menus: "ellipsis.circle"
+        case .gradients: "sun.max"
         case .accessibility: "person"
         }
     }
@@ -60,6 +66,9 @@ struct GalleryView: View {
             case .tabs: TabsPage()
             case .effects: EffectsPage()
             case .animation: AnimationPage()
+            case .editing: EditingPage()
+            case .menus: MenusPage()
+            case .gradients: GradientsPage()
             case .accessibility: AccessibilityPage()
             }
         }
@@ -215,5 +224,94 @@ struct AnimationPage: View {
                 .animation(.spring(duration: 0.6, bounce: 0.3), value: turned)
         }
         .navigationTitle("Animation")
+    }
+}
+
+/// A list to search, reorder and delete from, with an Edit button.
+struct EditingPage: View {
+    @State private var medications = ["Aspirin", "Ibuprofen", "Paracetamol", "Metformin", "Lisinopril"]
+    @State private var query = ""
+
+    var body: some View {
+        VStack(alignment: .leading) {
+            HStack {
+                Text("\(medications.count) medications")
+                Spacer()
+                EditButton()
+            }
+            .padding(.horizontal)
+            List {
+                ForEach(medications.filter { query.isEmpty || $0.localizedCaseInsensitiveContains(query) }, id: \.self)
+                {
+                    Text($0)
+                }
+                .onDelete { offsets in
+                    let shown = medications.filter { query.isEmpty || $0.localizedCaseInsensitiveContains(query) }
+                    let names = Set(offsets.map { shown[$0] })
+                    medications.removeAll { names.contains($0) }
+                }
+                .onMove { medications.move(fromOffsets: $0, toOffset: $1) }
+            }
+            .searchable(text: $query, prompt: "Filter medications")
+        }
+        .navigationTitle("Editing")
+    }
+}
+
+/// A menu button, a split menu button and a context menu.
+struct MenusPage: View {
+    @State private var last = "Nothing chosen"
+    @State private var reminders = true
+
+    var body: some View {
+        VStack(spacing: 20) {
+            Text(last)
+            HStack {
+                Menu("Actions") {
+                    Button("Duplicate") { last = "Duplicated" }
+                    Toggle("Reminders", isOn: $reminders)
+                    Divider()
+                    Menu("Share") {
+                        Button("Copy link") { last = "Link copied" }
+                    }
+                }
+                Menu("Log dose") {
+                    Button("Log a skipped dose") { last = "Skipped" }
+                } primaryAction: {
+                    last = "Dose logged"
+                }
+            }
+            Text("Right-click me")
+                .padding()
+                .background(.blue.opacity(0.1))
+                .contextMenu {
+                    Button("Mark taken") { last = "Marked taken" }
+                    Button("Snooze") { last = "Snoozed" }
+                }
+        }
+        .navigationTitle("Menus")
+    }
+}
+
+struct GradientsPage: View {
+    var body: some View {
+        VStack(spacing: 16) {
+            Text("Gradient text")
+                .font(.largeTitle)
+                .foregroundStyle(LinearGradient(colors: [.orange, .pink], startPoint: .leading, endPoint: .trailing))
+            HStack(spacing: 16) {
+                RoundedRectangle(cornerRadius: 12)
+                    .fill(LinearGradient(colors: [.blue, .purple], startPoint: .topLeading, endPoint: .bottomTrailing))
+                    .frame(width: 90, height: 90)
+                Circle()
+                    .fill(RadialGradient(colors: [.yellow, .orange], center: .center, startRadius: 5, endRadius: 45))
+                    .frame(width: 90, height: 90)
+                Circle()
+                    .fill(AngularGradient(colors: [.red, .yellow, .green, .blue, .purple, .red], center: .center))
+                    .frame(width: 90, height: 90)
+                Rectangle().fill(Color.green.gradient).frame(width: 90, height: 90)
+            }
+        }
+        .navigationTitle("Gradients")
     }
 }

@@ -86,6 +86,9 @@ struct GalleryBrowserTests {
             ("Tabs", "[role=tab]"),
             ("Effects", "[data-hover]"),
             ("Animation", "[data-tr]"),
+            ("Editing", "[role=searchbox]"),
+            ("Menus", "[data-context]"),
+            ("Gradients", "[style*=conic-gradient]"),
             ("Accessibility", "[aria-label=Favorite]"),
         ]
         for (title, selector) in pages {
@@ -125,6 +128,48 @@ struct GalleryBrowserTests {
                 try await browser.click(show)
                 try await waitUntil("the card entering") { try await count("[data-tr].sw-enter") == 1 }
                 try await waitUntil("the entrance over") { try await count("[data-tr]:not(.sw-enter)") == 1 }
+            }
+            if title == "Editing" {
+                // Filter, then delete a row from the trailing button; Edit shows move buttons.
+                let field = try await browser.find(css: "[role=searchbox]")
+                try await browser.type(field, "in")
+                try await waitUntil("the filtered list") {
+                    try await browser.run(
+                        "return Array.from(document.querySelectorAll('.sw-detail .sw-editable')).map(function(e){return e.textContent;}).join(',')"
+                    ) as? String == "Aspirin,Metformin,Lisinopril"
+                }
+                _ = try await browser.run(
+                    "Array.from(document.querySelectorAll('.sw-editable')).find(function(e){return e.textContent==='Metformin';}).querySelector('[aria-label=Delete]').click()"
+                )
+                try await waitUntil("four medications") {
+                    try await browser.text(".sw-detail").contains("4 medications")
+                }
+                let edit = try await browser.find(
+                    xpath: "//*[contains(@class,'sw-detail')]//button[normalize-space(.)='Edit']")
+                try await browser.click(edit)
+                try await waitUntil("move buttons") { try await count("[aria-label='Move down']") > 0 }
+            }
+            if title == "Menus" {
+                // A menu opens from its button and its item runs; a right-click opens the context menu at the pointer.
+                let actions = try await browser.find(xpath: "//button[@data-menu and contains(., 'Actions')]")
+                try await browser.click(actions)
+                try await waitUntil("the open menu") { try await count(".sw-inline-menu.sw-open [role=menu]") == 1 }
+                let duplicate = try await browser.find(xpath: "//button[@role='menuitem' and contains(., 'Duplicate')]")
+                try await browser.click(duplicate)
+                try await waitUntil("the item's action") { try await browser.text(".sw-detail").contains("Duplicated") }
+                #expect(try await count(".sw-menu.sw-open") == 0)
+                _ = try await browser.run(
+                    """
+                    var t=document.querySelector('[data-context]'),r=t.getBoundingClientRect();
+                    t.dispatchEvent(new MouseEvent('contextmenu',{bubbles:true,cancelable:true,clientX:r.left+5,clientY:r.top+5}));
+                    """)
+                try await waitUntil("the context menu") { try await count(".sw-context.sw-open") == 1 }
+                let focused = try await browser.run("return document.activeElement.textContent") as? String
+                #expect(focused == "Mark taken")
+                _ = try await browser.run("document.activeElement.click()")
+                try await waitUntil("the context item's action") {
+                    try await browser.text(".sw-detail").contains("Marked taken")
+                }
             }
             let name = title.lowercased().replacingOccurrences(of: " ", with: "-")
             let shot = try await browser.screenshot()

@@ -101,7 +101,7 @@ enum ClientAssets {
         var mac=/Mac|iPhone|iPad/.test(navigator.platform||'');
         function closeMenus(){document.querySelectorAll('.sw-menu.sw-open').forEach(function(m){m.classList.remove('sw-open');
          var t=m.querySelector('[data-menu]');if(t)t.setAttribute('aria-expanded','false');});}
-        function openMenu(m,focusFirst){closeMenus();m.classList.add('sw-open');var t=m.querySelector('[data-menu]');
+        function openMenu(m,focusFirst){closeMenus();m.classList.add('sw-open');var t=m.querySelector(':scope>[data-menu]');
          t.setAttribute('aria-expanded','true');if(focusFirst){var f=m.querySelector('.sw-menu-items [role^=menuitem]:not([disabled])');if(f)f.focus();}}
         function field(){var a=document.activeElement;return a&&(a.tagName==='INPUT'||a.tagName==='TEXTAREA')?a:(sw.lastField||null);}
         function edit(f,fn){if(!f)return;var s=f.selectionStart,e=f.selectionEnd;if(s===e){s=0;e=f.value.length;}
@@ -137,7 +137,12 @@ enum ClientAssets {
          if(h&&!(e.relatedTarget&&h.contains(e.relatedTarget)))send({t:'hover',id:h.id,v:v});}
         document.addEventListener('mouseover',function(e){hover(e,'1');});
         document.addEventListener('mouseout',function(e){hover(e,'0');});
-        document.addEventListener('mouseover',function(e){var m=e.target.closest('.sw-menu');
+        document.addEventListener('contextmenu',function(e){var t=e.target.closest('[data-context]');if(!t)return;
+         var m=document.getElementById(t.dataset.context);if(!m)return;e.preventDefault();closeMenus();sw.contextFrom=t;
+         var x=e.clientX,y=e.clientY;if(!x&&!y){var r=t.getBoundingClientRect();x=r.left+8;y=r.bottom;}
+         m.style.left=Math.max(0,Math.min(x,innerWidth-240))+'px';m.style.top=Math.max(0,Math.min(y,innerHeight-60))+'px';
+         m.classList.add('sw-open');var f=m.querySelector('.sw-menu-items [role^=menuitem]:not([disabled])');if(f)f.focus();});
+        document.addEventListener('mouseover',function(e){var m=e.target.closest('.sw-menubar .sw-menu');
          if(m&&!m.classList.contains('sw-open')&&document.querySelector('.sw-menu.sw-open'))openMenu(m,false);});
         document.addEventListener('focusin',function(e){var t=e.target;if(t.tagName==='INPUT'||t.tagName==='TEXTAREA')sw.lastField=t;
          if(t.id&&!t.closest('.sw-menubar'))send({t:'focus',id:t.id});});
@@ -166,11 +171,13 @@ enum ClientAssets {
          var open=document.querySelector('.sw-menu.sw-open');
          if(open){var items=Array.prototype.slice.call(open.querySelectorAll('.sw-menu-items [role^=menuitem]:not([disabled])'));
           var i=items.indexOf(document.activeElement),menus=Array.prototype.slice.call(document.querySelectorAll('.sw-menu')),j=menus.indexOf(open);
-          if(e.key==='Escape'){e.preventDefault();closeMenus();open.querySelector('[data-menu]').focus();return;}
+          if(e.key==='Escape'){e.preventDefault();closeMenus();var mt=open.querySelector('[data-menu]')||sw.contextFrom;if(mt)mt.focus();return;}
           if(e.key==='ArrowDown'&&items.length){e.preventDefault();items[(i+1)%items.length].focus();return;}
           if(e.key==='ArrowUp'&&items.length){e.preventDefault();items[(i-1+items.length)%items.length].focus();return;}
-          if(e.key==='ArrowRight'){e.preventDefault();openMenu(menus[(j+1)%menus.length],true);return;}
-          if(e.key==='ArrowLeft'){e.preventDefault();openMenu(menus[(j-1+menus.length)%menus.length],true);return;}
+          var inBar=open.closest('.sw-menubar');
+          if(inBar){menus=menus.filter(function(m){return inBar.contains(m);});j=menus.indexOf(open);}
+          if(inBar&&e.key==='ArrowRight'){e.preventDefault();openMenu(menus[(j+1)%menus.length],true);return;}
+          if(inBar&&e.key==='ArrowLeft'){e.preventDefault();openMenu(menus[(j-1+menus.length)%menus.length],true);return;}
           if((e.key==='Enter'||e.key===' ')&&i>=0){e.preventDefault();activate(items[i]);return;}}
          if(t.dataset&&t.dataset.menu&&(e.key==='ArrowDown'||e.key==='Enter'||e.key===' ')){e.preventDefault();openMenu(t.parentNode,true);return;}
          var code=keyCode(e),inField=t.tagName==='INPUT'||t.tagName==='TEXTAREA';
@@ -208,7 +215,7 @@ enum ClientAssets {
         .sw-spacer{flex:1 1 0;min-width:8px;min-height:8px}\
         .sw-box{display:flex;flex-direction:column;align-items:center}.sw-inh{display:contents}\
         .sw-chart{align-self:stretch;flex:1 1 auto;min-width:0;min-height:0}.sw-box:has(>.sw-chart){align-self:stretch}\
-        .sw-vstack:has(>.sw-list,>.sw-scroll,>.sw-lazy),.sw-box:has(>.sw-list,>.sw-scroll,>.sw-lazy){align-self:stretch}\
+        .sw-vstack:has(>.sw-list,>.sw-scroll,>.sw-lazy,>.sw-searchable),.sw-box:has(>.sw-list,>.sw-scroll,>.sw-lazy,>.sw-searchable){align-self:stretch}\
         .sw-tabview{display:flex;flex-direction:column;align-self:stretch;gap:8px}.sw-tabbar{display:flex;gap:4px;border-bottom:1px solid rgba(128,128,128,.3)}\
         .sw-tab{border:none;background:none;padding:6px 12px;color:var(--sw-secondary);cursor:pointer;display:inline-flex;gap:6px;align-items:center}\
         .sw-tab.sw-on{color:var(--sw-accent);box-shadow:inset 0 -2px 0 var(--sw-accent)}\
@@ -332,6 +339,10 @@ enum ClientAssets {
         .sw-delete:not(.sw-editing){opacity:0}.sw-row:hover .sw-delete,.sw-delete:focus-visible{opacity:1}\
         .sw-searchable{display:flex;flex-direction:column;align-self:stretch;gap:8px}.sw-searchable>.sw-search{align-self:center;max-width:680px;margin:8px 16px 0}\
         .sw-toolbar .sw-search{min-width:160px;width:220px;padding:4px 10px}\
+        .sw-inline-menu{display:inline-flex;flex:none}.sw-inline-menu .sw-menu-items{margin-top:4px}\
+        .sw-menu-chevron{font-size:.8em;opacity:.7}.sw-menu-primary{border-top-right-radius:0;border-bottom-right-radius:0}\
+        .sw-menu-arrow{border-top-left-radius:0;border-bottom-left-radius:0;padding:6px 8px;margin-left:1px}\
+        .sw-context{position:fixed;width:0;height:0;z-index:40}.sw-context .sw-menu-items{top:0;left:0;margin:0}\
         .sw-window-pad{flex:none;overflow-anchor:none;padding:0!important;margin:0!important;border:0!important}\
         .sw-pin-h .sw-section-header{position:sticky;top:44px;z-index:1;background:var(--sw-bg)}\
         .sw-pin-f .sw-section-footer{position:sticky;bottom:0;z-index:1;background:var(--sw-bg)}\
