@@ -59,6 +59,10 @@ public final class SceneInstance {
     var externalPreferences: [ExternalEventPreference] = []
     /// External URLs waiting for the window's first pass.
     var pendingURLs: [URL] = []
+    /// Controls tied to focus states in the last pass: by focus state (its slot key), element id to value.
+    var focusTargets: [String: [String: AnyHashable]] = [:]
+    /// The slot keys of the window's `@FocusState`s.
+    var focusStateKeys: Set<String> = []
     /// The animation of a `withAnimation` block that changed what this window shows: its next patches animate.
     var pendingAnimation: Animation?
 
@@ -398,6 +402,7 @@ public final class SceneInstance {
             if !entry.sceneWide { focusDependent = true }
         }
         focusedValues = values
+        focusTargets = context.focusTargets
         // Without commands or documents, a window has the same menu bar every pass (all its items act in
         // the page, none registers an action): it is built once.
         let menuBar: Node?
@@ -642,10 +647,14 @@ public final class SceneInstance {
             host.endUndoEventGroups()
             return flush(echo: (event.id, value))
         case "focus":
-            let changed = focusedElement != event.id
-            focusedElement = event.id
-            guard changed, focusDependent else { return [] }
-            invalidate()
+            // The element that got keyboard focus; "" when focus left the page's controls.
+            let element = event.id.isEmpty ? nil : event.id
+            let changed = focusedElement != element
+            focusedElement = element
+            guard changed else { return [] }
+            if !focusStateKeys.isEmpty { focusMoved() }
+            guard focusDependent || !focusStateKeys.isEmpty else { return [] }
+            if focusDependent { invalidate() }
             return flush()
         case "submit":
             guard let action = actions[event.id + "!submit"] else { return [] }

@@ -51,6 +51,8 @@ enum ClientAssets {
          if(q.op==='animate'){anim=q;root.style.setProperty('--sw-dur',q.ms+'ms');root.style.setProperty('--sw-curve',q.curve);
           root.classList.add('sw-animating');clearTimeout(sw.animT);sw.animT=setTimeout(function(){root.classList.remove('sw-animating');},q.ms+50);return;}
          if(q.op==='title'){document.title=q.text;return;}
+         if(q.op==='focus'){if(q.id){var g=document.getElementById(q.id);if(g)g.focus();}
+          else{var h=document.activeElement;if(h&&h!==document.body)h.blur();}return;}
          if(q.op==='open'){window.open(q.url,q.name||'_blank');return;}
          if(q.op==='navigate'){location.assign(q.url);return;}
          if(q.op==='close'){window.close();return;}
@@ -121,11 +123,16 @@ enum ClientAssets {
          open:function(u){window.open(u,'_blank');},
          window:function(u){window.open(u,'swiftuiweb-'+(new URLSearchParams(u.slice(u.indexOf('?')))).get('g'));},
          navigate:function(u){location.assign(u);},
+         share:function(a){var d=JSON.parse(a),t=sw.shareFrom;
+          function copied(){if(t){t.title='Copied';setTimeout(function(){t.removeAttribute('title');},2000);}}
+          function copy(){if(navigator.clipboard)navigator.clipboard.writeText(d.url||d.text||'').then(copied,function(e){sw.shareError=String(e);});}
+          // A person who cancels the share sheet (AbortError) chose not to share; anything else falls back to copying.
+          if(navigator.share)navigator.share(d).catch(function(e){if(e.name!=='AbortError')copy();});else copy();},
          download:function(u){var a=document.createElement('a');a.href=u;a.download='';document.body.appendChild(a);a.click();a.remove();}
         };
         function activate(t){if(t.disabled)return;closeMenus();
          if(t.dataset.click){send({t:'click',id:t.id});}
-         else if(t.dataset.client&&client[t.dataset.client]){client[t.dataset.client](t.dataset.arg);}}
+         else if(t.dataset.client&&client[t.dataset.client]){sw.shareFrom=t;client[t.dataset.client](t.dataset.arg);}}
         sw.activate=activate;
         document.addEventListener('click',function(e){
          var m=e.target.closest('[data-menu]');
@@ -144,6 +151,14 @@ enum ClientAssets {
          m.classList.add('sw-open');var f=m.querySelector('.sw-menu-items [role^=menuitem]:not([disabled])');if(f)f.focus();});
         document.addEventListener('mouseover',function(e){var m=e.target.closest('.sw-menubar .sw-menu');
          if(m&&!m.classList.contains('sw-open')&&document.querySelector('.sw-menu.sw-open'))openMenu(m,false);});
+        // AsyncImage: the page shows the phase its image is in.
+        function phaseOf(img,p){var a=img.closest('.sw-async-image');if(a&&a.querySelector('img[data-async]')===img)a.dataset.phase=p;}
+        document.addEventListener('load',function(e){var i=e.target;if(!i.dataset||!i.dataset.async)return;
+         if(i.dataset.scale)i.style.width=(i.naturalWidth/+i.dataset.scale)+'px';phaseOf(i,'loaded');},true);
+        document.addEventListener('error',function(e){if(e.target.dataset&&e.target.dataset.async)phaseOf(e.target,'failed');},true);
+        document.querySelectorAll('img[data-async]').forEach(function(i){if(i.complete)phaseOf(i,i.naturalWidth?'loaded':'failed');});
+        document.addEventListener('focusout',function(e){if(!e.relatedTarget&&e.target.id&&!e.target.closest('.sw-menubar'))
+         setTimeout(function(){var a=document.activeElement;if(!a||a===document.body)send({t:'focus',id:''});},0);});
         document.addEventListener('focusin',function(e){var t=e.target;if(t.tagName==='INPUT'||t.tagName==='TEXTAREA')sw.lastField=t;
          if(t.id&&!t.closest('.sw-menubar'))send({t:'focus',id:t.id});});
         document.addEventListener('change',function(e){var t=e.target;if(!t.dataset||!t.dataset.upload||!t.files.length)return;
@@ -343,6 +358,22 @@ enum ClientAssets {
         .sw-menu-chevron{font-size:.8em;opacity:.7}.sw-menu-primary{border-top-right-radius:0;border-bottom-right-radius:0}\
         .sw-menu-arrow{border-top-left-radius:0;border-bottom-left-radius:0;padding:6px 8px;margin-left:1px}\
         .sw-context{position:fixed;width:0;height:0;z-index:40}.sw-context .sw-menu-items{top:0;left:0;margin:0}\
+        img.sw-image{object-fit:var(--sw-fit,contain)}.sw-async-image{display:grid}.sw-async-image>.sw-phase{grid-area:1/1}\
+        .sw-async-image[data-phase=loading]>.sw-phase-success{visibility:hidden}.sw-async-image[data-phase=loading]>.sw-phase-failure,\
+        .sw-async-image[data-phase=loaded]>.sw-phase-empty,.sw-async-image[data-phase=loaded]>.sw-phase-failure,\
+        .sw-async-image[data-phase=failed]>.sw-phase-empty,.sw-async-image[data-phase=failed]>.sw-phase-success{display:none}\
+        .sw-async-image[data-phase=loaded]>.sw-phase-success[style*="--sw-tr"]{animation:sw-enter var(--sw-tr) var(--sw-tc) both}\
+        .sw-image-placeholder{background:var(--sw-fill);min-width:40px;min-height:40px;width:100%;height:100%}\
+        .sw-weblink{color:var(--sw-accent);text-decoration:none;cursor:pointer}.sw-weblink:hover{text-decoration:underline}\
+        .sw-weblink.sw-blocked{color:var(--sw-secondary);cursor:not-allowed;text-decoration:line-through}\
+        .sw-badged{display:flex;align-items:center;gap:8px}.sw-badged>:first-child{flex:1 1 auto;min-width:0}\
+        .sw-badge{flex:none;font-size:12px;font-weight:600;color:var(--sw-secondary);background:var(--sw-fill);border-radius:10px;padding:1px 8px}\
+        .sw-list.sw-list-plain{margin:0;border-radius:0;box-shadow:none;background:transparent}\
+        .sw-list.sw-list-plain>.sw-row{border-bottom:1px solid var(--sw-separator)}.sw-list-plain>.sw-row+.sw-row{border-top:0}\
+        .sw-list.sw-list-inset{background:transparent;box-shadow:none}\
+        .sw-list.sw-list-grouped{margin:12px 0;border-radius:0}.sw-list-grouped .sw-section-rows{border-radius:0}\
+        .sw-list.sw-list-sidebar{background:transparent;box-shadow:none;margin:0 10px}.sw-list-sidebar>.sw-row{border:0!important;border-radius:7px;min-height:32px;padding:6px 10px}\
+        .sw-list.sw-list-bordered{box-shadow:none;border:1px solid var(--sw-quaternary);border-radius:6px}\
         .sw-window-pad{flex:none;overflow-anchor:none;padding:0!important;margin:0!important;border:0!important}\
         .sw-pin-h .sw-section-header{position:sticky;top:44px;z-index:1;background:var(--sw-bg)}\
         .sw-pin-f .sw-section-footer{position:sticky;bottom:0;z-index:1;background:var(--sw-bg)}\

@@ -25,6 +25,9 @@ public enum Patch: Equatable, Sendable {
     /// The patches after this one are an animated change (`withAnimation`): style changes animate over `seconds`
     /// with a CSS timing `curve`, and inserted or removed views play their transitions.
     case animate(seconds: Double, curve: String)
+    /// Give keyboard focus to the element with this id (`@FocusState` set by the app), or take it from the
+    /// focused element when the id is empty.
+    case focus(id: String)
 
     /// JSON encoding for the wire.
     public var json: String {
@@ -44,6 +47,7 @@ public enum Patch: Equatable, Sendable {
         case .remove(let id): return "{\"op\":\"remove\",\"id\":\(JSON.quote(id))}"
         case .animate(let seconds, let curve):
             return "{\"op\":\"animate\",\"ms\":\(Int((seconds * 1000).rounded())),\"curve\":\(JSON.quote(curve))}"
+        case .focus(let id): return "{\"op\":\"focus\",\"id\":\(JSON.quote(id))}"
         case .insert(let parent, let before, let html):
             return
                 "{\"op\":\"insert\",\"id\":\(JSON.quote(parent)),\"before\":\(before.map(JSON.quote) ?? "null"),\"html\":\(JSON.quote(html))}"

@@ -18,6 +18,7 @@ final class Effects {
     var focused: [FocusedEntry] = []
     var openURLHandlers: [(URL) -> Void] = []
     var externalPreferences: [ExternalEventPreference] = []
+    var focusTargets: [(key: String, element: String, value: AnyHashable)] = []
     var detail: (any View)?
     var title: String?
     var titleShown = false
@@ -36,6 +37,7 @@ final class Effects {
         focused += e.focused
         openURLHandlers += e.openURLHandlers
         externalPreferences += e.externalPreferences
+        focusTargets += e.focusTargets
         if let d = e.detail { detail = d }
     }
 }
@@ -64,6 +66,8 @@ package final class RenderContext {
     /// `onOpenURL` handlers and `handlesExternalEvents(preferring:allowing:)` preferences of this pass.
     private(set) var openURLHandlers: [(URL) -> Void] = []
     private(set) var externalPreferences: [ExternalEventPreference] = []
+    /// Controls tied to focus states (`focused(_:equals:)`): by focus state key, element id to value.
+    private(set) var focusTargets: [String: [String: AnyHashable]] = [:]
     /// The `onSubmit` action in effect for text fields.
     var onSubmit: (() -> Void)?
     /// Inside an alert: buttons also dismiss it.
@@ -174,6 +178,10 @@ package final class RenderContext {
         externalPreferences.append(preference)
         effects.last?.externalPreferences.append(preference)
     }
+    func addFocusTarget(key: String, element: String, value: AnyHashable) {
+        focusTargets[key, default: [:]][element] = value
+        effects.last?.focusTargets.append((key, element, value))
+    }
     func useSlot(_ key: String) {
         usedSlots.insert(key)
         effects.last?.slots.append(key)
@@ -222,6 +230,7 @@ package final class RenderContext {
         for f in e.focused { addFocused(f) }
         for h in e.openURLHandlers { addOpenURLHandler(h) }
         for p in e.externalPreferences { addExternalEventPreference(p) }
+        for t in e.focusTargets { addFocusTarget(key: t.key, element: t.element, value: t.value) }
         if let d = e.detail { setDetail(d) }
         if title == nil, let t = e.title { title = t }
         if e.titleShown { titleShown = true }

@@ -4,10 +4,17 @@ public struct Image: View, PrimitiveView, Equatable {
     enum Source: Equatable {
         case system(String)
         case named(String)
+        /// An image the browser loads from the web (`AsyncImage`).
+        case remote(URL, scale: Double)
+        /// The gray box `AsyncImage` shows while loading.
+        case placeholder
     }
     let source: Source
     var isResizable = false
     var label: String?
+
+    init(remote url: URL, scale: Double) { source = .remote(url, scale: scale) }
+    init(placeholder: ()) { source = .placeholder }
 
     /// A system symbol by SF Symbols name (see ``Symbols`` for the names drawn; others draw a placeholder).
     public init(systemName: String) { source = .system(systemName) }
@@ -44,6 +51,17 @@ public struct Image: View, PrimitiveView, Equatable {
                     attributes: [("class", cls + " sw-symbol"), ("role", "img"), ("aria-label", name)],
                     raw: Symbols.svg(name))
             ]
+        case .remote(let url, let scale):
+            return [
+                Node(
+                    "img", id: path,
+                    attributes: [
+                        ("class", cls), ("src", url.absoluteString), ("alt", label ?? ""), ("loading", "lazy"),
+                        ("referrerpolicy", "no-referrer"), ("data-async", "1"),
+                    ] + (scale == 1 || isResizable ? [] : [("data-scale", Font.num(scale))]))
+            ]
+        case .placeholder:
+            return [Node("div", id: path, attributes: [("class", "sw-image-placeholder"), ("aria-hidden", "true")])]
         case .named(let name):
             let safe = name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? ""
             return [
@@ -70,10 +88,20 @@ extension View {
         InheritedStyleView(
             content: self, style: "--sw-symbol:" + (scale == .small ? ".8em" : scale == .large ? "1.35em" : "1.1em"))
     }
-    /// Accepted for source compatibility: images always scale to fit.
-    public func scaledToFit() -> some View { self }
-    /// Accepted for source compatibility.
-    public func aspectRatio(contentMode: ContentMode) -> some View { self }
+    /// Scales images in this view to fit their frame, keeping their aspect ratio (CSS `object-fit: contain`).
+    public func scaledToFit() -> some View { aspectRatio(nil, contentMode: .fit) }
+    /// Scales images in this view to fill their frame, keeping their aspect ratio and cropping what overflows.
+    public func scaledToFill() -> some View { aspectRatio(nil, contentMode: .fill) }
+    /// Scales images in this view to fit or fill their frame; with a ratio (width / height), the view takes that
+    /// shape (CSS `aspect-ratio`).
+    public func aspectRatio(_ ratio: Double? = nil, contentMode: ContentMode) -> some View {
+        let fit = "--sw-fit:" + (contentMode == .fit ? "contain" : "cover")
+        return BoxView(content: self, style: ratio.map { fit + ";aspect-ratio:\(Font.num($0))" } ?? fit)
+    }
+    /// Scales images in this view to fit or fill their frame, with the aspect ratio of `size`.
+    public func aspectRatio(_ size: CGSize, contentMode: ContentMode) -> some View {
+        aspectRatio(size.height > 0 ? Double(size.width / size.height) : nil, contentMode: contentMode)
+    }
 }
 
 /// How content fills its frame.

@@ -100,7 +100,11 @@ public struct List<SelectionValue: Hashable, Content: View>: View, PrimitiveView
         let items = context.render(content, path: path + ".c", axis: .vertical, lazyRows: true)
         return [
             Node(
-                "div", id: path, attributes: [("class", "sw-list"), ("role", selection == nil ? "list" : "listbox")],
+                "div", id: path,
+                attributes: [
+                    ("class", "sw-list sw-list-" + context.environment.listStyle.name),
+                    ("role", selection == nil ? "list" : "listbox"),
+                ],
                 children: context.rows(items))
         ]
     }
@@ -171,14 +175,42 @@ extension List {
     }
 }
 
-/// How lists look (one look in the default stylesheet).
-public struct ListStyle: Sendable {
-    public static let automatic = ListStyle(), plain = ListStyle(), inset = ListStyle(), insetGrouped = ListStyle()
-    public static let grouped = ListStyle(), sidebar = ListStyle(), bordered = ListStyle()
+/// How lists look: `automatic` and `insetGrouped` are rounded cards of rows, `inset` the same without the card's
+/// background, `plain` rows edge to edge, `grouped` full-width sections, `sidebar` a source list, `bordered` a box
+/// with a border.
+public struct ListStyle: Hashable, Sendable {
+    let name: String
+    /// The platform's usual look (a rounded card of rows).
+    public static let automatic = ListStyle(name: "automatic")
+    /// Rows edge to edge, with separators and no card.
+    public static let plain = ListStyle(name: "plain")
+    /// Rows inset from the edges, without a card background.
+    public static let inset = ListStyle(name: "inset")
+    /// Rounded cards of rows inset from the edges.
+    public static let insetGrouped = ListStyle(name: "insetGrouped")
+    /// Full-width sections of rows.
+    public static let grouped = ListStyle(name: "grouped")
+    /// A sidebar's source list: no card, rounded selection.
+    public static let sidebar = ListStyle(name: "sidebar")
+    /// Rows in a bordered box.
+    public static let bordered = ListStyle(name: "bordered")
 }
+
+private struct ListStyleKey: EnvironmentKey { static var defaultValue: ListStyle { .automatic } }
+
+extension EnvironmentValues {
+    /// The look of lists in this view.
+    var listStyle: ListStyle {
+        get { self[ListStyleKey.self] }
+        set { self[ListStyleKey.self] = newValue }
+    }
+}
+
 extension View {
-    /// Accepted for source compatibility.
-    public func listStyle(_ style: ListStyle) -> some View { self }
+    /// Sets the look of lists in this view.
+    public func listStyle(_ style: ListStyle) -> some View {
+        EnvironmentWriter(content: self) { $0.listStyle = style }
+    }
 }
 
 /// The path segment for an identity (fast for the common identifier types). Long identities (a row
