@@ -125,9 +125,11 @@ let package = Package(
         // MARK: SwiftUIWeb
         // UTType: Apple's UniformTypeIdentifiers, so `import UniformTypeIdentifiers` compiles unchanged.
         .target(name: "UniformTypeIdentifiers"),
+        .target(name: "CombineAdditions", dependencies: [.product(name: "OpenCombine", package: "OpenCombine")]),
         .target(
             name: "SwiftUIWeb",
             dependencies: [
+                "CombineAdditions",
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "OpenCombineDispatch", package: "OpenCombine"),
                 "UniformTypeIdentifiers",
@@ -145,6 +147,7 @@ let package = Package(
         .target(
             name: "Combine",
             dependencies: [
+                "CombineAdditions",
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "OpenCombineDispatch", package: "OpenCombine"),
                 .product(name: "OpenCombineFoundation", package: "OpenCombine"),

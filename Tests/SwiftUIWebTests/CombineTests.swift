@@ -103,6 +103,47 @@ struct CombineTests {
         #expect(scene.text("Last from afar"))
     }
 
+    @Test func timerPublishTicksAViewOnTheMainQueue() async throws {
+        struct Clock: View {
+            @State private var ticks = 0
+            let timer = Timer.publish(every: 0.02, on: .main, in: .common).autoconnect()
+            var body: some View {
+                Text("Ticks \(ticks)").onReceive(timer) { _ in ticks += 1 }
+            }
+        }
+        let scene = window { Clock() }
+        for _ in 0..<200 where !scene.text("Ticks 3") {
+            try await Task.sleep(for: .milliseconds(20))
+            _ = scene.flush()
+        }
+        #expect(scene.text("Ticks 3"))
+    }
+
+    /// A timer on the calling thread's run loop (called off the main thread).
+    nonisolated static func backgroundTimer() -> Timer.DispatchTimerPublisher {
+        Timer.publish(every: 0.01, tolerance: 0.005, on: RunLoop.current, in: .default)
+    }
+
+    @Test func aTimerStopsWhenCancelledAndConnectsOnce() async throws {
+        // Another thread's run loop: the timer fires on a queue of its own.
+        let timer = await Task.detached { CombineTests.backgroundTimer() }.value
+        #expect(timer.runLoop !== RunLoop.main)
+        #expect(timer.interval == 0.01 && timer.tolerance == 0.005 && timer.mode == .default)
+        let dates = DateBox()
+        let subscription = timer.sink { dates.add($0) }
+        let first = timer.connect()
+        let second = timer.connect()
+        for _ in 0..<200 where dates.count < 3 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(dates.count >= 3)
+        first.cancel()
+        second.cancel()
+        let stopped = dates.count
+        try await Task.sleep(for: .milliseconds(100))
+        // Stopping is immediate, but an event already queued may still land: at most one more.
+        #expect(dates.count <= stopped + 1)
+        subscription.cancel()
+    }
+
     /// Apple's pattern for a model without @Published: its own publisher, sent by hand.
     final class Manual: ObservableObject {
         let objectWillChange = ObservableObjectPublisher()
@@ -150,4 +191,12 @@ private final class UncheckedCounter: @unchecked Sendable {
 private final class UncheckedSubject: @unchecked Sendable {
     let subject: PassthroughSubject<String, Never>
     init(_ subject: PassthroughSubject<String, Never>) { self.subject = subject }
+}
+
+/// Dates received from a timer on its own queue.
+final class DateBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var dates: [Date] = []
+    func add(_ date: Date) { lock.withLock { dates.append(date) } }
+    var count: Int { lock.withLock { dates.count } }
 }
