@@ -24,6 +24,8 @@ enum Page: String, CaseIterable, Identifiable, Hashable {
     case editing = "Editing"
     case menus = "Menus"
     case gradients = "Gradients"
+    case paths = "Paths"
+    case focus = "Focus"
     case accessibility = "Accessibility"
 
     /// A page is its own identity, so the sidebar's `List(selection:)` selects pages.
@@ -42,6 +44,8 @@ enum Page: String, CaseIterable, Identifiable, Hashable {
         case .editing: "pencil"
         case .menus: "ellipsis.circle"
         case .gradients: "sun.max"
+        case .paths: "pencil"
+        case .focus: "magnifyingglass"
         case .accessibility: "person"
         }
     }
@@ -69,6 +73,8 @@ struct GalleryView: View {
             case .editing: EditingPage()
             case .menus: MenusPage()
             case .gradients: GradientsPage()
+            case .paths: PathsPage()
+            case .focus: FocusPage()
             case .accessibility: AccessibilityPage()
             }
         }
@@ -313,5 +319,75 @@ struct GradientsPage: View {
             }
         }
         .navigationTitle("Gradients")
+    }
+}
+
+/// A custom shape: a triangle pointing up.
+struct Triangle: Shape {
+    func path(in rect: CGRect) -> Path {
+        var path = Path()
+        path.move(to: CGPoint(x: rect.midX, y: rect.minY))
+        path.addLine(to: CGPoint(x: rect.maxX, y: rect.maxY))
+        path.addLine(to: CGPoint(x: rect.minX, y: rect.maxY))
+        path.closeSubpath()
+        return path
+    }
+}
+
+/// Custom shapes, a path, and a progress ring drawn with `trim`.
+struct PathsPage: View {
+    @State private var progress = 0.65
+
+    var body: some View {
+        VStack(spacing: 20) {
+            HStack(spacing: 24) {
+                Triangle().fill(.orange).frame(width: 80, height: 70)
+                Triangle().stroke(.purple, style: StrokeStyle(lineWidth: 3, lineJoin: .round)).frame(
+                    width: 80, height: 70)
+                ZStack {
+                    Circle().stroke(.gray.opacity(0.2), lineWidth: 10)
+                    Circle()
+                        .trim(from: 0, to: progress)
+                        .stroke(.green, style: StrokeStyle(lineWidth: 10, lineCap: .round))
+                        .rotationEffect(.degrees(-90))
+                    Text("\(Int(progress * 100))%")
+                }
+                .frame(width: 80, height: 80)
+                Path { path in
+                    path.move(to: CGPoint(x: 0, y: 40))
+                    path.addCurve(
+                        to: CGPoint(x: 90, y: 40), control1: CGPoint(x: 30, y: -20), control2: CGPoint(x: 60, y: 100))
+                }
+                .stroke(.blue, lineWidth: 3)
+            }
+            Slider(value: $progress, in: 0...1)
+                .frame(width: 240)
+        }
+        .navigationTitle("Paths")
+    }
+}
+
+/// A sign-in form whose Return moves focus on, with @FocusState.
+struct FocusPage: View {
+    enum Field: Hashable { case name, password }
+    @State private var name = ""
+    @State private var password = ""
+    @FocusState private var field: Field?
+
+    var body: some View {
+        Form {
+            TextField("Name", text: $name)
+                .focused($field, equals: .name)
+                .onSubmit { field = .password }
+            SecureField("Password", text: $password)
+                .focused($field, equals: .password)
+            Text(field.map { "Editing \($0 == .name ? "name" : "password")" } ?? "Not editing")
+            Button("Start over") {
+                name = ""
+                password = ""
+                field = .name
+            }
+        }
+        .navigationTitle("Focus")
     }
 }

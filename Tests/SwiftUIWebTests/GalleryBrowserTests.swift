@@ -89,6 +89,8 @@ struct GalleryBrowserTests {
             ("Editing", "[role=searchbox]"),
             ("Menus", "[data-context]"),
             ("Gradients", "[style*=conic-gradient]"),
+            ("Paths", "svg.sw-shape-svg path[pathLength]"),
+            ("Focus", "input[type=password]"),
             ("Accessibility", "[aria-label=Favorite]"),
         ]
         for (title, selector) in pages {
@@ -169,6 +171,34 @@ struct GalleryBrowserTests {
                 _ = try await browser.run("document.activeElement.click()")
                 try await waitUntil("the context item's action") {
                     try await browser.text(".sw-detail").contains("Marked taken")
+                }
+            }
+            if title == "Paths" {
+                // SVG shapes are laid out at their frame's size.
+                let size =
+                    try await browser.run(
+                        "var r=document.querySelector('svg.sw-shape-svg').getBoundingClientRect();return [r.width,r.height];"
+                    )
+                    as? [Double] ?? []
+                #expect(size == [80, 70], "\(size)")
+            }
+            if title == "Focus" {
+                // The app moves focus: Start over focuses the name field; Return there moves on to the password.
+                let start = try await browser.find(xpath: "//button[contains(., 'Start over')]")
+                try await browser.click(start)
+                try await waitUntil("the name field focused") {
+                    try await browser.run("return document.activeElement.placeholder") as? String == "Name"
+                }
+                try await waitUntil("the state read back") {
+                    try await browser.text(".sw-detail").contains("Editing name")
+                }
+                let nameField = try await browser.find(css: "input[placeholder=Name]")
+                try await browser.type(nameField, "Ada\n")
+                try await waitUntil("the password field focused") {
+                    try await browser.run("return document.activeElement.type") as? String == "password"
+                }
+                try await waitUntil("the state follows") {
+                    try await browser.text(".sw-detail").contains("Editing password")
                 }
             }
             let name = title.lowercased().replacingOccurrences(of: " ", with: "-")

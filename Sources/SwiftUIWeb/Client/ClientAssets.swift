@@ -374,6 +374,11 @@ enum ClientAssets {
         .sw-list.sw-list-grouped{margin:12px 0;border-radius:0}.sw-list-grouped .sw-section-rows{border-radius:0}\
         .sw-list.sw-list-sidebar{background:transparent;box-shadow:none;margin:0 10px}.sw-list-sidebar>.sw-row{border:0!important;border-radius:7px;min-height:32px;padding:6px 10px}\
         .sw-list.sw-list-bordered{box-shadow:none;border:1px solid var(--sw-quaternary);border-radius:6px}\
+        .sw-shape-svg{display:block;align-self:stretch;flex:1 1 0;min-width:8px;min-height:8px;width:100%;height:100%;overflow:visible}\
+        .sw-zstack:has(>.sw-color,>.sw-shape-svg,>.sw-box>.sw-shape-svg,>.sw-box>.sw-color){align-self:stretch;flex:1 1 0;min-height:0}\
+        .sw-zstack>.sw-color,.sw-zstack>.sw-shape-svg,.sw-zstack>.sw-box:has(>.sw-shape-svg,>.sw-color){width:100%;height:100%}\
+        .sw-box:has(>.sw-shape-svg){align-self:stretch;flex:1 1 0;min-height:0}\
+        .sw-path-svg{display:block;flex:none;overflow:visible}\
         .sw-window-pad{flex:none;overflow-anchor:none;padding:0!important;margin:0!important;border:0!important}\
         .sw-pin-h .sw-section-header{position:sticky;top:44px;z-index:1;background:var(--sw-bg)}\
         .sw-pin-f .sw-section-footer{position:sticky;bottom:0;z-index:1;background:var(--sw-bg)}\

@@ -347,7 +347,9 @@ extension View {
         var s = "display:flex;flex-direction:column;" + alignment.css
         if let width { s += ";width:\(Font.num(width))px;flex:none" }
         if let height { s += ";height:\(Font.num(height))px" }
-        return BoxView(content: self, style: s)
+        // A shape drawn from its path is made for this size (the page gives it the same one).
+        let size = width.flatMap { w in height.map { CGSize(width: w, height: $0) } }
+        return BoxView(content: EnvironmentWriter(content: self) { $0.shapeFrame = size }, style: s)
     }
     /// Gives the view flexible bounds (`.infinity` fills the available space).
     public func frame(

@@ -114,11 +114,14 @@ package final class RenderContext {
     func render(_ view: any View, path: String, axis: StackAxis, lazyRows: Bool = false) -> [Node] {
         let saved = self.axis
         let savedLazy = self.lazyRows
+        let savedFrame = environment.shapeFrame
         self.axis = axis
         self.lazyRows = lazyRows
+        environment.shapeFrame = nil  // A frame's size is for the view directly inside it.
         defer {
             self.axis = saved
             self.lazyRows = savedLazy
+            environment.shapeFrame = savedFrame
         }
         return render(view, path: path)
     }
