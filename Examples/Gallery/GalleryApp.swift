@@ -26,6 +26,7 @@ enum Page: String, CaseIterable, Identifiable, Hashable {
     case gradients = "Gradients"
     case paths = "Paths"
     case focus = "Focus"
+    case geometry = "Geometry"
     case accessibility = "Accessibility"
 
     /// A page is its own identity, so the sidebar's `List(selection:)` selects pages.
@@ -46,6 +47,7 @@ enum Page: String, CaseIterable, Identifiable, Hashable {
         case .gradients: "sun.max"
         case .paths: "pencil"
         case .focus: "magnifyingglass"
+        case .geometry: "square.grid.2x2"
         case .accessibility: "person"
         }
     }
@@ -75,6 +77,7 @@ struct GalleryView: View {
             case .gradients: GradientsPage()
             case .paths: PathsPage()
             case .focus: FocusPage()
+            case .geometry: GeometryPage()
             case .accessibility: AccessibilityPage()
             }
         }
@@ -389,5 +392,25 @@ struct FocusPage: View {
             }
         }
         .navigationTitle("Focus")
+    }
+}
+
+/// Bars sized from the space the page gives them, with GeometryReader.
+struct GeometryPage: View {
+    let doses = [3, 5, 2, 6, 4]
+
+    var body: some View {
+        GeometryReader { proxy in
+            VStack(alignment: .leading, spacing: 8) {
+                Text("\(Int(proxy.size.width)) points wide")
+                ForEach(doses.indices, id: \.self) { i in
+                    RoundedRectangle(cornerRadius: 4)
+                        .fill(.blue)
+                        .frame(width: max(0, proxy.size.width - 40) * Double(doses[i]) / 6, height: 18)
+                }
+            }
+            .padding()
+        }
+        .navigationTitle("Geometry")
     }
 }

@@ -91,6 +91,7 @@ struct GalleryBrowserTests {
             ("Gradients", "[style*=conic-gradient]"),
             ("Paths", "svg.sw-shape-svg path[pathLength]"),
             ("Focus", "input[type=password]"),
+            ("Geometry", "[data-geometry]"),
             ("Accessibility", "[aria-label=Favorite]"),
         ]
         for (title, selector) in pages {
@@ -200,6 +201,25 @@ struct GalleryBrowserTests {
                 try await waitUntil("the state follows") {
                     try await browser.text(".sw-detail").contains("Editing password")
                 }
+            }
+            if title == "Geometry" {
+                // The page measures the reader; the server renders the bars for its width.
+                let width =
+                    try await browser.run(
+                        "return Math.round(document.querySelector('[data-geometry]').getBoundingClientRect().width)")
+                    as? Int
+                    ?? 0
+                #expect(width > 300)
+                try await waitUntil("the content rendered for the measured width") {
+                    try await browser.text("[data-geometry]").contains("\(width) points wide")
+                }
+                let widest =
+                    try await browser.run(
+                        """
+                        return Math.round(Math.max.apply(null,Array.from(document.querySelectorAll('[data-geometry] .sw-shape'))
+                          .map(function(e){return e.getBoundingClientRect().width;})));
+                        """) as? Int ?? 0
+                #expect(widest == width - 40, "\(widest) of \(width)")
             }
             let name = title.lowercased().replacingOccurrences(of: " ", with: "-")
             let shot = try await browser.screenshot()

@@ -671,6 +671,11 @@ public final class SceneInstance {
             guard let move = inputs[event.id + "!window"], let a = event.a, let d = event.d else { return [] }
             move("\(a),\(d)")
             return flush()
+        case "geometry":
+            // The page measured a GeometryReader: "width,height,x,y".
+            guard let measure = inputs[event.id + "!geometry"], let report = event.v else { return [] }
+            measure(report)
+            return flush()
         case "input":
             guard let input = inputs[event.id] else { return [] }
             let value = event.v ?? ""

@@ -17,14 +17,15 @@ enum ClientAssets {
          var opened=false;
          ws=new WebSocket((location.protocol==='https:'?'wss:':'ws:')+'//'+location.host+'/_swiftuiweb/ws?w='+id);
          ws.onopen=function(){opened=true;tries=0;sw.open=true;sw.opens++;document.documentElement.classList.remove('sw-offline');phase(true);
-          document.querySelectorAll('[data-window]').forEach(function(b){b._want=null;});wins();};
+          document.querySelectorAll('[data-window]').forEach(function(b){b._want=null;});
+          document.querySelectorAll('[data-geometry]').forEach(function(g){g._geo=null;});wins();geos();};
          ws.onmessage=function(m){var ps=JSON.parse(m.data);
           if(ps.rebind){id=ps.rebind;history.replaceState(null,'','/?w='+id);location.reload();return;}
           if(ps.reload){location.reload();return;}
           if(ps.pong){if(sw.onpong)sw.onpong();return;}
           var t0=performance.now();anim=null;for(var i=0;i<ps.length;i++)apply(ps[i]);anim=null;
           if(sw.lost){var f=document.getElementById(sw.lost);if(f){var a=document.activeElement;if(!a||a===document.body)f.focus({preventScroll:true});sw.lost=null;}}
-          wins();sw.applyMs=performance.now()-t0;sw.patches++;sw.last=performance.now();if(sw.onpatch)sw.onpatch();};
+          wins();geos();sw.applyMs=performance.now()-t0;sw.patches++;sw.last=performance.now();if(sw.onpatch)sw.onpatch();};
          ws.onclose=function(){sw.open=false;document.documentElement.classList.add('sw-offline');tries++;
           if(!opened)signedOut();
           setTimeout(connect,Math.min(10000,100*Math.pow(2,tries))*(0.8+0.4*Math.random()));};
@@ -100,6 +101,12 @@ enum ClientAssets {
         function queueWins(){if(!winQ)winQ=requestAnimationFrame(wins);}
         document.addEventListener('scroll',queueWins,true);window.addEventListener('resize',queueWins);
         sw.wins=wins;
+        // GeometryReader: the page reports each reader's size and place when they change (rounded to a pixel).
+        var geoSeen=new WeakSet(),geoObs=window.ResizeObserver?new ResizeObserver(function(es){es.forEach(function(e){geo(e.target);});}):null;
+        function geo(el){if(!el.id)return;var r=el.getBoundingClientRect(),v=[Math.round(r.width),Math.round(r.height),
+         Math.round(r.left+scrollX),Math.round(r.top+scrollY)].join(',');if(el._geo===v)return;el._geo=v;send({t:'geometry',id:el.id,v:v});}
+        function geos(){document.querySelectorAll('[data-geometry]').forEach(function(el){
+         if(!geoSeen.has(el)){geoSeen.add(el);if(geoObs)geoObs.observe(el);}geo(el);});}
         var mac=/Mac|iPhone|iPad/.test(navigator.platform||'');
         function closeMenus(){document.querySelectorAll('.sw-menu.sw-open').forEach(function(m){m.classList.remove('sw-open');
          var t=m.querySelector('[data-menu]');if(t)t.setAttribute('aria-expanded','false');});}
@@ -378,6 +385,7 @@ enum ClientAssets {
         .sw-zstack:has(>.sw-color,>.sw-shape-svg,>.sw-box>.sw-shape-svg,>.sw-box>.sw-color){align-self:stretch;flex:1 1 0;min-height:0}\
         .sw-zstack>.sw-color,.sw-zstack>.sw-shape-svg,.sw-zstack>.sw-box:has(>.sw-shape-svg,>.sw-color){width:100%;height:100%}\
         .sw-box:has(>.sw-shape-svg){align-self:stretch;flex:1 1 0;min-height:0}\
+        .sw-geometry{align-self:stretch;flex:1 1 0;min-width:0;min-height:0;position:relative;display:flex;flex-direction:column;align-items:flex-start}\
         .sw-path-svg{display:block;flex:none;overflow:visible}\
         .sw-window-pad{flex:none;overflow-anchor:none;padding:0!important;margin:0!important;border:0!important}\
         .sw-pin-h .sw-section-header{position:sticky;top:44px;z-index:1;background:var(--sw-bg)}\

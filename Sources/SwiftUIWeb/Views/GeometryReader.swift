@@ -1,0 +1,90 @@
+import Foundation
+
+/// A coordinate space a `GeometryProxy` measures in.
+public enum CoordinateSpace: Hashable {
+    /// The page (the browser window's document).
+    case global
+    /// The geometry reader itself: its origin is zero.
+    case local
+    /// A space named with `coordinateSpace(name:)`; measured as the reader's own here.
+    case named(AnyHashable)
+}
+
+/// Insets on each edge.
+public struct EdgeInsets: Hashable, Sendable {
+    /// Inset from the top.
+    public var top: CGFloat
+    /// Inset from the leading edge.
+    public var leading: CGFloat
+    /// Inset from the bottom.
+    public var bottom: CGFloat
+    /// Inset from the trailing edge.
+    public var trailing: CGFloat
+    /// Insets.
+    public init(top: CGFloat = 0, leading: CGFloat = 0, bottom: CGFloat = 0, trailing: CGFloat = 0) {
+        self.top = top
+        self.leading = leading
+        self.bottom = bottom
+        self.trailing = trailing
+    }
+}
+
+/// The size and place the page gave a `GeometryReader`, measured in the browser.
+public struct GeometryProxy: Sendable {
+    /// The reader's size in points (CSS pixels). Zero until the page has measured it once.
+    public let size: CGSize
+    /// Where the reader's top leading corner is on the page.
+    let origin: CGPoint
+    /// Browser windows have no safe area: zero.
+    public var safeAreaInsets: EdgeInsets { EdgeInsets() }
+    /// The reader's frame in a coordinate space (`.global`: on the page; otherwise at the origin).
+    public func frame(in space: CoordinateSpace) -> CGRect {
+        CGRect(origin: space == .global ? origin : .zero, size: size)
+    }
+}
+
+/// A container that gives its content the size the page lays it out at. It takes all the space it is offered,
+/// as SwiftUI's does; the page measures it (a `ResizeObserver`) and sends its size and place, and the content
+/// renders again for them. The first render, before the page has measured, sees a zero size.
+public struct GeometryReader<Content: View>: View, PrimitiveView {
+    let content: (GeometryProxy) -> Content
+    /// A reader of `content` made for its proxy.
+    public init(@ViewBuilder content: @escaping (GeometryProxy) -> Content) { self.content = content }
+    /// Primitive view.
+    public var body: Never { fatalError("primitive view") }
+
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+        let slot = context.scene.slot(for: "geometry:" + path, context: context) { GeometryProxy.measured(nil) }
+        let proxy = slot.value as? GeometryProxy ?? .measured(nil)
+        context.addInput(path + "!geometry") { [weak slot] report in
+            guard let slot, let measured = GeometryProxy.measured(report: report) else { return }
+            guard
+                measured.size != (slot.value as? GeometryProxy)?.size
+                    || measured.origin != (slot.value as? GeometryProxy)?.origin
+            else { return }
+            slot.value = measured
+            slot.scene?.changed(slot)
+        }
+        return [
+            Node(
+                "div", id: path, attributes: [("class", "sw-geometry"), ("data-geometry", "1")],
+                children: context.render(content(proxy), path: path + ".c", axis: .none))
+        ]
+    }
+}
+
+extension GeometryProxy {
+    /// The proxy before the page has measured.
+    static func measured(_ none: Void?) -> GeometryProxy { GeometryProxy(size: .zero, origin: .zero) }
+
+    /// Parses the page's report, `"width,height,x,y"` in CSS pixels; nil unless four finite numbers with a size
+    /// that is not negative and not absurd.
+    static func measured(report: String) -> GeometryProxy? {
+        let numbers = report.split(separator: ",").compactMap { Double($0) }
+        guard numbers.count == 4, numbers.allSatisfy({ $0.isFinite && abs($0) < 1e7 }), numbers[0] >= 0,
+            numbers[1] >= 0
+        else { return nil }
+        return GeometryProxy(
+            size: CGSize(width: numbers[0], height: numbers[1]), origin: CGPoint(x: numbers[2], y: numbers[3]))
+    }
+}
