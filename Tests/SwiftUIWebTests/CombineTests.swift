@@ -112,7 +112,7 @@ struct CombineTests {
             }
         }
         let scene = window { Clock() }
-        for _ in 0..<200 where !scene.text("Ticks 3") {
+        for _ in 0..<500 where !scene.text("Ticks 3") {
             try await Task.sleep(for: .milliseconds(20))
             _ = scene.flush()
         }

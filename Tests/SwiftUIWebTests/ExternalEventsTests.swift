@@ -81,7 +81,11 @@ struct LinksApp: App {
             _ = try await peer.drain()
             let reply = try await self.open(server, "links://book/pinned/3")
             #expect(reply.status == 200 && reply.text.contains("already showing"))
-            seen.value = try await peer.drain()
+            // The window renders the URL on its next flush, which may come after a first ping's answer.
+            for _ in 0..<50 where !seen.value.joined().contains("Opened: links://book/pinned/3") {
+                seen.value += try await peer.drain()
+                try await Task.sleep(for: .milliseconds(20))
+            }
         }
         #expect(seen.value.joined().contains("Opened: links://book/pinned/3"))
         // A URL the live window does not prefer opens a window of its own.

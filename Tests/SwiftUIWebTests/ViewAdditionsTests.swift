@@ -247,3 +247,48 @@ struct ViewAdditionsTests {
         #expect(styles.contains { $0.contains("filter:drop-shadow(0px 1px 3px") })
     }
 }
+
+/// iOS 18's `Tab` in a `TabView`: values select tabs, badges sit on their labels.
+@MainActor
+@Suite("Tabs (iOS 18)")
+struct TabTests {
+    enum Section: Hashable { case today, history }
+
+    struct Tabs: View {
+        @State private var section = Section.today
+        var body: some View {
+            TabView(selection: $section) {
+                Tab("Today", systemImage: "calendar", value: .today) {
+                    Text("Doses due")
+                }
+                .badge(2)
+                Tab("History", systemImage: "clock", value: .history) {
+                    Text("Past doses")
+                }
+            }
+        }
+    }
+
+    @Test func valuesSelectTabsAndBadgesShow() throws {
+        let scene = window { Tabs() }
+        let tabs = scene.tree.all { $0.attr("role") == "tab" }
+        #expect(tabs.map(\.textContent) == ["Today2", "History"])
+        #expect(tabs[0].attr("aria-selected") == "true")
+        #expect(scene.text("Doses due") && !scene.text("Past doses"))
+        scene.handle(event: ClientEvent(t: "click", id: tabs[1].id))
+        #expect(scene.text("Past doses") && !scene.text("Doses due"))
+    }
+
+    @Test func tabsWithoutValuesGoByPlace() throws {
+        let scene = window {
+            TabView {
+                Tab("One", systemImage: "star") { Text("First") }
+                Tab("Two", systemImage: "heart") { Text("Second") }
+            }
+        }
+        #expect(scene.text("First"))
+        let second = try #require(scene.tree.all { $0.attr("role") == "tab" }.last)
+        scene.handle(event: ClientEvent(t: "click", id: second.id))
+        #expect(scene.text("Second") && !scene.text("First"))
+    }
+}

@@ -240,7 +240,7 @@ enum ClientAssets {
         .sw-vstack:has(>.sw-list,>.sw-scroll,>.sw-lazy,>.sw-searchable),.sw-box:has(>.sw-list,>.sw-scroll,>.sw-lazy,>.sw-searchable){align-self:stretch}\
         .sw-tabview{display:flex;flex-direction:column;align-self:stretch;gap:8px}.sw-tabbar{display:flex;gap:4px;border-bottom:1px solid rgba(128,128,128,.3)}\
         .sw-tab{border:none;background:none;padding:6px 12px;color:var(--sw-secondary);cursor:pointer;display:inline-flex;gap:6px;align-items:center}\
-        .sw-tab.sw-on{color:var(--sw-accent);box-shadow:inset 0 -2px 0 var(--sw-accent)}\
+        .sw-tab.sw-on{color:var(--sw-accent);box-shadow:inset 0 -2px 0 var(--sw-accent)}.sw-tab .sw-badge{background:#ff3b30;color:#fff}\
         .sw-text{white-space:pre-wrap;overflow-wrap:anywhere}\
         .sw-color{align-self:stretch;flex:1 1 0;min-width:8px;min-height:8px}\
         .sw-divider{border:0;border-top:1px solid var(--sw-separator);margin:0;align-self:stretch}\

@@ -6,7 +6,7 @@ public struct TabView<SelectionValue: Hashable, Content: View>: View, PrimitiveV
     let content: Content
 
     /// Tabs whose selection is `selection`: a view's tab is selected when its `tag` equals it.
-    public init(selection: Binding<SelectionValue>?, @ViewBuilder content: () -> Content) {
+    public init(selection: Binding<SelectionValue>?, @TabContentBuilder<SelectionValue> content: () -> Content) {
         self.selection = selection
         self.content = content()
     }
@@ -75,7 +75,7 @@ public struct TabView<SelectionValue: Hashable, Content: View>: View, PrimitiveV
 
 extension TabView where SelectionValue == Int {
     /// Tabs that keep their own selection (the first tab at first).
-    public init(@ViewBuilder content: () -> Content) {
+    public init(@TabContentBuilder<SelectionValue> content: () -> Content) {
         self.selection = nil
         self.content = content()
     }
@@ -85,14 +85,25 @@ extension TabView where SelectionValue == Int {
 struct TabItemView<Content: View, Label: View>: View, PrimitiveView {
     let content: Content
     let label: Label
+    /// The tab's value (`Tab(value:)`), else the content's `tag`.
+    var value: AnyHashable? = nil
+    /// A badge after the tab's label (`Tab.badge`).
+    var badge: String? = nil
     var body: Never { fatalError("primitive view") }
     package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         // `Text(…).tag(x).tabItem { … }`: the tag is the tab's, even while the content is not rendered.
-        if let tagged = content as? TagCarrying { context.setTag(path, tagged.tag) }
+        if let value {
+            context.setTag(path, value)
+        } else if let tagged = content as? TagCarrying {
+            context.setTag(path, tagged.tag)
+        }
         let shown = context.shownTab
         context.shownTab = nil  // A tab view inside this tab's content chooses its own tabs.
         defer { context.shownTab = shown }
-        let labelNodes = context.render(label, path: path + ".l", axis: .horizontal)
+        var labelNodes = context.render(label, path: path + ".l", axis: .horizontal)
+        if let badge {
+            labelNodes.append(Node("span", id: path + ".n", attributes: [("class", "sw-badge")], text: badge))
+        }
         let contentNodes =
             shown == nil || shown == path ? context.render(content, path: path + ".c", axis: .vertical) : []
         return [
@@ -109,4 +120,103 @@ extension View {
     public func tabItem<V: View>(@ViewBuilder _ label: () -> V) -> some View {
         TabItemView(content: self, label: label())
     }
+}
+
+/// A tab of a `TabView` (iOS 18's form): its label, its content, and the value that selects it.
+///
+/// Apple's `Tab` is tab content, not a view; here it is a view that only a `TabView` gives meaning to.
+public struct Tab<Value: Hashable, Content: View, Label: View>: View, PrimitiveView {
+    let value: Value?
+    let content: Content
+    let label: Label
+    var badgeText: String?
+    /// Primitive view.
+    public var body: Never { fatalError("primitive view") }
+
+    /// A tab selected by `value`, with a custom label.
+    public init(value: Value, @ViewBuilder content: () -> Content, @ViewBuilder label: () -> Label) {
+        self.value = value
+        self.content = content()
+        self.label = label()
+    }
+
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+        TabItemView(content: content, label: label, value: value.map { AnyHashable($0) }, badge: badgeText)
+            .makeNodes(context, path: path)
+    }
+
+    /// A count after the tab's label (none for 0).
+    public func badge(_ count: Int) -> Tab {
+        var copy = self
+        copy.badgeText = count == 0 ? nil : count.formatted()
+        return copy
+    }
+    /// A short text after the tab's label (none for nil).
+    public func badge(_ label: Text?) -> Tab {
+        var copy = self
+        copy.badgeText = label?.plainText
+        return copy
+    }
+}
+
+extension Tab where Label == SwiftUIWeb.Label<Text, Image> {
+    /// A tab titled with a string and a symbol, selected by `value`.
+    public init<S: StringProtocol>(
+        _ title: S, systemImage: String, value: Value, @ViewBuilder content: () -> Content
+    ) {
+        self.init(value: value, content: content) { SwiftUIWeb.Label(String(title), systemImage: systemImage) }
+    }
+}
+
+extension Tab where Value == Never, Label == SwiftUIWeb.Label<Text, Image> {
+    /// A tab titled with a string and a symbol, identified by its place among the tabs.
+    public init<S: StringProtocol>(_ title: S, systemImage: String, @ViewBuilder content: () -> Content) {
+        self.value = nil
+        self.content = content()
+        self.label = SwiftUIWeb.Label(String(title), systemImage: systemImage)
+    }
+}
+
+extension Tab where Label == Text {
+    /// A tab titled with a string, selected by `value`.
+    public init<S: StringProtocol>(_ title: S, value: Value, @ViewBuilder content: () -> Content) {
+        self.init(value: value, content: content) { Text(String(title)) }
+    }
+}
+
+/// Builds a `TabView`'s tabs: views (with `tabItem`) and `Tab`s, whose `value:` is of the tab view's selection type
+/// (so `.today` is understood), as Apple's `TabContentBuilder` does.
+@MainActor @resultBuilder
+public enum TabContentBuilder<SelectionValue: Hashable> {
+    /// A tab selected by a value of the tab view's selection type.
+    public static func buildExpression<C: View, L: View>(_ tab: Tab<SelectionValue, C, L>) -> Tab<SelectionValue, C, L>
+    {
+        tab
+    }
+    /// A tab without a value.
+    public static func buildExpression<C: View, L: View>(_ tab: Tab<Never, C, L>) -> Tab<Never, C, L> { tab }
+    /// A view with a `tabItem`.
+    public static func buildExpression<V: View>(_ view: V) -> V { view }
+    /// An empty block.
+    public static func buildBlock() -> EmptyView { EmptyView() }
+    /// A single tab.
+    public static func buildPartialBlock<V: View>(first: V) -> V { first }
+    /// Accumulates the next tab.
+    public static func buildPartialBlock<A: View, V: View>(accumulated: A, next: V) -> ViewList {
+        ViewBuilder.buildPartialBlock(accumulated: accumulated, next: next)
+    }
+    /// An `if` without `else`.
+    public static func buildOptional(_ component: (any View)?) -> ConditionalContent {
+        ViewBuilder.buildOptional(component)
+    }
+    /// The true branch of an `if`.
+    public static func buildEither<V: View>(first component: V) -> ConditionalContent {
+        ViewBuilder.buildEither(first: component)
+    }
+    /// The false branch of an `if`.
+    public static func buildEither<V: View>(second component: V) -> ConditionalContent {
+        ViewBuilder.buildEither(second: component)
+    }
+    /// Availability checks.
+    public static func buildLimitedAvailability<V: View>(_ component: V) -> AnyView { AnyView(component) }
 }
