@@ -262,6 +262,9 @@ struct EditingPage: View {
                 .onMove { medications.move(fromOffsets: $0, toOffset: $1) }
             }
             .searchable(text: $query, prompt: "Filter medications")
+            .refreshable {
+                try? await Task.sleep(for: .milliseconds(300))  // A cancelled wait is just a shorter refresh.
+            }
         }
         .navigationTitle("Editing")
     }
@@ -271,6 +274,7 @@ struct EditingPage: View {
 struct MenusPage: View {
     @State private var last = "Nothing chosen"
     @State private var reminders = true
+    @State private var showsInfo = false
 
     var body: some View {
         VStack(spacing: 20) {
@@ -290,6 +294,11 @@ struct MenusPage: View {
                     last = "Dose logged"
                 }
             }
+            Button("About this dose") { showsInfo = true }
+                .popover(isPresented: $showsInfo) {
+                    Text("Aspirin 100 mg").font(.headline)
+                    Text("Take with food, once a day.")
+                }
             Text("Right-click me")
                 .padding()
                 .background(.blue.opacity(0.1))

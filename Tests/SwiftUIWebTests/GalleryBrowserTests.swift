@@ -173,6 +173,20 @@ struct GalleryBrowserTests {
                 try await waitUntil("the context item's action") {
                     try await browser.text(".sw-detail").contains("Marked taken")
                 }
+                // A popover opens below its button and closes on Escape.
+                let about = try await browser.find(xpath: "//button[contains(., 'About this dose')]")
+                try await browser.click(about)
+                try await waitUntil("the popover") { try await count(".sw-popover-below[role=dialog]") == 1 }
+                let below =
+                    try await browser.run(
+                        """
+                        var b=document.querySelector('.sw-popover').getBoundingClientRect(),
+                            a=document.querySelector('.sw-popover-anchor').getBoundingClientRect();return b.top>=a.bottom;
+                        """) as? Bool
+                #expect(below == true)
+                _ = try await browser.run(
+                    "document.body.dispatchEvent(new KeyboardEvent('keydown',{key:'Escape',bubbles:true}))")
+                try await waitUntil("the popover closed") { try await count(".sw-popover") == 0 }
             }
             if title == "Paths" {
                 // SVG shapes are laid out at their frame's size.

@@ -386,6 +386,14 @@ enum ClientAssets {
         .sw-zstack>.sw-color,.sw-zstack>.sw-shape-svg,.sw-zstack>.sw-box:has(>.sw-shape-svg,>.sw-color){width:100%;height:100%}\
         .sw-box:has(>.sw-shape-svg){align-self:stretch;flex:1 1 0;min-height:0}\
         .sw-geometry{align-self:stretch;flex:1 1 0;min-width:0;min-height:0;position:relative;display:flex;flex-direction:column;align-items:flex-start}\
+        .sw-popover-anchor{position:relative;display:inline-flex}\
+        .sw-popover-backdrop{position:fixed;inset:0;z-index:24}\
+        .sw-popover{position:absolute;z-index:25;min-width:180px;max-width:min(360px,90vw);padding:12px;border-radius:10px;background:var(--sw-surface);\
+        box-shadow:0 0 0 .5px rgba(0,0,0,.2),0 10px 30px rgba(0,0,0,.2);display:flex;flex-direction:column;gap:8px;animation:sw-fade .12s ease-out}\
+        .sw-popover-below{top:calc(100% + 8px);left:50%;transform:translateX(-50%)}.sw-popover-above{bottom:calc(100% + 8px);left:50%;transform:translateX(-50%)}\
+        .sw-popover-after{left:calc(100% + 8px);top:50%;transform:translateY(-50%)}.sw-popover-before{right:calc(100% + 8px);top:50%;transform:translateY(-50%)}\
+        .sw-refreshable{display:flex;flex-direction:column;align-self:stretch;flex:1 1 auto}.sw-refresh{align-self:flex-end;margin:4px 16px 0}\
+        .sw-refresh[aria-busy=true] .sw-symbol{animation:sw-spin 1s linear infinite}@keyframes sw-spin{to{transform:rotate(360deg)}}\
         .sw-path-svg{display:block;flex:none;overflow:visible}\
         .sw-window-pad{flex:none;overflow-anchor:none;padding:0!important;margin:0!important;border:0!important}\
         .sw-pin-h .sw-section-header{position:sticky;top:44px;z-index:1;background:var(--sw-bg)}\

@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+
+@testable import SwiftUIWeb
+
+/// `popover` beside its view, and `refreshable` with its Refresh button and environment action.
+@MainActor
+@Suite("Popovers and refresh")
+struct PopoverTests {
+    struct Info: View {
+        @State private var shown = false
+        var body: some View {
+            VStack {
+                Button("Details") { shown = true }
+                    .popover(isPresented: $shown, arrowEdge: .bottom) {
+                        Text("Take with food")
+                        DismissButton()
+                    }
+                Text(shown ? "Open" : "Closed")
+            }
+        }
+    }
+
+    struct DismissButton: View {
+        @Environment(\.dismiss) private var dismiss
+        var body: some View { Button("Got it") { dismiss() } }
+    }
+
+    @Test func aPopoverShowsBesideItsViewAndDismisses() throws {
+        let scene = window { Info() }
+        #expect(scene.tree.first { $0.attr("role") == "dialog" } == nil)
+        scene.click("Details")
+        let bubble = try #require(scene.tree.first { $0.attr("role") == "dialog" })
+        #expect(bubble.attr("class") == "sw-popover sw-popover-above")
+        #expect(bubble.textContent.contains("Take with food"))
+        // A click outside (the backdrop) dismisses it.
+        let backdrop = try #require(scene.tree.first { $0.attr("class") == "sw-popover-backdrop" })
+        scene.handle(event: ClientEvent(t: "click", id: backdrop.id))
+        #expect(scene.text("Closed") && scene.tree.first { $0.attr("role") == "dialog" } == nil)
+        // Escape (the page clicks the last data-escape target) and the content's dismiss do too.
+        scene.click("Details")
+        let escape = try #require(scene.tree.first { $0.attr("role") == "dialog" }?.attr("data-escape"))
+        scene.handle(event: ClientEvent(t: "click", id: escape))
+        #expect(scene.text("Closed"))
+        scene.click("Details")
+        scene.click("Got it")
+        #expect(scene.text("Closed"))
+    }
+
+    final class Feed: @unchecked Sendable {
+        let lock = NSLock()
+        var loads = 0
+        let gate = AsyncStream<Void>.makeStream()
+    }
+
+    struct Doses: View {
+        let feed: Feed
+        @State private var version = 0
+        var body: some View {
+            List { Text("Version \(version)") }
+                .refreshable {
+                    for await _ in feed.gate.stream { break }
+                    feed.lock.withLock { feed.loads += 1 }
+                }
+        }
+    }
+
+    @Test func refreshRunsTheActionOnceAtATime() async throws {
+        let feed = Feed()
+        let scene = window { Doses(feed: feed) }
+        let button = try #require(scene.tree.first { $0.attr("aria-label") == "Refresh" })
+        scene.handle(event: ClientEvent(t: "click", id: button.id))
+        let busy = scene.tree.first { $0.attr("aria-label") == "Refresh" }
+        #expect(busy?.attr("aria-busy") == "true" && busy?.attr("disabled") == "true")
+        #expect(scene.text("Refreshing…"))
+        // A second click while it runs is not registered.
+        scene.handle(event: ClientEvent(t: "click", id: button.id))
+        feed.gate.continuation.yield()
+        for _ in 0..<200 where !scene.text("Refresh") || scene.text("Refreshing") {
+            try await Task.sleep(for: .milliseconds(10))
+            scene.flush()
+        }
+        #expect(feed.lock.withLock { feed.loads } == 1)
+        #expect(scene.tree.first { $0.attr("aria-label") == "Refresh" }?.attr("data-click") == "1")
+    }
+}
