@@ -94,16 +94,21 @@ struct Row: Identifiable, Hashable {
 struct LongListPage: View {
     static let rows = (0..<100_000).map(Row.init(id:))
     @State private var selection: Row.ID?
+    @State private var flagged: Row.ID?
 
     var body: some View {
         VStack(alignment: .leading) {
             Text(selection.map { "Selected: row \($0.formatted())" } ?? "Nothing selected")
                 .font(.headline)
+            Text(flagged.map { "Flagged: row \($0.formatted())" } ?? "Nothing flagged")
             List(LongListPage.rows, selection: $selection) { row in
                 HStack {
                     Text(row.title)
                     Spacer()
                     Text(row.id.isMultiple(of: 2) ? "even" : "odd").foregroundStyle(.secondary)
+                }
+                .swipeActions {
+                    Button("Flag") { flagged = row.id }
                 }
             }
         }

@@ -84,3 +84,42 @@ struct PopoverTests {
         #expect(scene.tree.first { $0.attr("aria-label") == "Refresh" }?.attr("data-click") == "1")
     }
 }
+
+/// `swipeActions` on list rows.
+@MainActor
+@Suite("Swipe actions")
+struct SwipeActionsTests {
+    struct Inbox: View {
+        @State private var log: [String] = []
+        var body: some View {
+            VStack {
+                List(["Aspirin", "Ibuprofen"], id: \.self) { name in
+                    Text(name)
+                        .swipeActions(edge: .leading, allowsFullSwipe: false) {
+                            Button("Taken") { log.append("taken " + name) }
+                        }
+                        .swipeActions {
+                            Button("Skip", role: .destructive) { log.append("skip " + name) }
+                        }
+                }
+                Text("Log: " + log.joined(separator: ","))
+            }
+        }
+    }
+
+    @Test func swipeActionsSitAtTheirEdgeAndRun() throws {
+        let scene = window { Inbox() }
+        let rows = scene.tree.all { $0.attr("data-swipe") == "trailing" }
+        #expect(rows.count == 2)
+        #expect(rows[0].attr("data-full") == "1")
+        // The trailing actions come after the row's content; the leading ones (no full swipe) before it.
+        #expect(rows[0].children.last?.attr("class") == "sw-swipe-actions")
+        #expect(rows[0].children.last?.attr("role") == "group")
+        let leading = try #require(rows[0].first { $0.attr("data-swipe") == "leading" })
+        #expect(leading.attr("data-full") == "0" && leading.children.first?.attr("class") == "sw-swipe-actions")
+        scene.click("Skip")
+        #expect(scene.text("Log: skip Aspirin"))
+        scene.click("Taken")
+        #expect(scene.text("Log: skip Aspirin,taken Aspirin"))
+    }
+}

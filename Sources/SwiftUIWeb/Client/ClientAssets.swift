@@ -147,6 +147,19 @@ enum ClientAssets {
          var t=e.target.closest('[data-click],[data-client]');
          if(t){e.preventDefault();var n=+t.dataset.click||1;if(n>1&&e.detail!==n)return;activate(t);return;}
          if(!e.target.closest('.sw-menu'))closeMenus();});
+        // Swipe actions on a touch screen: a horizontal swipe towards the other edge reveals a row's actions; with
+        // a full swipe allowed, a swipe across most of the row runs the first.
+        var swipe=null;
+        document.addEventListener('pointerdown',function(e){if(e.pointerType==='mouse')return;var r=e.target.closest('[data-swipe]');
+         if(r)swipe={row:r,x:e.clientX,y:e.clientY,dx:0};});
+        document.addEventListener('pointermove',function(e){if(!swipe)return;swipe.dx=e.clientX-swipe.x;
+         if(Math.abs(e.clientY-swipe.y)>Math.abs(swipe.dx)+10){swipe=null;}});
+        document.addEventListener('pointerup',function(){if(!swipe)return;var s=swipe;swipe=null;
+         var toward=s.row.dataset.swipe==='trailing'?-s.dx:s.dx,w=s.row.getBoundingClientRect().width;
+         document.querySelectorAll('.sw-swipe-open').forEach(function(o){if(o!==s.row)o.classList.remove('sw-swipe-open');});
+         if(toward>0.6*w&&s.row.dataset.full==='1'){var b=s.row.querySelector('.sw-swipe-actions [data-click]');s.row.classList.remove('sw-swipe-open');if(b)activate(b);}
+         else if(toward>40)s.row.classList.add('sw-swipe-open');else if(toward<-20)s.row.classList.remove('sw-swipe-open');});
+        document.addEventListener('pointercancel',function(){swipe=null;});
         function hover(e,v){var h=e.target.closest('[data-hover]');
          if(h&&!(e.relatedTarget&&h.contains(e.relatedTarget)))send({t:'hover',id:h.id,v:v});}
         document.addEventListener('mouseover',function(e){hover(e,'1');});
@@ -394,6 +407,10 @@ enum ClientAssets {
         .sw-popover-after{left:calc(100% + 8px);top:50%;transform:translateY(-50%)}.sw-popover-before{right:calc(100% + 8px);top:50%;transform:translateY(-50%)}\
         .sw-refreshable{display:flex;flex-direction:column;align-self:stretch;flex:1 1 auto}.sw-refresh{align-self:flex-end;margin:4px 16px 0}\
         .sw-refresh[aria-busy=true] .sw-symbol{animation:sw-spin 1s linear infinite}@keyframes sw-spin{to{transform:rotate(360deg)}}\
+        .sw-swipe{display:flex;align-items:center;gap:8px;touch-action:pan-y}.sw-swipe>:not(.sw-swipe-actions){flex:1 1 auto;min-width:0}\
+        .sw-swipe-actions{display:flex;gap:4px;flex:none;opacity:0;transition:opacity .12s}\
+        .sw-row:hover .sw-swipe-actions,.sw-swipe:hover .sw-swipe-actions,.sw-swipe-actions:focus-within,.sw-swipe-open .sw-swipe-actions{opacity:1}\
+        .sw-swipe-actions .sw-button{padding:4px 10px}\
         .sw-path-svg{display:block;flex:none;overflow:visible}\
         .sw-window-pad{flex:none;overflow-anchor:none;padding:0!important;margin:0!important;border:0!important}\
         .sw-pin-h .sw-section-header{position:sticky;top:44px;z-index:1;background:var(--sw-bg)}\
