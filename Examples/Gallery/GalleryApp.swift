@@ -417,6 +417,11 @@ struct GeometryPage: View {
         GeometryReader { proxy in
             VStack(alignment: .leading, spacing: 8) {
                 Text("\(Int(proxy.size.width)) points wide")
+                ViewThatFits(in: .horizontal) {
+                    Text("Aspirin 100 mg, once a day with breakfast, for as long as the doctor says")
+                    Text("Aspirin 100 mg, daily")
+                }
+                .padding(.bottom, 8)
                 ForEach(doses.indices, id: \.self) { i in
                     RoundedRectangle(cornerRadius: 4)
                         .fill(.blue)

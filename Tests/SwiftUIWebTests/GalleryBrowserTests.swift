@@ -257,6 +257,13 @@ struct GalleryBrowserTests {
                           .map(function(e){return e.getBoundingClientRect().width;})));
                         """) as? Int ?? 0
                 #expect(widest == width - 40, "\(widest) of \(width)")
+                // ViewThatFits: the long text fits this width; in a narrow window the short one shows.
+                let shown = { @Sendable () async throws -> String in
+                    try await browser.text(".sw-fit-option.sw-fit-shown")
+                }
+                try await waitUntil("the long text chosen") { try await shown().contains("breakfast") }
+                _ = try await browser.run("document.querySelector('.sw-fits').style.width='200px'")
+                try await waitUntil("the short text chosen") { try await shown() == "Aspirin 100 mg, daily" }
             }
             let name = title.lowercased().replacingOccurrences(of: " ", with: "-")
             let shot = try await browser.screenshot()

@@ -36,3 +36,23 @@ struct GeometryReaderTests {
         #expect(GeometryProxy.measured(report: "10.5,20,0,0")?.size == CGSize(width: 10.5, height: 20))
     }
 }
+
+/// `ViewThatFits` renders every candidate for the page to choose from.
+@MainActor
+@Suite("View that fits")
+struct ViewThatFitsTests {
+    @Test func everyCandidateIsRenderedForThePage() throws {
+        let scene = window {
+            ViewThatFits(in: .horizontal) {
+                Text("A long description")
+                Text("Short")
+            }
+        }
+        let fits = try #require(scene.tree.first { $0.attr("data-fits") != nil })
+        #expect(fits.attr("data-fits") == "h")
+        #expect(fits.children.map(\.textContent) == ["A long description", "Short"])
+        #expect(fits.children.allSatisfy { $0.attr("class") == "sw-fit-option" })
+        let both = window { ViewThatFits { Text("One") } }
+        #expect(both.tree.first { $0.attr("data-fits") != nil }?.attr("data-fits") == "hv")
+    }
+}

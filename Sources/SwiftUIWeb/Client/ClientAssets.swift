@@ -105,7 +105,16 @@ enum ClientAssets {
         var geoSeen=new WeakSet(),geoObs=window.ResizeObserver?new ResizeObserver(function(es){es.forEach(function(e){geo(e.target);});}):null;
         function geo(el){if(!el.id)return;var r=el.getBoundingClientRect(),v=[Math.round(r.width),Math.round(r.height),
          Math.round(r.left+scrollX),Math.round(r.top+scrollY)].join(',');if(el._geo===v)return;el._geo=v;send({t:'geometry',id:el.id,v:v});}
-        function geos(){document.querySelectorAll('[data-geometry]').forEach(function(el){
+        // ViewThatFits: show the first option that fits the container along its axes (the last when none does).
+        var fitObs=window.ResizeObserver?new ResizeObserver(function(es){es.forEach(function(e){fit(e.target);});}):null,fitSeen=new WeakSet();
+        function fit(c){var o=Array.prototype.slice.call(c.children),ax=c.dataset.fits,pick=o.length-1;
+         o.forEach(function(x){x.classList.add('sw-fit-measure');x.classList.remove('sw-fit-shown');});
+         for(var i=0;i<o.length;i++){var r=o[i].firstElementChild;if(!r)continue;
+          if((ax.indexOf('h')<0||r.scrollWidth<=c.clientWidth+.5)&&(ax.indexOf('v')<0||!c.clientHeight||r.scrollHeight<=c.clientHeight+.5)){pick=i;break;}}
+         o.forEach(function(x,i){x.classList.remove('sw-fit-measure');if(i===pick)x.classList.add('sw-fit-shown');});}
+        function fits(){document.querySelectorAll('[data-fits]').forEach(function(c){if(!fitSeen.has(c)){fitSeen.add(c);if(fitObs)fitObs.observe(c);}fit(c);});}
+        sw.fits=fits;
+        function geos(){fits();document.querySelectorAll('[data-geometry]').forEach(function(el){
          if(!geoSeen.has(el)){geoSeen.add(el);if(geoObs)geoObs.observe(el);}geo(el);});}
         var mac=/Mac|iPhone|iPad/.test(navigator.platform||'');
         function closeMenus(){document.querySelectorAll('.sw-menu.sw-open').forEach(function(m){m.classList.remove('sw-open');
@@ -411,6 +420,9 @@ enum ClientAssets {
         .sw-swipe-actions{display:flex;gap:4px;flex:none;opacity:0;transition:opacity .12s}\
         .sw-row:hover .sw-swipe-actions,.sw-swipe:hover .sw-swipe-actions,.sw-swipe-actions:focus-within,.sw-swipe-open .sw-swipe-actions{opacity:1}\
         .sw-swipe-actions .sw-button{padding:4px 10px}\
+        .sw-fits{align-self:stretch;min-width:0;display:grid;grid-template-columns:minmax(0,1fr);overflow:hidden}.sw-fit-option{grid-area:1/1;display:none;min-width:0}\
+        .sw-fit-option.sw-fit-shown{display:flex;flex-direction:column}\
+        .sw-fit-option.sw-fit-measure{display:flex;flex-direction:column;visibility:hidden;width:max-content;max-width:none}\
         .sw-path-svg{display:block;flex:none;overflow:visible}\
         .sw-window-pad{flex:none;overflow-anchor:none;padding:0!important;margin:0!important;border:0!important}\
         .sw-pin-h .sw-section-header{position:sticky;top:44px;z-index:1;background:var(--sw-bg)}\
