@@ -191,6 +191,8 @@ struct TabsPage: View {
 struct EffectsPage: View {
     @State private var taps = 0
     @State private var hovering = false
+    @State private var position = CGSize.zero
+    @GestureState private var drag = CGSize.zero
 
     var body: some View {
         VStack(spacing: 24) {
@@ -200,6 +202,18 @@ struct EffectsPage: View {
             Text("Bigger").scaleEffect(1.4)
             Text("Shadowed").padding().background(.white).shadow(radius: 4)
             Text("Shifted").offset(x: 20, y: 0)
+            Text("Drag me")
+                .padding()
+                .background(.orange.opacity(0.3))
+                .offset(x: position.width + drag.width, y: position.height + drag.height)
+                .gesture(
+                    DragGesture()
+                        .updating($drag) { value, state, _ in state = value.translation }
+                        .onEnded { value in
+                            position.width += value.translation.width
+                            position.height += value.translation.height
+                        })
+            Text("Moved \(Int(position.width)),\(Int(position.height))")
         }
         .navigationTitle("Effects")
     }

@@ -144,6 +144,17 @@ struct GalleryBrowserTests {
                         """) as? Bool
                 #expect(pinned == true)
             }
+            if title == "Effects" {
+                // Dragging the card with a mouse moves it; the release sets its new place.
+                _ = try await browser.run(
+                    """
+                    var c=document.querySelector('[data-drag]'),r=c.getBoundingClientRect(),x=r.left+10,y=r.top+10;
+                    function p(t,dx,dy){c.dispatchEvent(new PointerEvent(t,{pointerType:'mouse',pointerId:1,button:0,clientX:x+dx,clientY:y+dy,bubbles:true}));}
+                    p('pointerdown',0,0);p('pointermove',30,5);p('pointermove',60,12);
+                    setTimeout(function(){p('pointerup',60,12);},50);
+                    """)
+                try await waitUntil("the card moved") { try await browser.text(".sw-detail").contains("Moved 60,12") }
+            }
             if title == "Animation" {
                 // Hiding the card plays its exit transition before it goes; showing it plays the entrance.
                 let hide = try await browser.find(xpath: "//button[contains(., 'Hide the card')]")

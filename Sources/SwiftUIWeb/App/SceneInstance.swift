@@ -671,6 +671,11 @@ public final class SceneInstance {
             guard let move = inputs[event.id + "!window"], let a = event.a, let d = event.d else { return [] }
             move("\(a),\(d)")
             return flush()
+        case "drag":
+            // A drag on a view with a DragGesture moved or ended: "c|e,startX,startY,x,y".
+            guard let drag = inputs[event.id + "!drag"], let report = event.v else { return [] }
+            drag(report)
+            return flush()
         case "geometry":
             // The page measured a GeometryReader: "width,height,x,y".
             guard let measure = inputs[event.id + "!geometry"], let report = event.v else { return [] }

@@ -169,6 +169,21 @@ enum ClientAssets {
          if(toward>0.6*w&&s.row.dataset.full==='1'){var b=s.row.querySelector('.sw-swipe-actions [data-click]');s.row.classList.remove('sw-swipe-open');if(b)activate(b);}
          else if(toward>40)s.row.classList.add('sw-swipe-open');else if(toward<-20)s.row.classList.remove('sw-swipe-open');});
         document.addEventListener('pointercancel',function(){swipe=null;});
+        // DragGesture: follow a pointer pressed on a [data-drag] view; once it has moved the minimum distance, send
+        // its moves (the latest one a frame) and its release, in the view's own coordinates (or the page's).
+        var drag=null;
+        // Locations move with the pointer from where it was pressed, so a view that follows the drag keeps its translation.
+        function dragAt(d,e){if(d.global)return [e.pageX,e.pageY];if(!d.s){var r=d.el.getBoundingClientRect();return [e.clientX-r.left,e.clientY-r.top];}
+         return [d.s[0]+e.clientX-d.x,d.s[1]+e.clientY-d.y];}
+        function dragSend(d,kind,p){send({t:'drag',id:d.el.id,v:[kind,d.s[0],d.s[1],p[0],p[1]].map(function(n){return typeof n==='number'?Math.round(n*10)/10:n;}).join(',')});}
+        document.addEventListener('pointerdown',function(e){var el=e.target.closest('[data-drag]');if(!el||e.button>0)return;
+         drag={el:el,min:+el.dataset.drag,global:el.dataset.dragSpace==='global',x:e.clientX,y:e.clientY,on:false,q:null,f:0,s:null};
+         drag.s=dragAt(drag,e);try{el.setPointerCapture(e.pointerId);}catch(x){/* a pointer already released has nothing to capture */}});
+        document.addEventListener('pointermove',function(e){var d=drag;if(!d)return;
+         if(!d.on&&Math.hypot(e.clientX-d.x,e.clientY-d.y)<d.min)return;d.on=true;d.q=dragAt(d,e);
+         if(!d.f)d.f=requestAnimationFrame(function(){d.f=0;if(d.q&&drag===d)dragSend(d,'c',d.q);});});
+        function dragEnd(e){var d=drag;drag=null;if(!d||!d.on)return;if(d.f)cancelAnimationFrame(d.f);dragSend(d,'e',dragAt(d,e));}
+        document.addEventListener('pointerup',dragEnd);document.addEventListener('pointercancel',dragEnd);
         function hover(e,v){var h=e.target.closest('[data-hover]');
          if(h&&!(e.relatedTarget&&h.contains(e.relatedTarget)))send({t:'hover',id:h.id,v:v});}
         document.addEventListener('mouseover',function(e){hover(e,'1');});
@@ -423,6 +438,7 @@ enum ClientAssets {
         .sw-fits{align-self:stretch;min-width:0;display:grid;grid-template-columns:minmax(0,1fr);overflow:hidden}.sw-fit-option{grid-area:1/1;display:none;min-width:0}\
         .sw-fit-option.sw-fit-shown{display:flex;flex-direction:column}\
         .sw-fit-option.sw-fit-measure{display:flex;flex-direction:column;visibility:hidden;width:max-content;max-width:none}\
+        [data-drag]{touch-action:none;user-select:none;-webkit-user-select:none;cursor:grab}\
         .sw-path-svg{display:block;flex:none;overflow:visible}\
         .sw-window-pad{flex:none;overflow-anchor:none;padding:0!important;margin:0!important;border:0!important}\
         .sw-pin-h .sw-section-header{position:sticky;top:44px;z-index:1;background:var(--sw-bg)}\

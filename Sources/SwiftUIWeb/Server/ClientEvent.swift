@@ -6,9 +6,10 @@ import Foundation
 /// `{"t":"hover","id":"…","v":"1|0"}` (the pointer entered or left an `onHover` element),
 /// `{"t":"window","id":"…","a":first,"d":count}` (the rows of a long list the page shows, give or take a screen),
 /// `{"t":"geometry","id":"…","v":"width,height,x,y"}` (the size and place the page laid a `GeometryReader` out at),
+/// `{"t":"drag","id":"…","v":"c|e,startX,startY,x,y"}` (a drag on a view with a `DragGesture` moved or ended),
 /// `{"t":"phase","id":"active|inactive|background"}` (the page's visibility and focus) or `{"t":"ping","id":""}` (answered with `{"pong":true}`).
 public struct ClientEvent: Codable, Sendable {
-    /// Event type: `click`, `input`, `splice`, `submit`, `focus`, `hover`, `window`, `geometry`, `phase` or `ping`.
+    /// Event type: `click`, `input`, `splice`, `submit`, `focus`, `hover`, `window`, `geometry`, `drag`, `phase` or `ping`.
     public var t: String
     /// Target element id.
     public var id: String
@@ -32,7 +33,7 @@ public struct ClientEvent: Codable, Sendable {
 
     /// The event types a page sends.
     static let types: Set<String> = [
-        "click", "input", "splice", "submit", "focus", "hover", "window", "geometry", "phase", "ping",
+        "click", "input", "splice", "submit", "focus", "hover", "window", "geometry", "drag", "phase", "ping",
     ]
     /// Longest element id a page can name (ids are structural paths, far shorter).
     static let maxIDLength = 1024
