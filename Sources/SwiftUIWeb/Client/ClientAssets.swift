@@ -282,7 +282,7 @@ enum ClientAssets {
         .sw-color{align-self:stretch;flex:1 1 0;min-width:8px;min-height:8px}\
         .sw-divider{border:0;border-top:1px solid var(--sw-separator);margin:0;align-self:stretch}\
         .sw-divider.sw-vertical{border-top:0;border-left:1px solid var(--sw-separator);min-height:1em}\
-        .sw-scroll{overflow:auto;flex:1 1 0;min-height:0}.sw-scroll-h .sw-scroll-content{width:max-content}\
+        .sw-scroll{overflow:auto;overflow:var(--sw-scroll-clip,auto);flex:1 1 0;min-height:0;scrollbar-width:var(--sw-scrollbar,auto)}.sw-scroll.sw-no-indicators{scrollbar-width:none}.sw-scroll-h .sw-scroll-content{width:max-content}\
         .sw-scroll-content{padding:16px}\
         .sw-grid{display:grid;align-items:center}.sw-gridrow{display:contents}\
         .sw-list,.sw-form,.sw-navigation,.sw-stack,.sw-scroll{align-self:stretch}\
@@ -325,7 +325,7 @@ enum ClientAssets {
         .sw-section-rows .sw-field{border:0;padding:0;background:transparent;box-shadow:none}\
         .sw-section-rows .sw-button.sw-bordered{background:transparent;padding:0;justify-content:flex-start}\
         .sw-section-rows .sw-row>.sw-button{flex:none}\
-        .sw-button{font:inherit;display:inline-flex;align-items:center;justify-content:center;gap:6px;padding:6px 14px;border-radius:8px;\
+        .sw-button{font:inherit;display:inline-flex;align-items:center;justify-content:center;gap:6px;padding:6px 14px;border-radius:var(--sw-button-radius,8px);\
         border:0;cursor:pointer;color:var(--sw-accent);background:rgba(0,122,255,.11);transition:filter .1s,background .1s}\
         .sw-button:hover{filter:brightness(.95)}.sw-button:active{filter:brightness(.88)}\
         .sw-button.sw-prominent{background:var(--sw-accent);color:#fff;font-weight:500}\
@@ -439,6 +439,17 @@ enum ClientAssets {
         .sw-fit-option.sw-fit-shown{display:flex;flex-direction:column}\
         .sw-fit-option.sw-fit-measure{display:flex;flex-direction:column;visibility:hidden;width:max-content;max-width:none}\
         [data-drag]{touch-action:none;user-select:none;-webkit-user-select:none;cursor:grab}\
+        .sw-field.sw-field-plain{border:0;background:transparent;box-shadow:none;padding-left:0;padding-right:0}\
+        .sw-groupbox{align-self:stretch;background:var(--sw-fill);border-radius:var(--sw-radius);padding:12px;display:flex;flex-direction:column;gap:8px}\
+        .sw-groupbox-label{font-weight:600}.sw-groupbox-body{display:flex;flex-direction:column;gap:8px;align-items:flex-start}\
+        .sw-labeled-value{color:var(--sw-secondary);display:inline-flex;gap:6px;align-items:center}\
+        .sw-controlgroup{display:inline-flex;gap:1px;border-radius:8px;overflow:hidden}.sw-controlgroup>.sw-button{border-radius:0}\
+        .sw-disclosure{display:flex;flex-direction:column;align-self:stretch}.sw-disclosure-content{padding-left:24px;display:flex;flex-direction:column;gap:6px}\
+        .sw-disclosure-title{font:inherit;color:inherit;border:0;background:none;display:flex;gap:6px;align-items:center;padding:4px 0;cursor:pointer;text-align:left}\
+        .sw-unavailable{display:flex;flex-direction:column;align-items:center;gap:10px;padding:32px;text-align:center;color:var(--sw-secondary)}\
+        .sw-unavailable-label{font-size:22px;font-weight:700;color:var(--sw-label)}.sw-unavailable-label .sw-label{flex-direction:column;gap:12px}\
+        .sw-unavailable-label .sw-label-icon{font-size:48px;color:var(--sw-secondary)}\
+        .sw-gauge{display:flex;flex-direction:column;gap:4px;min-width:160px}.sw-gauge meter{width:100%}\
         .sw-path-svg{display:block;flex:none;overflow:visible}\
         .sw-window-pad{flex:none;overflow-anchor:none;padding:0!important;margin:0!important;border:0!important}\
         .sw-pin-h .sw-section-header{position:sticky;top:44px;z-index:1;background:var(--sw-bg)}\

@@ -55,9 +55,12 @@ public struct ScrollView<Content: View>: View, PrimitiveView {
     let content: Content
     let axes: Axis.Set
     /// Creates a scroll view.
+    /// Whether its scroll bars show (hidden ones still scroll).
+    let showsIndicators: Bool
     public init(_ axes: Axis.Set = .vertical, showsIndicators: Bool = true, @ViewBuilder content: () -> Content) {
         self.axes = axes
         self.content = content()
+        self.showsIndicators = showsIndicators
     }
     /// Primitive view.
     public var body: Never { fatalError("primitive view") }
@@ -69,7 +72,14 @@ public struct ScrollView<Content: View>: View, PrimitiveView {
             children: context.render(content, path: path + ".c", axis: horizontal ? .horizontal : .vertical))
         return [
             Node(
-                "div", id: path, attributes: [("class", horizontal ? "sw-scroll sw-scroll-h" : "sw-scroll")],
+                "div", id: path,
+                attributes: [
+                    (
+                        "class",
+                        (horizontal ? "sw-scroll sw-scroll-h" : "sw-scroll")
+                            + (showsIndicators ? "" : " sw-no-indicators")
+                    )
+                ],
                 children: [inner])
         ]
     }

@@ -81,7 +81,10 @@ public struct TextField<Label: View>: View, PrimitiveView {
         _ = context.input(path) { set($0) }
         if let submit = context.onSubmit { _ = context.action(path + "!submit", submit) }
         let value = get()
-        let attrs: [(String, String)] = [("class", "sw-field"), ("data-input", "1")]
+        let traits = context.environment.textInputTraits
+        let attrs: [(String, String)] =
+            [("class", traits.styleClass.isEmpty ? "sw-field" : "sw-field " + traits.styleClass), ("data-input", "1")]
+            + traits.attributes
         let node: Node
         if multiline {
             node = Node(

@@ -56,7 +56,7 @@ public struct Text: View, PrimitiveView, Equatable {
         return [Node("span", id: path, attributes: [("class", "sw-text")], children: children)]
     }
 
-    private func styled(_ css: String) -> Text {
+    func styled(_ css: String) -> Text {
         var t = self
         for i in t.runs.indices { t.runs[i].style += (t.runs[i].style.isEmpty ? "" : ";") + css }
         return t

@@ -92,3 +92,16 @@ package protocol PrimitiveView {
     /// The view's nodes at `path` (its own and its content's), rendered into `context`.
     func makeNodes(_ context: RenderContext, path: String) -> [Node]
 }
+
+/// An optional view is a view: the wrapped one, or nothing (as in SwiftUI).
+extension Optional: View where Wrapped: View {
+    /// Primitive view.
+    public var body: Never { fatalError("primitive view") }
+}
+
+extension Optional: PrimitiveView where Wrapped: View {
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+        guard let view = self else { return [] }
+        return context.render(view, path: path)
+    }
+}
