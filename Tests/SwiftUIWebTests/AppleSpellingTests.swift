@@ -238,3 +238,79 @@ struct AppleSpellingTests {
         #expect(scene.text("zz") && scene.text("Box") && scene.text("More"))
     }
 }
+
+/// List row traits, symbol variants, safe-area insets, two-level foreground styles and geometry changes.
+@MainActor
+@Suite("Row traits and geometry changes")
+struct RowTraitsTests {
+    @Test func listRowsTakeTheirViewsTraits() throws {
+        let scene = window {
+            List {
+                Text("Plain")
+                Text("Highlighted").listRowBackground(Color.yellow)
+                Text("Seamless").listRowSeparator(.hidden)
+                Text("Tight").listRowInsets(EdgeInsets(top: 2, leading: 4, bottom: 2, trailing: 4))
+            }
+        }
+        let rows = scene.tree.all { $0.attr("class")?.hasPrefix("sw-row") == true }
+        #expect(rows.count == 4)
+        #expect(rows[1].attr("style") == "background:#ffcc00")
+        #expect(rows[2].attr("class") == "sw-row sw-row-nosep")
+        #expect(rows[3].attr("style") == "padding:2px 4px 2px 4px")
+        // The carried attributes are lifted off the row's view.
+        #expect(scene.tree.first { $0.attr("data-row-bg") != nil } == nil)
+    }
+
+    @Test func symbolVariantsInsetsAndStyles() throws {
+        let scene = window {
+            VStack {
+                Image(systemName: "heart").symbolVariant(.fill)
+                Image(systemName: "star.fill").symbolVariant(.fill)
+                Text("Body").safeAreaInset(edge: .bottom, spacing: 4) { Text("Footer") }
+                Text("Two").foregroundStyle(.red, .blue)
+            }
+        }
+        let symbols = scene.tree.all { $0.attr("role") == "img" }.compactMap { $0.attr("aria-label") }
+        #expect(symbols == ["heart.fill", "star.fill"])
+        let insetted = try #require(scene.tree.first { $0.attr("class") == "sw-insetted" })
+        #expect(insetted.children.last?.attr("class") == "sw-inset sw-inset-bottom")
+        #expect(insetted.attr("style") == "gap:4px")
+        #expect(scene.tree.first { $0.attr("style") == "color:#ff3b30;--sw-secondary:#007aff" } != nil)
+    }
+
+    @Test func geometryChangesCallTheirAction() throws {
+        struct Watcher: View {
+            @State private var width = 0.0
+            @State private var changes: [String] = []
+            var body: some View {
+                VStack {
+                    Text("Watched")
+                        .onGeometryChange(for: Double.self) {
+                            Double($0.size.width)
+                        } action: {
+                            width = $0
+                        }
+                    Text("Old and new")
+                        .onGeometryChange(for: Bool.self) {
+                            $0.size.width > 300
+                        } action: { old, new in
+                            changes.append("\(old)→\(new)")
+                        }
+                    Text("Width \(Int(width)); \(changes.joined(separator: ","))")
+                }
+            }
+        }
+        let scene = window { Watcher() }
+        let watched = scene.tree.all { $0.attr("data-geometry") != nil }
+        #expect(watched.count == 2)
+        scene.handle(event: ClientEvent(t: "geometry", id: watched[0].id, v: "420,20,0,0"))
+        #expect(scene.text("Width 420"))
+        scene.handle(event: ClientEvent(t: "geometry", id: watched[1].id, v: "420,20,0,0"))
+        #expect(scene.text("false→true"))
+        // The same value again calls nothing.
+        scene.handle(event: ClientEvent(t: "geometry", id: watched[1].id, v: "500,20,0,0"))
+        #expect(!scene.text("false→true,"))
+        scene.handle(event: ClientEvent(t: "geometry", id: watched[1].id, v: "200,20,0,0"))
+        #expect(scene.text("false→true,true→false"))
+    }
+}

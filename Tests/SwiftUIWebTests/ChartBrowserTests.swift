@@ -52,7 +52,9 @@ struct ChartBrowserTests {
             try await browser.run(
                 "return document.querySelector('path[aria-roledescription=line]').getAttribute('aria-label')")
             as? String ?? ""
-        #expect(label.contains("line of \(points + 2)") || label.contains("line of \(points + 3)"), "\(label)")
+        // The line has every point so far: at least the two awaited (more may have come in since, on a busy machine).
+        let drawn = label.components(separatedBy: "line of ").last.flatMap { Int($0.prefix { $0.isNumber }) } ?? 0
+        #expect(drawn >= points + 2, "\(label)")
         // Hovering the title shows the latest reading (the page sends hover events), leaving hides it again.
         let hoverScript = """
             var h=document.querySelector('[data-hover]');

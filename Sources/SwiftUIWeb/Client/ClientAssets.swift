@@ -450,6 +450,11 @@ enum ClientAssets {
         .sw-unavailable-label{font-size:22px;font-weight:700;color:var(--sw-label)}.sw-unavailable-label .sw-label{flex-direction:column;gap:12px}\
         .sw-unavailable-label .sw-label-icon{font-size:48px;color:var(--sw-secondary)}\
         .sw-gauge{display:flex;flex-direction:column;gap:4px;min-width:160px}.sw-gauge meter{width:100%}\
+        .sw-list>.sw-row.sw-row-nosep,.sw-list>.sw-row+.sw-row.sw-row-nosep,.sw-list>.sw-row.sw-row-nosep+.sw-row{border-top:0}\
+        .sw-section-rows>.sw-row.sw-row-nosep,.sw-section-rows>.sw-row.sw-row-nosep+.sw-row{border-top:0}\
+        .sw-insetted{display:flex;flex-direction:column;align-self:stretch;flex:1 1 auto;min-height:0}.sw-insetted-h{flex-direction:row}\
+        .sw-inset{position:sticky;z-index:2;background:var(--sw-bg);display:flex;align-items:center;justify-content:center}\
+        .sw-inset-top{top:0}.sw-inset-bottom{bottom:0}.sw-inset-leading{left:0}.sw-inset-trailing{right:0}\
         .sw-path-svg{display:block;flex:none;overflow:visible}\
         .sw-window-pad{flex:none;overflow-anchor:none;padding:0!important;margin:0!important;border:0!important}\
         .sw-pin-h .sw-section-header{position:sticky;top:44px;z-index:1;background:var(--sw-bg)}\

@@ -171,3 +171,59 @@ extension ShapeStyle where Self == SeparatorShapeStyle {
     /// The separator color.
     public static var separator: SeparatorShapeStyle { SeparatorShapeStyle() }
 }
+
+/// A view with content inset at one of its edges (`safeAreaInset`): the inset stays at that edge (sticky) while
+/// the view scrolls under it.
+struct SafeAreaInsetView<Content: View, Inset: View>: View, PrimitiveView {
+    let content: Content
+    let edge: String
+    let spacing: Double?
+    let inset: Inset
+    var body: Never { fatalError("primitive view") }
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+        let horizontal = edge == "leading" || edge == "trailing"
+        let main = context.render(content, path: path + ".c", axis: horizontal ? .horizontal : .vertical)
+        let bar = Node(
+            "div", id: path + ".i", attributes: [("class", "sw-inset sw-inset-" + edge)],
+            children: context.render(inset, path: path + ".iv", axis: horizontal ? .vertical : .horizontal))
+        let first = edge == "top" || edge == "leading"
+        return [
+            Node(
+                "div", id: path,
+                attributes: [
+                    ("class", horizontal ? "sw-insetted sw-insetted-h" : "sw-insetted"),
+                    ("style", spacing.map { "gap:\(Font.num($0))px" } ?? ""),
+                ], children: first ? [bar] + main : main + [bar])
+        ]
+    }
+}
+
+extension View {
+    /// Puts `content` at the top or bottom edge of this view, staying there while the view scrolls.
+    public func safeAreaInset<V: View>(
+        edge: VerticalEdge, alignment: HorizontalAlignment = .center, spacing: Double? = nil,
+        @ViewBuilder content: () -> V
+    ) -> some View {
+        SafeAreaInsetView(content: self, edge: edge == .top ? "top" : "bottom", spacing: spacing, inset: content())
+    }
+    /// Puts `content` at the leading or trailing edge of this view.
+    public func safeAreaInset<V: View>(
+        edge: HorizontalEdge, alignment: VerticalAlignment = .center, spacing: Double? = nil,
+        @ViewBuilder content: () -> V
+    ) -> some View {
+        SafeAreaInsetView(
+            content: self, edge: edge == .leading ? "leading" : "trailing", spacing: spacing, inset: content())
+    }
+    /// Sets the primary and secondary foreground styles (text, and what draws in the secondary style).
+    public func foregroundStyle<S1: ShapeStyle, S2: ShapeStyle>(_ primary: S1, _ secondary: S2) -> some View {
+        InheritedStyleView(content: self, style: "color:\(primary.cssColor);--sw-secondary:\(secondary.cssColor)")
+    }
+    /// Sets the primary, secondary and tertiary foreground styles.
+    public func foregroundStyle<S1: ShapeStyle, S2: ShapeStyle, S3: ShapeStyle>(
+        _ primary: S1, _ secondary: S2, _ tertiary: S3
+    ) -> some View {
+        InheritedStyleView(
+            content: self,
+            style: "color:\(primary.cssColor);--sw-secondary:\(secondary.cssColor);--sw-tertiary:\(tertiary.cssColor)")
+    }
+}

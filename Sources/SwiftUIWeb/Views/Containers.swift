@@ -265,9 +265,11 @@ public struct Form<Content: View>: View, PrimitiveView {
 extension RenderContext {
     /// Wraps nodes as rows (a selectable row when a list selection is active and the node is tagged).
     func rows(_ nodes: [Node]) -> [Node] {
-        nodes.map { node in
-            if node.tag == "section" || node.isWindowPad { return node }
-            var attrs: [(String, String)] = [("class", "sw-row")]
+        nodes.map { original in
+            if original.tag == "section" || original.isWindowPad { return original }
+            // The row's background, separator and insets, carried by the view in it.
+            let (classes, style, node) = ListRowTraits.lift(original)
+            var attrs: [(String, String)] = [("class", "sw-row" + classes)] + (style.isEmpty ? [] : [("style", style)])
             if let selection = listSelection, let tag = tags[node.id] {
                 let rowID = node.id + "~"
                 if action(rowID, { selection.select(tag) }) { attrs.append(("data-click", "1")) }

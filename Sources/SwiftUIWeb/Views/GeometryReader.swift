@@ -88,3 +88,51 @@ extension GeometryProxy {
             size: CGSize(width: numbers[0], height: numbers[1]), origin: CGPoint(x: numbers[2], y: numbers[3]))
     }
 }
+
+/// A view whose size and place the page measures, calling an action when a value made from them changes
+/// (`onGeometryChange`). The content is laid out as it would be without it (the measured box wraps it).
+struct GeometryChangeView<Content: View, Value: Equatable>: View, PrimitiveView {
+    let content: Content
+    let transform: (GeometryProxy) -> Value
+    let action: (Value?, Value) -> Void
+    var body: Never { fatalError("primitive view") }
+
+    package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
+        let slot = context.scene.slot(for: "geometry-change:" + path, context: context) { Optional<Value>.none as Any }
+        let transform = self.transform
+        let action = self.action
+        context.addInput(path + "!geometry") { [weak slot] report in
+            guard let slot, let proxy = GeometryProxy.measured(report: report) else { return }
+            let value = transform(proxy)
+            let old = slot.value as? Value
+            guard old != value else { return }
+            slot.value = value  // Remembered without a render: only the action's changes render.
+            action(old, value)
+        }
+        return [
+            Node(
+                "div", id: path, attributes: [("class", "sw-box"), ("data-geometry", "1")],
+                children: context.render(content, path: path + ".c", axis: .vertical))
+        ]
+    }
+}
+
+extension View {
+    /// Calls `action` with a value made from the view's size and place (measured by the page) whenever it changes,
+    /// the first measurement included.
+    public func onGeometryChange<T: Equatable>(
+        for type: T.Type, of transform: @escaping (GeometryProxy) -> T, action: @escaping (T) -> Void
+    ) -> some View {
+        GeometryChangeView(content: self, transform: transform) { _, new in action(new) }
+    }
+
+    /// Calls `action` with the old and new values made from the view's size and place whenever they change (the
+    /// first measurement counts as a change from the value it makes for a zero size).
+    public func onGeometryChange<T: Equatable>(
+        for type: T.Type, of transform: @escaping (GeometryProxy) -> T, action: @escaping (T, T) -> Void
+    ) -> some View {
+        GeometryChangeView(content: self, transform: transform) { old, new in
+            action(old ?? transform(.measured(nil)), new)
+        }
+    }
+}

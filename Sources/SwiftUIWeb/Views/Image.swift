@@ -44,7 +44,10 @@ public struct Image: View, PrimitiveView, Equatable {
     package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         let cls = isResizable ? "sw-image sw-resizable" : "sw-image"
         switch source {
-        case .system(let name):
+        case .system(let base):
+            // `symbolVariant`: the variant's suffix, unless the name already has it.
+            let suffix = context.environment.symbolVariants.suffix
+            let name = suffix.isEmpty || base.hasSuffix(suffix) ? base : base + suffix
             return [
                 Node(
                     "span", id: path,
