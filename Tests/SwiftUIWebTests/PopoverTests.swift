@@ -123,3 +123,25 @@ struct SwipeActionsTests {
         #expect(scene.text("Log: skip Aspirin,taken Aspirin"))
     }
 }
+
+/// Sheet heights and widths.
+@MainActor
+@Suite("Presentation sizes")
+struct PresentationSizeTests {
+    @Test func detentsAndSizing() throws {
+        let scene = window {
+            VStack {
+                Text("A").presentationDetents([.large, .medium])
+                Text("B").presentationDetents([.fraction(0.25), .height(600)])
+                Text("C").presentationSizing(.page)
+            }
+        }
+        let styles = scene.tree.all { $0.attr("class") == "sw-box sw-detent" }.compactMap { $0.attr("style") }
+        #expect(
+            styles == [
+                "height:50vh;max-height:86vh;overflow:auto;align-self:stretch",
+                "height:25vh;max-height:86vh;overflow:auto;align-self:stretch",
+            ])
+        #expect(scene.tree.first { $0.attr("class") == "sw-box sw-sizing-page" } != nil)
+    }
+}

@@ -455,6 +455,7 @@ enum ClientAssets {
         .sw-insetted{display:flex;flex-direction:column;align-self:stretch;flex:1 1 auto;min-height:0}.sw-insetted-h{flex-direction:row}\
         .sw-inset{position:sticky;z-index:2;background:var(--sw-bg);display:flex;align-items:center;justify-content:center}\
         .sw-inset-top{top:0}.sw-inset-bottom{bottom:0}.sw-inset-leading{left:0}.sw-inset-trailing{right:0}\
+        .sw-sheet:has(.sw-sizing-page){width:min(900px,96vw)}.sw-sheet:has(.sw-sizing-fitted){width:auto;max-width:92vw}\
         .sw-path-svg{display:block;flex:none;overflow:visible}\
         .sw-window-pad{flex:none;overflow-anchor:none;padding:0!important;margin:0!important;border:0!important}\
         .sw-pin-h .sw-section-header{position:sticky;top:44px;z-index:1;background:var(--sw-bg)}\
