@@ -60,3 +60,7 @@ func hasText(_ patches: [Patch], _ s: String) -> Bool {
         }
     }
 }
+
+/// The suites that drive headless Chromium run one at a time: each starts a browser, a driver and an app server,
+/// and on two cores several at once slow one another past their waits.
+@Suite(.serialized) enum InBrowser {}
