@@ -66,6 +66,7 @@ public struct ShareLink<Label: View>: View, PrimitiveView {
         var data: [String: String] = [isURL ? "url" : "text": text]
         if let subject { data["title"] = subject }
         if let message { data[isURL ? "text" : "title"] = message }
+        // A dictionary of strings always encodes; were it ever not to, the button shows disabled (absence of data).
         let json = (try? JSONSerialization.data(withJSONObject: data, options: [.sortedKeys])).map {
             String(decoding: $0, as: UTF8.self)
         }
