@@ -23,6 +23,8 @@ extension Timer {
     }
 
     /// A connectable publisher of dates at a fixed interval.
+    // Safe because: its one mutable property, `timer`, is read and written only under `lock`; the rest are `let`s
+    // of Sendable values and OpenCombine's thread-safe subject.
     public final class DispatchTimerPublisher: ConnectablePublisher, @unchecked Sendable {
         /// The dates it sends.
         public typealias Output = Date

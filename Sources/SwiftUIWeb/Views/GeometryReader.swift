@@ -54,8 +54,8 @@ public struct GeometryReader<Content: View>: View, PrimitiveView {
     public var body: Never { fatalError("primitive view") }
 
     package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
-        let slot = context.scene.slot(for: "geometry:" + path, context: context) { GeometryProxy.measured(nil) }
-        let proxy = slot.value as? GeometryProxy ?? .measured(nil)
+        let slot = context.scene.slot(for: "geometry:" + path, context: context) { GeometryProxy.unmeasured }
+        let proxy = slot.value as? GeometryProxy ?? .unmeasured
         context.addInput(path + "!geometry") { [weak slot] report in
             guard let slot, let measured = GeometryProxy.measured(report: report) else { return }
             guard
@@ -75,7 +75,7 @@ public struct GeometryReader<Content: View>: View, PrimitiveView {
 
 extension GeometryProxy {
     /// The proxy before the page has measured.
-    static func measured(_ none: Void?) -> GeometryProxy { GeometryProxy(size: .zero, origin: .zero) }
+    static let unmeasured = GeometryProxy(size: .zero, origin: .zero)
 
     /// Parses the page's report, `"width,height,x,y"` in CSS pixels; nil unless four finite numbers with a size
     /// that is not negative and not absurd.
@@ -132,7 +132,7 @@ extension View {
         for type: T.Type, of transform: @escaping (GeometryProxy) -> T, action: @escaping (T, T) -> Void
     ) -> some View {
         GeometryChangeView(content: self, transform: transform) { old, new in
-            action(old ?? transform(.measured(nil)), new)
+            action(old ?? transform(.unmeasured), new)
         }
     }
 }

@@ -36,18 +36,27 @@ extension ForEach: View, PrimitiveView where Content: View {
         let wantsTags = context.wantsTags
         let count = data.count
         for (offset, element) in data.enumerated() {
-            let id = idOf(element)
-            let rowPath = path + "[" + identityKey(id) + "]"
-            let nodes = editControls(
-                context.render(content(element), path: rowPath), offset: offset, count: count, path: rowPath,
-                context: context)
-            // A row's identity is its implicit tag (for pickers and list selection).
-            if wantsTags, let first = nodes.first, context.tags[first.id] == nil {
-                context.setTag(first.id, AnyHashable(id))
-            }
-            out += nodes
+            out += row(element, offset: offset, count: count, path: path, wantsTags: wantsTags, context: context)
         }
         return out
+    }
+}
+
+extension ForEach where Content: View {
+    /// One element's nodes: its content at its identity's path, with its edit controls, tagged with its identity
+    /// (for pickers and list selection).
+    @MainActor func row(
+        _ element: Data.Element, offset: Int, count: Int, path: String, wantsTags: Bool, context: RenderContext
+    ) -> [Node] {
+        let id = idOf(element)
+        let rowPath = path + "[" + identityKey(id) + "]"
+        let nodes = editControls(
+            context.render(content(element), path: rowPath), offset: offset, count: count, path: rowPath,
+            context: context)
+        if wantsTags, let first = nodes.first, context.tags[first.id] == nil {
+            context.setTag(first.id, AnyHashable(id))
+        }
+        return nodes
     }
 }
 

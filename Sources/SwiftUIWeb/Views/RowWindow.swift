@@ -71,15 +71,7 @@ extension ForEach where Content: View {
         let end = data.index(start, offsetBy: window.shown)
         let wantsTags = context.wantsTags
         for (offset, element) in zip(window.first..., data[start..<end]) {
-            let id = idOf(element)
-            let rowPath = path + "[" + identityKey(id) + "]"
-            let nodes = editControls(
-                context.render(content(element), path: rowPath), offset: offset, count: count, path: rowPath,
-                context: context)
-            if wantsTags, let first = nodes.first, context.tags[first.id] == nil {
-                context.setTag(first.id, AnyHashable(id))
-            }
-            out += nodes
+            out += row(element, offset: offset, count: count, path: path, wantsTags: wantsTags, context: context)
         }
         out.append(Node("div", id: path + "~a", attributes: [("class", "sw-window-pad"), ("aria-hidden", "true")]))
         return out
