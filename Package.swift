@@ -126,9 +126,18 @@ let package = Package(
         // UTType: Apple's UniformTypeIdentifiers, so `import UniformTypeIdentifiers` compiles unchanged.
         .target(name: "UniformTypeIdentifiers"),
         .target(name: "CombineAdditions", dependencies: [.product(name: "OpenCombine", package: "OpenCombine")]),
+        // #Preview and @Previewable: records the preview gallery finds in the binary.
+        .macro(
+            name: "SwiftUIWebMacros",
+            dependencies: [
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+            ]
+        ),
         .target(
             name: "SwiftUIWeb",
             dependencies: [
+                "SwiftUIWebMacros",
                 "CombineAdditions",
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "OpenCombineDispatch", package: "OpenCombine"),

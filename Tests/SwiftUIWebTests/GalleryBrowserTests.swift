@@ -298,6 +298,20 @@ extension InBrowser {
                 let shot = try await browser.screenshot()
                 try shot.write(to: artifactsDirectory.appendingPathComponent("gallery-\(name).png"))
             }
+
+            // The preview gallery: the app's #Previews and PreviewProviders, each shown when picked.
+            try await browser.open(server.url + "?g=_previews")
+            try await waitUntil("the preview gallery") {
+                try await browser.text(".sw-sidebar").contains("A dose counter")
+            }
+            #expect(try await browser.text(".sw-sidebar").contains("Triangle"))
+            try await browser.click(try await browser.find(xpath: "//*[@data-click][contains(., 'A dose counter')]"))
+            try await waitUntil("the dose counter") { try await browser.text(".sw-detail").contains("Taken 1 of 3") }
+            try await browser.click(try await browser.find(xpath: "//button[contains(., 'Take one')]"))
+            try await waitUntil("its @Previewable state") {
+                try await browser.text(".sw-detail").contains("Taken 2 of 3")
+            }
+            try await browser.screenshot().write(to: artifactsDirectory.appendingPathComponent("gallery-previews.png"))
             await browser.quit()
         }
     }

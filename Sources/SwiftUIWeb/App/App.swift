@@ -54,8 +54,9 @@ extension App {
         let address = options.address
         let server = AppServer(host: appHost, access: policy)
         let shownName = appHost.appName
+        let previews = await MainActor.run { PreviewCatalog.items.count }
         try await server.run(host: address, port: options.port) { launch in
-            LaunchAnnouncement.print(launch, appName: shownName, policy: policy, address: address)
+            LaunchAnnouncement.print(launch, appName: shownName, policy: policy, address: address, previews: previews)
         }
     }
 }
@@ -63,7 +64,9 @@ extension App {
 /// What an app prints when it starts: the link to open, where its token is, and loud warnings.
 enum LaunchAnnouncement {
     /// Prints `launch` on standard output (and a warning on standard error when no one is asked to sign in).
-    static func print(_ launch: AppServer.Launch, appName: String, policy: AccessPolicy, address: String) {
+    static func print(
+        _ launch: AppServer.Launch, appName: String, policy: AccessPolicy, address: String, previews: Int = 0
+    ) {
         var lines = [
             "\(appName) is running. Open this link in your browser to use it:", "", "    \(launch.url)", "",
         ]
@@ -74,6 +77,12 @@ enum LaunchAnnouncement {
         if let fingerprint = launch.fingerprint {
             lines.append("The server's TLS certificate has the SHA-256 fingerprint")
             lines.append("    \(fingerprint)")
+        }
+        if previews > 0, var gallery = URLComponents(string: launch.url) {
+            gallery.query = "g=" + SceneCatalog.previewsID
+            gallery.path = "/"
+            let count = previews == 1 ? "Its preview is" : "Its \(previews) previews are"
+            lines.append("\(count) at \(gallery.string ?? launch.url) (once the link has signed you in).")
         }
         write(lines.joined(separator: "\n") + "\n", to: .standardOutput)
         if policy.authentication == .none {

@@ -210,7 +210,7 @@ public struct Settings<Content: View>: Scene, PrimitiveScene {
 /// Everything the app's scenes declare: the windows it can open and the commands of its menu bar.
 @MainActor
 struct SceneCatalog {
-    enum Kind { case windowGroup, window, settings, documentBrowser, document }
+    enum Kind { case windowGroup, window, settings, documentBrowser, document, previews }
 
     /// One kind of window.
     struct Entry {
@@ -226,6 +226,8 @@ struct SceneCatalog {
 
     static let settingsID = "_settings"
     static let browserID = "_documents"
+    /// The preview gallery's group (present when the app has previews).
+    nonisolated static let previewsID = "_previews"
 
     var entries: [Entry] = []
     var commands: [any Commands] = []
@@ -235,7 +237,16 @@ struct SceneCatalog {
 
     init() {}
 
-    init(app: any App) { add(app.body) }
+    init(app: any App) {
+        add(app.body)
+        let previews = PreviewCatalog.items
+        if !previews.isEmpty {
+            entries.append(
+                .init(kind: .previews, id: SceneCatalog.previewsID, title: "Previews") { _ in
+                    PreviewGallery(items: previews)
+                })
+        }
+    }
 
     mutating func add(_ scene: any Scene) {
         if let primitive = scene as? any PrimitiveScene {
@@ -248,7 +259,7 @@ struct SceneCatalog {
     /// The window kind for a group id (`nil`: the first window group, window or document browser).
     func entry(for group: String?) -> Entry? {
         if let group { return entries.first { $0.id == group } }
-        return entries.first { $0.kind != .settings && $0.kind != .document }
+        return entries.first { $0.kind != .settings && $0.kind != .document && $0.kind != .previews }
     }
 
     var hasSettings: Bool { entries.contains { $0.kind == .settings } }

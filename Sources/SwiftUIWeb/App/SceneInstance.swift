@@ -285,7 +285,7 @@ public final class SceneInstance {
     func openWindow(group: String?) {
         let url = group.map { "/?g=" + ($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "") } ?? "/"
         let kind = SceneCatalog(app: host.app).entry(for: group)?.kind
-        if let group, kind == .window || kind == .settings {
+        if let group, kind == .window || kind == .settings || kind == .previews {
             pending.append(.openNamed(url: url, name: "swiftuiweb-" + group))
         } else {
             pending.append(.open(url: url))

@@ -104,7 +104,7 @@ extension AppHost {
             return newScene(group: nil)
         }
         switch entry.kind {
-        case .window, .settings: return singleScene(group: group)
+        case .window, .settings, .previews: return singleScene(group: group)
         default: return newScene(group: group)
         }
     }

@@ -285,6 +285,11 @@ public struct NavigationLink<Label: View, Destination: View>: View, PrimitiveVie
         select = nil
     }
 
+    /// Creates a link that shows the view its destination closure builds when clicked (the iOS 16 form).
+    public init(@ViewBuilder destination: () -> Destination, @ViewBuilder label: () -> Label) {
+        self.init(destination: destination(), label: label)
+    }
+
     /// Creates a link that shows its destination while `isActive` is true.
     public init(destination: Destination, isActive: Binding<Bool>, @ViewBuilder label: () -> Label) {
         self.destination = destination
@@ -343,6 +348,11 @@ extension NavigationLink where Label == Text {
     /// Creates a link with a text label.
     public init<S: StringProtocol>(_ title: S, destination: Destination) {
         self.init(destination: destination) { Text(title) }
+    }
+
+    /// Creates a link with a text label to the view its destination closure builds (the iOS 16 form).
+    public init<S: StringProtocol>(_ title: S, @ViewBuilder destination: () -> Destination) {
+        self.init(destination: destination()) { Text(title) }
     }
 }
 
