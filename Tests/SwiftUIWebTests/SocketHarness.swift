@@ -164,10 +164,12 @@ final class Peer: @unchecked Sendable {
     }
 }
 
-/// Opens a socket as a page would and runs `body` on it; returns the close frame the server sent.
+/// Opens a socket as a page would and runs `body` on it; returns the close frame the server sent. A socket that is
+/// still open after `timeout` seconds (a server that never answers, or a body waiting for a message that never
+/// comes) fails the test with an error naming the address, instead of hanging the run.
 @discardableResult
 func withSocket(
-    _ target: SocketTarget, origin: String? = nil, headers: [String: String] = [:],
+    _ target: SocketTarget, origin: String? = nil, headers: [String: String] = [:], timeout: Double = 30,
     _ body: @escaping @Sendable (Peer) async throws -> Void
 ) async throws -> WebSocketCloseFrame? {
     var config = WebSocketClientConfiguration()
@@ -175,9 +177,44 @@ func withSocket(
     if let origin { config.additionalHeaders[.origin] = origin }
     if !target.cookie.isEmpty { config.additionalHeaders[.cookie] = target.cookie }
     for (name, value) in headers { config.additionalHeaders[.init(name)!] = value }
-    return try await WebSocketClient.connect(url: target.url, configuration: config, logger: Logger(label: "client")) {
-        inbound, outbound, _ in
-        try await body(Peer(messages: inbound.messages(maxSize: 1 << 22).makeAsyncIterator(), outbound: outbound))
+    let work = Task {
+        try await WebSocketClient.connect(url: target.url, configuration: config, logger: Logger(label: "client")) {
+            inbound, outbound, _ in
+            try await body(Peer(messages: inbound.messages(maxSize: 1 << 22).makeAsyncIterator(), outbound: outbound))
+        }
+    }
+    return try await firstOf(work, within: timeout, what: "the socket \(target.url)")
+}
+
+/// The value of `work`, or an error once `seconds` have passed without one. The late work is cancelled and left
+/// to end on its own (not awaited: a hung socket would hang the test that waits for it).
+func firstOf<T: Sendable>(_ work: Task<T, Error>, within seconds: Double, what: String) async throws -> T {
+    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, Error>) in
+        let once = ResumeOnce(continuation)
+        let timer = Task {
+            try await Task.sleep(for: .seconds(seconds))
+            work.cancel()
+            once.resume(.failure(SocketError("\(what): nothing within \(Int(seconds)) s")))
+        }
+        Task {
+            let result = await work.result
+            timer.cancel()
+            once.resume(result)
+        }
+    }
+}
+
+/// Resumes a continuation with the first result it is given, and ignores the others.
+final class ResumeOnce<T: Sendable>: @unchecked Sendable {  // Unchecked: `continuation` is read and cleared under `lock`.
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<T, Error>?
+    init(_ continuation: CheckedContinuation<T, Error>) { self.continuation = continuation }
+    func resume(_ result: Result<T, Error>) {
+        lock.lock()
+        let waiting = continuation
+        continuation = nil
+        lock.unlock()
+        waiting?.resume(with: result)
     }
 }
 
