@@ -28,6 +28,7 @@ enum Page: String, CaseIterable, Identifiable, Hashable {
     case focus = "Focus"
     case geometry = "Geometry"
     case accessibility = "Accessibility"
+    case canvas = "Canvas"
 
     /// A page is its own identity, so the sidebar's `List(selection:)` selects pages.
     var id: Page { self }
@@ -49,6 +50,7 @@ enum Page: String, CaseIterable, Identifiable, Hashable {
         case .focus: "magnifyingglass"
         case .geometry: "square.grid.2x2"
         case .accessibility: "person"
+        case .canvas: "paintbrush"
         }
     }
 }
@@ -79,6 +81,7 @@ struct GalleryView: View {
             case .focus: FocusPage()
             case .geometry: GeometryPage()
             case .accessibility: AccessibilityPage()
+            case .canvas: CanvasPage()
             }
         }
     }
@@ -445,5 +448,39 @@ struct GeometryPage: View {
             .padding()
         }
         .navigationTitle("Geometry")
+    }
+}
+
+/// A day's doses as a clock face drawn on a `Canvas`: a ring, one dot per dose (filled when taken), and the hour.
+struct CanvasPage: View {
+    let doses: [(hour: Double, taken: Bool)] = [(8, true), (13, true), (20, false)]
+
+    var body: some View {
+        Canvas { context, size in
+            let side = min(size.width, size.height) - 20
+            let face = CGRect(x: (size.width - side) / 2, y: (size.height - side) / 2, width: side, height: side)
+            let center = CGPoint(x: face.midX, y: face.midY)
+            context.fill(
+                Path(ellipseIn: face),
+                with: .radialGradient(
+                    Gradient(colors: [.white, .mint.opacity(0.4)]), center: center, startRadius: 0,
+                    endRadius: side / 2))
+            context.stroke(Path(ellipseIn: face), with: .color(.teal), lineWidth: 3)
+            for dose in doses {
+                var hand = context
+                hand.translateBy(x: center.x, y: center.y)
+                hand.rotate(by: .degrees(dose.hour / 24 * 360))
+                let dot = Path(ellipseIn: CGRect(x: -8, y: -side / 2 + 6, width: 16, height: 16))
+                if dose.taken {
+                    hand.fill(dot, with: .color(.green))
+                } else {
+                    hand.stroke(dot, with: .color(.orange), lineWidth: 2)
+                }
+            }
+            context.draw(Text("2 of 3 taken").font(.headline), at: center)
+        }
+        .frame(height: 320)
+        .accessibilityLabel("Today's doses: 2 of 3 taken")
+        .navigationTitle("Canvas")
     }
 }

@@ -118,6 +118,7 @@ extension InBrowser {
                 ("Focus", "input[type=password]"),
                 ("Geometry", "[data-geometry]"),
                 ("Accessibility", "[aria-label=Favorite]"),
+                ("Canvas", "svg.sw-canvas circle, svg.sw-canvas path"),
             ]
             for (title, selector) in pages {
                 _ = try await browser.run(
@@ -266,6 +267,17 @@ extension InBrowser {
                     try await waitUntil("the state follows") {
                         try await browser.text(".sw-detail").contains("Editing password")
                     }
+                }
+                if title == "Canvas" {
+                    // The renderer drew for the size the page measured: the SVG fills its box, and the text is there.
+                    let fit =
+                        try await browser.run(
+                            """
+                            var s=document.querySelector('svg.sw-canvas'),b=s.parentElement.getBoundingClientRect();
+                            return [Math.round(b.width)-Number(s.getAttribute('width')),s.querySelectorAll('path').length];
+                            """) as? [Int] ?? []
+                    #expect(fit.count == 2 && abs(fit[0]) <= 1 && fit[1] == 5, "\(fit)")
+                    #expect(try await browser.text("svg.sw-canvas").contains("2 of 3 taken"))
                 }
                 if title == "Geometry" {
                     // The page measures the reader; the server renders the bars for its width.

@@ -423,6 +423,7 @@ enum ClientAssets {
         .sw-zstack>.sw-color,.sw-zstack>.sw-shape-svg,.sw-zstack>.sw-box:has(>.sw-shape-svg,>.sw-color){width:100%;height:100%}\
         .sw-box:has(>.sw-shape-svg){align-self:stretch;flex:1 1 0;min-height:0}\
         .sw-geometry{align-self:stretch;flex:1 1 0;min-width:0;min-height:0;position:relative;display:flex;flex-direction:column;align-items:flex-start}\
+        .sw-box:has(>.sw-geometry){align-self:stretch}.sw-canvas-box{min-height:8px}.sw-canvas{position:absolute;inset:0;width:100%;height:100%;overflow:hidden}\
         .sw-popover-anchor{position:relative;display:inline-flex}\
         .sw-popover-backdrop{position:fixed;inset:0;z-index:24}\
         .sw-popover{position:absolute;z-index:25;min-width:180px;max-width:min(360px,90vw);padding:12px;border-radius:10px;background:var(--sw-surface);\
