@@ -48,6 +48,10 @@ public final class SceneInstance {
     private var focusDependent = false
     /// The window's phase, from the page's visibility and focus (`.background` while no page is connected).
     var phase: ScenePhase = .background
+    /// The system's appearance as the page reports it.
+    var systemColorScheme: ColorScheme = .light
+    /// The window's `preferredColorScheme`, from its last render (`nil`: none asked for, the system's).
+    var preferredColorScheme: ColorScheme?
     /// The menu bar of a window whose menus never change (built once).
     private var staticMenuBar: Node??
     /// The document window shows its Rename sheet.
@@ -268,6 +272,7 @@ public final class SceneInstance {
         }
         installDocumentActions(in: &context.environment)
         context.environment.scenePhase = phase
+        context.environment.colorScheme = preferredColorScheme ?? systemColorScheme
         // The window's edit mode: a slot of the window (not of a view), so a change renders the whole window.
         let editMode = slot(for: "_swiftuiweb.editMode", context: context) { EditMode.inactive }
         context.environment.editMode = Binding(
@@ -433,6 +438,11 @@ public final class SceneInstance {
         slots = slots.filter { context.usedSlots.contains($0.key) }
         openURLHandlers = context.openURLHandlers
         externalPreferences = context.externalPreferences
+        if context.preferredColorScheme != preferredColorScheme {
+            // The window's scheme changed: render again, so that every view reads it from the environment.
+            preferredColorScheme = context.preferredColorScheme
+            invalidate()
+        }
         runLifecycle(context)
         deliverPendingURLs()
         let newWindowURL =
@@ -470,8 +480,9 @@ public final class SceneInstance {
                     ]))
             actions = context.actions
         }
+        let scheme = preferredColorScheme.map { $0 == .dark ? "dark" : "light" } ?? ""
         return Node(
-            "main", id: "root", attributes: [("class", "sw-window")],
+            "main", id: "root", attributes: [("class", "sw-window"), ("data-scheme", scheme)],
             children: [bar] + noticeNodes + [
                 Node("div", id: "content", attributes: [("class", "sw-content")], children: nodes)
             ])
@@ -675,6 +686,13 @@ public final class SceneInstance {
             // A drag on a view with a DragGesture moved or ended: "c|e,startX,startY,x,y".
             guard let drag = inputs[event.id + "!drag"], let report = event.v else { return [] }
             drag(report)
+            return flush()
+        case "scheme":
+            // The system's light or dark appearance, as the page sees it.
+            let reported: ColorScheme = event.v == "dark" ? .dark : .light
+            guard reported != systemColorScheme else { return [] }
+            systemColorScheme = reported
+            if preferredColorScheme == nil { invalidate() }
             return flush()
         case "geometry":
             // The page measured a GeometryReader: "width,height,x,y".

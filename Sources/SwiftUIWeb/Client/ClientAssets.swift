@@ -11,12 +11,19 @@ enum ClientAssets {
         var lastPhase='';
         function phase(force){var p=document.visibilityState==='hidden'?'background':document.hasFocus()?'active':'inactive';
          if(force||p!==lastPhase){if(send({t:'phase',id:p}))lastPhase=p;}}
+        // Light or dark: the window's preferredColorScheme (#root's data-scheme) or else the system's, which the
+        // server hears (for @Environment(\.colorScheme)) on connect and whenever it changes.
+        var darkQ=window.matchMedia?matchMedia('(prefers-color-scheme: dark)'):null;
+        function scheme(report){var r=document.getElementById('root'),p=r&&r.dataset.scheme,
+         d=p?p==='dark':!!(darkQ&&darkQ.matches);document.documentElement.classList.toggle('sw-dark',d);
+         if(report)send({t:'scheme',id:'',v:darkQ&&darkQ.matches?'dark':'light'});}
+        if(darkQ&&darkQ.addEventListener)darkQ.addEventListener('change',function(){scheme(true);});scheme(false);
         document.addEventListener('visibilitychange',function(){phase(false);});
         window.addEventListener('focus',function(){phase(false);});window.addEventListener('blur',function(){phase(false);});
         function connect(){
          var opened=false;
          ws=new WebSocket((location.protocol==='https:'?'wss:':'ws:')+'//'+location.host+'/_swiftuiweb/ws?w='+id);
-         ws.onopen=function(){opened=true;tries=0;sw.open=true;sw.opens++;document.documentElement.classList.remove('sw-offline');phase(true);
+         ws.onopen=function(){opened=true;tries=0;sw.open=true;sw.opens++;document.documentElement.classList.remove('sw-offline');phase(true);scheme(true);
           document.querySelectorAll('[data-window]').forEach(function(b){b._want=null;});
           document.querySelectorAll('[data-geometry]').forEach(function(g){g._geo=null;});wins();geos();};
          ws.onmessage=function(m){var ps=JSON.parse(m.data);
@@ -25,7 +32,7 @@ enum ClientAssets {
           if(ps.pong){if(sw.onpong)sw.onpong();return;}
           var t0=performance.now();anim=null;for(var i=0;i<ps.length;i++)apply(ps[i]);anim=null;
           if(sw.lost){var f=document.getElementById(sw.lost);if(f){var a=document.activeElement;if(!a||a===document.body)f.focus({preventScroll:true});sw.lost=null;}}
-          wins();geos();sw.applyMs=performance.now()-t0;sw.patches++;sw.last=performance.now();if(sw.onpatch)sw.onpatch();};
+          wins();geos();scheme(false);sw.applyMs=performance.now()-t0;sw.patches++;sw.last=performance.now();if(sw.onpatch)sw.onpatch();};
          ws.onclose=function(){sw.open=false;document.documentElement.classList.add('sw-offline');tries++;
           if(!opened)signedOut();
           setTimeout(connect,Math.min(10000,100*Math.pow(2,tries))*(0.8+0.4*Math.random()));};
@@ -302,7 +309,7 @@ enum ClientAssets {
         .sw-back:hover{background:rgba(0,0,0,.05)}\
         .sw-stack-content{flex:1;display:flex;flex-direction:column;align-items:center;justify-content:center}\
         .sw-stack-content>.sw-list{width:calc(100% - 32px);max-width:680px;align-self:center}.sw-stack-content>.sw-form{padding-top:12px}\
-        .sw-list{margin:12px 16px;background:var(--sw-surface);border-radius:var(--sw-radius);box-shadow:0 0 0 .5px rgba(0,0,0,.1);overflow:hidden}\
+        .sw-list{margin:12px 16px;background:var(--sw-surface);border-radius:var(--sw-radius);box-shadow:0 0 0 .5px var(--sw-hairline,rgba(0,0,0,.1));overflow:hidden}\
         .sw-list>.sw-row{padding:10px 16px;min-height:44px;display:flex;align-items:center}\
         .sw-list>.sw-row+.sw-row{border-top:1px solid var(--sw-separator)}\
         .sw-list>.sw-section{margin:0}.sw-list:has(>.sw-section){background:transparent;box-shadow:none;overflow:visible}\
@@ -319,14 +326,14 @@ enum ClientAssets {
         .sw-section{display:flex;flex-direction:column;align-self:stretch}\
         .sw-section-header{font-size:12px;font-weight:500;text-transform:uppercase;letter-spacing:.03em;color:var(--sw-secondary);padding:0 16px 6px}\
         .sw-section-footer{font-size:12px;color:var(--sw-secondary);padding:6px 16px 0}\
-        .sw-section-rows{background:var(--sw-surface);border-radius:var(--sw-radius);box-shadow:0 0 0 .5px rgba(0,0,0,.1);overflow:hidden}\
+        .sw-section-rows{background:var(--sw-surface);border-radius:var(--sw-radius);box-shadow:0 0 0 .5px var(--sw-hairline,rgba(0,0,0,.1));overflow:hidden}\
         .sw-section-rows>.sw-row{padding:10px 16px;min-height:44px;display:flex;align-items:center}\
         .sw-section-rows>.sw-row+.sw-row{border-top:1px solid var(--sw-separator)}\
         .sw-section-rows .sw-field{border:0;padding:0;background:transparent;box-shadow:none}\
         .sw-section-rows .sw-button.sw-bordered{background:transparent;padding:0;justify-content:flex-start}\
         .sw-section-rows .sw-row>.sw-button{flex:none}\
         .sw-button{font:inherit;display:inline-flex;align-items:center;justify-content:center;gap:6px;padding:6px 14px;border-radius:var(--sw-button-radius,8px);\
-        border:0;cursor:pointer;color:var(--sw-accent);background:rgba(0,122,255,.11);transition:filter .1s,background .1s}\
+        border:0;cursor:pointer;color:var(--sw-accent);background:var(--sw-tint-bg,rgba(0,122,255,.11));transition:filter .1s,background .1s}\
         .sw-button:hover{filter:brightness(.95)}.sw-button:active{filter:brightness(.88)}\
         .sw-button.sw-prominent{background:var(--sw-accent);color:#fff;font-weight:500}\
         .sw-button.sw-borderless{background:transparent;padding:2px 4px}.sw-button.sw-plain{background:transparent;color:inherit;padding:0}\
@@ -462,6 +469,22 @@ enum ClientAssets {
         .sw-pin-h .sw-section-header{position:sticky;top:44px;z-index:1;background:var(--sw-bg)}\
         .sw-pin-f .sw-section-footer{position:sticky;bottom:0;z-index:1;background:var(--sw-bg)}\
         .sw-scroll .sw-pin-h .sw-section-header{top:0}\
-        .sw-editor{flex:1;align-self:stretch;min-height:60vh;resize:none;font:14px/1.5 ui-monospace,Menlo,monospace;border-radius:0;border:0}
+        .sw-editor{flex:1;align-self:stretch;min-height:60vh;resize:none;font:14px/1.5 ui-monospace,Menlo,monospace;border-radius:0;border:0}\
+        html.sw-dark{color-scheme:dark;--sw-accent:#0a84ff;--sw-label:#f5f5f7;--sw-secondary:#98989d;--sw-tertiary:#636366;\
+        --sw-quaternary:#48484a;--sw-bg:#000;--sw-surface:#1c1c1e;--sw-separator:#38383a;--sw-fill:#2c2c2e;--sw-tint-bg:rgba(10,132,255,.22);--sw-hairline:rgba(255,255,255,.12)}\
+        html.sw-dark .sw-windowbar{background:rgba(30,30,32,.92);border-bottom-color:#38383a}\
+        html.sw-dark .sw-window-title,html.sw-dark .sw-toolbar .sw-button,html.sw-dark .sw-newwindow,html.sw-dark .sw-menu-title,\
+        html.sw-dark .sw-menuitem{color:#e5e5ea}html.sw-dark .sw-menuitem:disabled{color:#636366}\
+        html.sw-dark .sw-toolbar .sw-button:hover,html.sw-dark .sw-newwindow:hover,html.sw-dark .sw-back:hover,html.sw-dark .sw-link:hover,\
+        html.sw-dark .sw-step:hover,html.sw-dark .sw-edit-control:hover,html.sw-dark .sw-menu-title:hover,\
+        html.sw-dark .sw-menu.sw-open .sw-menu-title{background:rgba(255,255,255,.08)}\
+        html.sw-dark .sw-sidebar{background:#161618;border-right-color:#38383a}\
+        html.sw-dark .sw-field{border-color:#48484a}html.sw-dark .sw-switch{background:#39393d}\
+        html.sw-dark .sw-switch:checked{background:#30d158}html.sw-dark .sw-alert{background:rgba(44,44,46,.98)}\
+        html.sw-dark .sw-menu-items{background:rgba(40,40,42,.98);box-shadow:0 0 0 .5px rgba(255,255,255,.15),0 10px 30px rgba(0,0,0,.5)}\
+        html.sw-dark .sw-popover{box-shadow:0 0 0 .5px rgba(255,255,255,.15),0 10px 30px rgba(0,0,0,.5)}\
+        html.sw-dark .sw-menu-sep{background:rgba(255,255,255,.12)}\
+        html.sw-dark .sw-notice{background:#3a2a10;color:#ffd599;border-bottom-color:#5c4420}\
+        html.sw-dark .sw-missing,html.sw-dark.sw-offline .sw-windowbar::after{color:#ffb340}
         """
 }

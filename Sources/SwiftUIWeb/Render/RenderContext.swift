@@ -18,6 +18,7 @@ final class Effects {
     var focused: [FocusedEntry] = []
     var openURLHandlers: [(URL) -> Void] = []
     var externalPreferences: [ExternalEventPreference] = []
+    var colorSchemes: [ColorScheme?] = []
     var focusTargets: [(key: String, element: String, value: AnyHashable)] = []
     var detail: (any View)?
     var title: String?
@@ -37,6 +38,7 @@ final class Effects {
         focused += e.focused
         openURLHandlers += e.openURLHandlers
         externalPreferences += e.externalPreferences
+        colorSchemes += e.colorSchemes
         focusTargets += e.focusTargets
         if let d = e.detail { detail = d }
     }
@@ -66,6 +68,9 @@ package final class RenderContext {
     /// `onOpenURL` handlers and `handlesExternalEvents(preferring:allowing:)` preferences of this pass.
     private(set) var openURLHandlers: [(URL) -> Void] = []
     private(set) var externalPreferences: [ExternalEventPreference] = []
+    /// The `preferredColorScheme` the window's views ask for in this pass: the first asked (the outermost view's).
+    private(set) var preferredColorScheme: ColorScheme?
+    private var colorSchemeAsked = false
     /// Controls tied to focus states (`focused(_:equals:)`): by focus state key, element id to value.
     private(set) var focusTargets: [String: [String: AnyHashable]] = [:]
     /// The `onSubmit` action in effect for text fields.
@@ -181,6 +186,13 @@ package final class RenderContext {
         externalPreferences.append(preference)
         effects.last?.externalPreferences.append(preference)
     }
+    func addPreferredColorScheme(_ scheme: ColorScheme?) {
+        if let scheme, !colorSchemeAsked {  // nil: no preference, which leaves the choice to other views
+            colorSchemeAsked = true
+            preferredColorScheme = scheme
+        }
+        effects.last?.colorSchemes.append(scheme)
+    }
     func addFocusTarget(key: String, element: String, value: AnyHashable) {
         focusTargets[key, default: [:]][element] = value
         effects.last?.focusTargets.append((key, element, value))
@@ -233,6 +245,7 @@ package final class RenderContext {
         for f in e.focused { addFocused(f) }
         for h in e.openURLHandlers { addOpenURLHandler(h) }
         for p in e.externalPreferences { addExternalEventPreference(p) }
+        for c in e.colorSchemes { addPreferredColorScheme(c) }
         for t in e.focusTargets { addFocusTarget(key: t.key, element: t.element, value: t.value) }
         if let d = e.detail { setDetail(d) }
         if title == nil, let t = e.title { title = t }
