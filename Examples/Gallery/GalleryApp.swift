@@ -29,6 +29,7 @@ enum Page: String, CaseIterable, Identifiable, Hashable {
     case geometry = "Geometry"
     case accessibility = "Accessibility"
     case canvas = "Canvas"
+    case gestures = "Gestures"
 
     /// A page is its own identity, so the sidebar's `List(selection:)` selects pages.
     var id: Page { self }
@@ -51,6 +52,7 @@ enum Page: String, CaseIterable, Identifiable, Hashable {
         case .geometry: "square.grid.2x2"
         case .accessibility: "person"
         case .canvas: "paintbrush"
+        case .gestures: "hand.tap"
         }
     }
 }
@@ -82,6 +84,7 @@ struct GalleryView: View {
             case .geometry: GeometryPage()
             case .accessibility: AccessibilityPage()
             case .canvas: CanvasPage()
+            case .gestures: GesturesPage()
             }
         }
     }
@@ -482,5 +485,39 @@ struct CanvasPage: View {
         .frame(height: 320)
         .accessibilityLabel("Today's doses: 2 of 3 taken")
         .navigationTitle("Canvas")
+    }
+}
+
+/// Taps, a long press, and a pinch with a rotation, each saying what it recognized.
+struct GesturesPage: View {
+    @State private var taps = 0
+    @State private var held = false
+    @GestureState private var pressing = false
+    @State private var scale: CGFloat = 1
+    @State private var turned = Angle.zero
+
+    var body: some View {
+        VStack(spacing: 20) {
+            Text("Double-tap: \(taps)")
+                .padding().background(.yellow.opacity(0.3))
+                .gesture(TapGesture(count: 2).onEnded { taps += 1 })
+            Text(held ? "Held" : pressing ? "Keep holding…" : "Hold for a second")
+                .padding().background(.orange.opacity(0.3))
+                .gesture(
+                    LongPressGesture(minimumDuration: 1)
+                        .updating($pressing) { value, state, _ in state = value }
+                        .onEnded { _ in held = true })
+            Image(systemName: "pills")
+                .font(.largeTitle)
+                .scaleEffect(scale)
+                .rotationEffect(turned)
+                .frame(width: 160, height: 160)
+                .background(.mint.opacity(0.2))
+                .gesture(
+                    MagnifyGesture().onChanged { scale = $0.magnification }
+                        .simultaneously(with: RotateGesture().onChanged { turned = $0.rotation }))
+            Text("Scale \(scale, format: .number.precision(.fractionLength(1))), turned \(Int(turned.degrees))°")
+        }
+        .navigationTitle("Gestures")
     }
 }

@@ -119,6 +119,7 @@ extension InBrowser {
                 ("Geometry", "[data-geometry]"),
                 ("Accessibility", "[aria-label=Favorite]"),
                 ("Canvas", "svg.sw-canvas circle, svg.sw-canvas path"),
+                ("Gestures", "[data-tap]"),
             ]
             for (title, selector) in pages {
                 _ = try await browser.run(
@@ -267,6 +268,51 @@ extension InBrowser {
                     try await waitUntil("the state follows") {
                         try await browser.text(".sw-detail").contains("Editing password")
                     }
+                }
+                if title == "Gestures" {
+                    let detail = { @Sendable () async throws -> String in try await browser.text(".sw-detail") }
+                    // A double click, then Return on the focused view (the keyboard's whole gesture).
+                    _ = try await browser.run(
+                        """
+                        var t=document.querySelector('[data-tap]'),r=t.getBoundingClientRect();
+                        t.dispatchEvent(new MouseEvent('click',{bubbles:true,detail:1,clientX:r.left+2,clientY:r.top+2}));
+                        t.dispatchEvent(new MouseEvent('click',{bubbles:true,detail:2,clientX:r.left+2,clientY:r.top+2}));
+                        """)
+                    try await waitUntil("a double tap") { try await detail().contains("Double-tap: 1") }
+                    _ = try await browser.run(
+                        """
+                        var t=document.querySelector('[data-tap]');t.focus();
+                        t.dispatchEvent(new KeyboardEvent('keydown',{key:'Enter',bubbles:true}));
+                        """)
+                    try await waitUntil("a tap from the keyboard") { try await detail().contains("Double-tap: 2") }
+                    // A press held for the second it takes.
+                    _ = try await browser.run(
+                        """
+                        var p=document.querySelector('[data-press]'),r=p.getBoundingClientRect();
+                        p.dispatchEvent(new PointerEvent('pointerdown',{bubbles:true,pointerId:7,clientX:r.left+3,clientY:r.top+3}));
+                        """)
+                    try await waitUntil("the press showing") { try await detail().contains("Keep holding") }
+                    try await waitUntil("the press lasting") { try await detail().contains("Held") }
+                    _ = try await browser.run(
+                        "document.dispatchEvent(new PointerEvent('pointerup',{bubbles:true,pointerId:7}))")
+                    // A trackpad's pinch (a wheel with Control held), then two fingers turning.
+                    _ = try await browser.run(
+                        """
+                        var m=document.querySelector('[data-magnify]'),r=m.getBoundingClientRect();
+                        m.dispatchEvent(new WheelEvent('wheel',{bubbles:true,cancelable:true,ctrlKey:true,deltaY:-40,
+                          clientX:r.left+80,clientY:r.top+80}));
+                        """)
+                    try await waitUntil("the pinch") { try await detail().contains("Scale 1.5") }
+                    _ = try await browser.run(
+                        """
+                        var m=document.querySelector('[data-rotate]'),r=m.getBoundingClientRect(),cx=r.left+80,cy=r.top+80;
+                        function ev(type,id,x,y){m.dispatchEvent(new PointerEvent(type,{bubbles:true,pointerId:id,
+                          pointerType:'touch',clientX:x,clientY:y}));}
+                        ev('pointerdown',11,cx-40,cy);ev('pointerdown',12,cx+40,cy);
+                        ev('pointermove',11,cx,cy-40);ev('pointermove',12,cx,cy+40);
+                        setTimeout(function(){ev('pointerup',11,cx,cy-40);ev('pointerup',12,cx,cy+40);},100);
+                        """)
+                    try await waitUntil("the turn") { try await detail().contains("turned 90°") }
                 }
                 if title == "Canvas" {
                     // The renderer drew for the size the page measured: the SVG fills its box, and the text is there.

@@ -21,6 +21,7 @@ struct AllStorageTypes: View {
 
     var body: some View {
         VStack {
+            // A Double in a Text's interpolation shows six decimals, as in SwiftUI.
             Text("\(bool) \(int) \(double) \(string) \(url.absoluteString) \(data.count) \(pane.rawValue) \(level.rawValue) \(optionalPane?.rawValue ?? "nil") \(optionalInt.map(String.init) ?? "nil") \(window.x),\(window.y)")
             Button("Change") {
                 bool = true; int = 7; double = 2.25; string = "b"; url = URL(string: "https://example.com/b")!
@@ -40,9 +41,9 @@ struct StorageTypesApp: App {
         let dir = tempDir()
         let host = AppHost(app: StorageTypesApp(), storageDirectory: dir)
         let scene = host.newScene()
-        #expect(scene.document().contains("false 0 0.5 a https://example.com/a 1 library 1 nil nil 0,0"))
+        #expect(scene.document().contains("false 0 0.500000 a https://example.com/a 1 library 1 nil nil 0,0"))
         scene.click("Change")
-        let changed = "true 7 2.25 b https://example.com/b 3 settings 3 settings 42 3,4"
+        let changed = "true 7 2.250000 b https://example.com/b 3 settings 3 settings 42 3,4"
         #expect(scene.text(changed))
         host.saveStorage()
         let restarted = AppHost(app: StorageTypesApp(), storageDirectory: dir)

@@ -694,6 +694,12 @@ public final class SceneInstance {
             systemColorScheme = reported
             if preferredColorScheme == nil { invalidate() }
             return flush()
+        case "tap", "press", "magnify", "rotate":
+            // A gesture the page recognized on a view: its report goes to the view's gesture handlers.
+            guard let gesture = inputs[event.id + "!" + event.t], let report = event.v else { return [] }
+            gesture(report)
+            host.endUndoEventGroups()
+            return flush()
         case "geometry":
             // The page measured a GeometryReader: "width,height,x,y".
             guard let measure = inputs[event.id + "!geometry"], let report = event.v else { return [] }

@@ -184,13 +184,53 @@ enum ClientAssets {
          return [d.s[0]+e.clientX-d.x,d.s[1]+e.clientY-d.y];}
         function dragSend(d,kind,p){send({t:'drag',id:d.el.id,v:[kind,d.s[0],d.s[1],p[0],p[1]].map(function(n){return typeof n==='number'?Math.round(n*10)/10:n;}).join(',')});}
         document.addEventListener('pointerdown',function(e){var el=e.target.closest('[data-drag]');if(!el||e.button>0)return;
-         drag={el:el,min:+el.dataset.drag,global:el.dataset.dragSpace==='global',x:e.clientX,y:e.clientY,on:false,q:null,f:0,s:null};
+         drag={el:el,min:parseFloat(el.dataset.drag),global:/,g$/.test(el.dataset.drag),x:e.clientX,y:e.clientY,on:false,q:null,f:0,s:null};
          drag.s=dragAt(drag,e);try{el.setPointerCapture(e.pointerId);}catch(x){/* a pointer already released has nothing to capture */}});
         document.addEventListener('pointermove',function(e){var d=drag;if(!d)return;
          if(!d.on&&Math.hypot(e.clientX-d.x,e.clientY-d.y)<d.min)return;d.on=true;d.q=dragAt(d,e);
          if(!d.f)d.f=requestAnimationFrame(function(){d.f=0;if(d.q&&drag===d)dragSend(d,'c',d.q);});});
         function dragEnd(e){var d=drag;drag=null;if(!d||!d.on)return;if(d.f)cancelAnimationFrame(d.f);dragSend(d,'e',dragAt(d,e));}
         document.addEventListener('pointerup',dragEnd);document.addEventListener('pointercancel',dragEnd);
+        // TapGesture / SpatialTapGesture: a click with its count and place; Return or Space on the focused view is the
+        // whole gesture (its count) at the view's middle.
+        function tapAt(t,e,kb){var r=t.getBoundingClientRect(),g=/,g$/.test(t.dataset.tap),n=parseInt(t.dataset.tap,10)||1;
+         var x=kb?r.left+r.width/2:e.clientX,y=kb?r.top+r.height/2:e.clientY;if(g){x+=scrollX;y+=scrollY;}else{x-=r.left;y-=r.top;}
+         send({t:'tap',id:t.id,v:[kb?n:e.detail||n,Math.round(x*10)/10,Math.round(y*10)/10].join(',')});}
+        document.addEventListener('click',function(e){var t=e.target.closest('[data-tap]');if(t&&!t.closest('[inert]'))tapAt(t,e,false);});
+        document.addEventListener('keydown',function(e){if(e.key!=='Enter'&&e.key!==' ')return;var t=e.target;
+         if(!t.dataset||!t.dataset.tap||/^(BUTTON|A|INPUT|SELECT|TEXTAREA)$/.test(t.tagName))return;e.preventDefault();tapAt(t,e,true);});
+        // LongPressGesture: a press held long enough without moving away ('b' when it begins, 'e' when it lasted,
+        // 'x' when let go or moved away first).
+        var press=null;
+        document.addEventListener('pointerdown',function(e){var el=e.target.closest('[data-press]');if(!el||e.button>0)return;
+         var a=el.dataset.press.split(','),p={el:el,x:e.clientX,y:e.clientY,max:+a[1]||10,done:false};press=p;
+         send({t:'press',id:el.id,v:'b'});p.timer=setTimeout(function(){if(press===p){p.done=true;send({t:'press',id:el.id,v:'e'});}},(+a[0]||0)*1000);});
+        function pressOff(){var p=press;press=null;if(!p)return;clearTimeout(p.timer);if(!p.done)send({t:'press',id:p.el.id,v:'x'});}
+        document.addEventListener('pointermove',function(e){if(press&&Math.hypot(e.clientX-press.x,e.clientY-press.y)>press.max)pressOff();});
+        document.addEventListener('pointerup',pressOff);document.addEventListener('pointercancel',pressOff);
+        // MagnifyGesture / RotateGesture: two fingers on the view, or a trackpad's pinch (a wheel with Control held);
+        // 'c' with the scale or angle since they began (at most one a frame), 'e' when they end.
+        var fingers={},two=null,pinch=null;
+        function local(el,x,y){var r=el.getBoundingClientRect();return [Math.round((x-r.left)*10)/10,Math.round((y-r.top)*10)/10];}
+        function twoSend(g,kind){['magnify','rotate'].forEach(function(k){var v=k==='magnify'?g.scale:g.angle;if(!g.el.hasAttribute('data-'+k))return;
+         var min=parseFloat(g.el.getAttribute('data-'+k))||0;if(!g[k]&&Math.abs(k==='magnify'?v-1:v)<min)return;
+         if(kind==='e'&&!g[k])return;g[k]=true;send({t:k,id:g.el.id,v:[kind,Math.round(v*10000)/10000,g.s[0],g.s[1]].join(',')});});}
+        function twoQueue(g){if(!g.f)g.f=requestAnimationFrame(function(){g.f=0;if(two===g||pinch===g)twoSend(g,'c');});}
+        function spread(){var ps=Object.keys(fingers).map(function(k){return fingers[k];});return ps.length<2?null:
+         {d:Math.hypot(ps[1].x-ps[0].x,ps[1].y-ps[0].y),a:Math.atan2(ps[1].y-ps[0].y,ps[1].x-ps[0].x),
+          mx:(ps[0].x+ps[1].x)/2,my:(ps[0].y+ps[1].y)/2,el:ps[0].el};}
+        document.addEventListener('pointerdown',function(e){if(e.pointerType!=='touch')return;
+         var el=e.target.closest('[data-magnify],[data-rotate]');if(!el)return;fingers[e.pointerId]={x:e.clientX,y:e.clientY,el:el};
+         var s=spread();if(s&&!two&&s.d>0)two={el:s.el,d0:s.d,a0:s.a,scale:1,angle:0,s:local(s.el,s.mx,s.my),f:0};});
+        document.addEventListener('pointermove',function(e){var f=fingers[e.pointerId];if(!f)return;f.x=e.clientX;f.y=e.clientY;
+         var s=spread();if(!two||!s)return;two.scale=s.d/two.d0;two.angle=s.a-two.a0;twoQueue(two);});
+        function fingerUp(e){if(!fingers[e.pointerId])return;delete fingers[e.pointerId];var g=two;
+         if(g&&Object.keys(fingers).length<2){two=null;if(g.f)cancelAnimationFrame(g.f);twoSend(g,'e');}}
+        document.addEventListener('pointerup',fingerUp);document.addEventListener('pointercancel',fingerUp);
+        document.addEventListener('wheel',function(e){if(!e.ctrlKey)return;var el=e.target.closest('[data-magnify]');if(!el)return;
+         e.preventDefault();if(!pinch||pinch.el!==el)pinch={el:el,scale:1,angle:0,s:local(el,e.clientX,e.clientY),f:0};
+         var g=pinch;g.scale*=Math.exp(-e.deltaY/100);twoQueue(g);clearTimeout(g.t);
+         g.t=setTimeout(function(){if(pinch===g){pinch=null;if(g.f)cancelAnimationFrame(g.f);twoSend(g,'e');}},250);},{passive:false});
         function hover(e,v){var h=e.target.closest('[data-hover]');
          if(h&&!(e.relatedTarget&&h.contains(e.relatedTarget)))send({t:'hover',id:h.id,v:v});}
         document.addEventListener('mouseover',function(e){hover(e,'1');});
@@ -446,6 +486,7 @@ enum ClientAssets {
         .sw-fits{align-self:stretch;min-width:0;display:grid;grid-template-columns:minmax(0,1fr);overflow:hidden}.sw-fit-option{grid-area:1/1;display:none;min-width:0}\
         .sw-fit-option.sw-fit-shown{display:flex;flex-direction:column}\
         .sw-fit-option.sw-fit-measure{display:flex;flex-direction:column;visibility:hidden;width:max-content;max-width:none}\
+        [data-magnify],[data-rotate]{touch-action:none}[data-tap],[data-press]{cursor:pointer;user-select:none;-webkit-user-select:none}\
         [data-drag]{touch-action:none;user-select:none;-webkit-user-select:none;cursor:grab}\
         .sw-field.sw-field-plain{border:0;background:transparent;box-shadow:none;padding-left:0;padding-right:0}\
         .sw-groupbox{align-self:stretch;background:var(--sw-fill);border-radius:var(--sw-radius);padding:12px;display:flex;flex-direction:column;gap:8px}\

@@ -7,9 +7,12 @@ import Foundation
 /// `{"t":"window","id":"…","a":first,"d":count}` (the rows of a long list the page shows, give or take a screen),
 /// `{"t":"geometry","id":"…","v":"width,height,x,y"}` (the size and place the page laid a `GeometryReader` out at),
 /// `{"t":"drag","id":"…","v":"c|e,startX,startY,x,y"}` (a drag on a view with a `DragGesture` moved or ended),
+/// `{"t":"scheme","v":"light|dark"}` (the system's appearance), gestures' `{"t":"tap","id":"…","v":"count,x,y"}`,
+/// `{"t":"press","id":"…","v":"b|e|x"}` (a long press began, lasted, or was let go or moved away first),
+/// `{"t":"magnify","id":"…","v":"c|e,scale,x,y"}` and `{"t":"rotate","id":"…","v":"c|e,radians,x,y"}`,
 /// `{"t":"phase","id":"active|inactive|background"}` (the page's visibility and focus) or `{"t":"ping","id":""}` (answered with `{"pong":true}`).
 public struct ClientEvent: Codable, Sendable {
-    /// Event type: `click`, `input`, `splice`, `submit`, `focus`, `hover`, `window`, `geometry`, `drag`, `phase` or `ping`.
+    /// Event type: one of ``types``.
     public var t: String
     /// Target element id.
     public var id: String
@@ -34,6 +37,7 @@ public struct ClientEvent: Codable, Sendable {
     /// The event types a page sends.
     static let types: Set<String> = [
         "click", "input", "splice", "submit", "focus", "hover", "window", "geometry", "drag", "phase", "ping",
+        "scheme", "tap", "press", "magnify", "rotate",
     ]
     /// Longest element id a page can name (ids are structural paths, far shorter).
     static let maxIDLength = 1024

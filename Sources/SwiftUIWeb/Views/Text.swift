@@ -1,12 +1,23 @@
 /// A view that displays text (always escaped).
 public struct Text: View, PrimitiveView, Equatable {
-    struct Run: Equatable {
+    struct Run: Equatable, Sendable {
         var string: String
         var style: String
+        /// A symbol drawn inline (`Text("\(Image(systemName: "star")) Favorites")`).
+        var symbol: String? = nil
     }
     var runs: [Run]
-    /// Creates text from a string (not localized on Linux).
+    /// Creates text from a string, shown as it is (not looked up as a localized key, as in SwiftUI).
+    @_disfavoredOverload
     public init<S: StringProtocol>(_ content: S) { runs = [Run(string: String(content), style: "")] }
+    /// Creates text from a localized key (a literal, with its interpolations formatted): the key's translation in
+    /// `tableName` (default `Localizable`) of `bundle` (default the app's), or the literal when there is none.
+    /// `comment` is for translators.
+    public init(
+        _ key: LocalizedStringKey, tableName: String? = nil, bundle: Bundle? = nil, comment: StaticString? = nil
+    ) {
+        runs = key.resolve(table: tableName, bundle: bundle)
+    }
     /// Creates text from a literal string.
     public init(verbatim content: String) { runs = [Run(string: content, style: "")] }
     /// Creates text showing a value in a format.
@@ -14,7 +25,10 @@ public struct Text: View, PrimitiveView, Equatable {
         self.init(format.format(input))
     }
     /// Creates text showing a date in a style.
-    public init(_ date: Date, style: DateStyle) {
+    public init(_ date: Date, style: DateStyle) { self.init(Text.string(from: date, style: style)) }
+
+    /// A date as `Text(_:style:)` shows it.
+    nonisolated static func string(from date: Date, style: DateStyle) -> String {
         let f = DateFormatter()
         switch style.kind {
         case 0:
@@ -24,7 +38,7 @@ public struct Text: View, PrimitiveView, Equatable {
             f.dateStyle = .long
             f.timeStyle = .none
         }
-        self.init(f.string(from: date))
+        return f.string(from: date)
     }
     /// How `Text(_:style:)` shows a date.
     public struct DateStyle: Sendable {
@@ -39,7 +53,7 @@ public struct Text: View, PrimitiveView, Equatable {
     /// Primitive view.
     public var body: Never { fatalError("primitive view") }
     package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
-        if runs.count == 1 {
+        if runs.count == 1 && runs[0].symbol == nil {
             let style = runs[0].style
             return [
                 Node(
@@ -49,7 +63,13 @@ public struct Text: View, PrimitiveView, Equatable {
             ]
         }
         let children = runs.enumerated().map { i, r in
-            Node(
+            if let symbol = r.symbol {
+                return Node(
+                    "span", id: path + "." + String(i),
+                    attributes: [("class", "sw-symbol"), ("role", "img"), ("aria-label", symbol)],
+                    raw: Symbols.svg(symbol))
+            }
+            return Node(
                 "span", id: path + "." + String(i), attributes: r.style.isEmpty ? [] : [("style", r.style)],
                 text: r.string)
         }
