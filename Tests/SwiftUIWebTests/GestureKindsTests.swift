@@ -17,7 +17,8 @@ struct GestureKindsTests {
                 Text("Tap me")
                     .gesture(TapGesture(count: 2).onEnded { log.append("double") })
                 Text("Where")
-                    .gesture(SpatialTapGesture().onEnded { log.append("at \(Int($0.location.x)),\(Int($0.location.y))") })
+                    .gesture(
+                        SpatialTapGesture().onEnded { log.append("at \(Int($0.location.x)),\(Int($0.location.y))") })
                 Text(pressing ? "Pressing" : "Press me")
                     .gesture(
                         LongPressGesture(minimumDuration: 1)
@@ -29,7 +30,9 @@ struct GestureKindsTests {
                             .simultaneously(with: RotateGesture().onEnded { angle = $0.rotation }))
                 Text("Scale \(String(format: "%.1f", Double(scale))) angle \(Int(angle.degrees))")
                 Text("Old pinch").gesture(MagnificationGesture().onEnded { log.append("pinched \($0)") })
-                Text("Hold").onLongPressGesture(minimumDuration: 0.2) { log.append("long") } onPressingChanged: {
+                Text("Hold").onLongPressGesture(minimumDuration: 0.2) {
+                    log.append("long")
+                } onPressingChanged: {
                     log.append($0 ? "down" : "up")
                 }
                 Text("Log: " + log.joined(separator: ";"))

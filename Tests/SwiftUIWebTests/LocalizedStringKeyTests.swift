@@ -51,6 +51,27 @@ struct LocalizedStringKeyTests {
         #expect(Text("Settings", tableName: "Other", bundle: bundle).plainText == "Settings")
     }
 
+    @Test func controlsTakeLocalizedTitles() {
+        let count = 2
+        let price = 4.5
+        let scene = window {
+            Form {
+                Section("Doses left: \(count)") {
+                    Button("Refill for \(price, format: .number.precision(.fractionLength(2)))") {}
+                    Toggle("Remind me \(count) times", isOn: .constant(true))
+                    Label("Take \(count)", systemImage: "pills")
+                    TextField("Note \(count)", text: .constant(""))
+                }
+            }
+            .navigationTitle("Plan \(count)")
+        }
+        for shown in ["Doses left: 2", "Refill for 4.50", "Remind me 2 times", "Take 2"] {
+            #expect(scene.text(shown), "\(shown)")
+        }
+        #expect(scene.tree.first { $0.tag == "input" && $0.attr("placeholder") == "Note 2" } != nil)
+        #expect(scene.title == "Plan 2")
+    }
+
     @Test func malformedTranslationsNeverReadMissingArguments() {
         let runs = LocalizedStringKey.substitute("%@ and %@ and %3$@ and %", [[Text.Run(string: "one", style: "")]])
         #expect(runs.map(\.string).joined() == "one and %@ and %3$@ and %")

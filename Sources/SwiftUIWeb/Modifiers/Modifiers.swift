@@ -51,9 +51,14 @@ struct TitleView<Content: View>: View, PrimitiveView {
 }
 
 extension View {
-    /// Sets the navigation title, which also becomes the window's title.
+    /// Sets the navigation title (a string, shown as it is), which also becomes the window's title.
+    @_disfavoredOverload
     public func navigationTitle<S: StringProtocol>(_ title: S) -> some View {
         TitleView(content: self, title: String(title))
+    }
+    /// Sets a localized navigation title, which also becomes the window's title.
+    public func navigationTitle(_ titleKey: LocalizedStringKey) -> some View {
+        TitleView(content: self, title: Text(titleKey).plainText)
     }
     /// Sets the navigation title from text.
     public func navigationTitle(_ title: Text) -> some View { TitleView(content: self, title: title.plainText) }

@@ -74,18 +74,33 @@ public struct Button<Label: View>: View, PrimitiveView {
 }
 
 extension Button where Label == Text {
-    /// Creates a button with a text label.
+    /// Creates a button with a text label (a string, shown as it is).
+    @_disfavoredOverload
     public init<S: StringProtocol>(_ title: S, action: @escaping () -> Void) {
         self.init(action: action) { Text(title) }
     }
-    /// Creates a button with a role and a text label.
+    /// Creates a button with a role and a text label (a string, shown as it is).
+    @_disfavoredOverload
     public init<S: StringProtocol>(_ title: S, role: ButtonRole?, action: @escaping () -> Void) {
         self.init(role: role, action: action) { Text(title) }
+    }
+    /// Creates a button with a localized text label.
+    public init(_ titleKey: LocalizedStringKey, action: @escaping () -> Void) {
+        self.init(action: action) { Text(titleKey) }
+    }
+    /// Creates a button with a role and a localized text label.
+    public init(_ titleKey: LocalizedStringKey, role: ButtonRole?, action: @escaping () -> Void) {
+        self.init(role: role, action: action) { Text(titleKey) }
     }
 }
 
 extension Button where Label == SwiftUIWeb.Label<Text, Image> {
-    /// Creates a button with a title and a system symbol.
+    /// Creates a button with a localized title and a system symbol.
+    public init(_ titleKey: LocalizedStringKey, systemImage: String, action: @escaping () -> Void) {
+        self.init(action: action) { SwiftUIWeb.Label(titleKey, systemImage: systemImage) }
+    }
+    /// Creates a button with a title (a string, shown as it is) and a system symbol.
+    @_disfavoredOverload
     public init<S: StringProtocol>(_ title: S, systemImage: String, action: @escaping () -> Void) {
         self.init(action: action) { SwiftUIWeb.Label(title, systemImage: systemImage) }
     }

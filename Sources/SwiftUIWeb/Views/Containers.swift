@@ -202,9 +202,15 @@ extension Section where Parent == EmptyView, Footer == EmptyView {
     }
 }
 extension Section where Parent == Text, Footer == EmptyView {
-    /// A section with a text header.
+    /// A section with a text header (a string, shown as it is).
+    @_disfavoredOverload
     public init<S: StringProtocol>(_ title: S, @ViewBuilder content: () -> Content) {
         self.init(content: content, header: { Text(title) }, footer: { EmptyView() })
+    }
+    /// A section with a localized text header.
+    public init(_ titleKey: LocalizedStringKey, @ViewBuilder content: () -> Content) {
+        let title = Text(titleKey)
+        self.init(content: content, header: { title }, footer: { EmptyView() })
     }
 }
 extension Section where Footer == EmptyView {

@@ -106,10 +106,17 @@ public struct TextField<Label: View>: View, PrimitiveView {
 }
 
 extension TextField where Label == Text {
-    /// A text field with a title (shown as its placeholder).
+    /// A text field with a title (a string, shown as it is, as its placeholder).
+    @_disfavoredOverload
     public init<S: StringProtocol>(_ title: S, text: Binding<String>) {
         self.init(
             label: Text(title), placeholder: String(title), get: { text.wrappedValue }, set: { text.wrappedValue = $0 })
+    }
+    /// A text field with a localized title (shown as its placeholder).
+    public init(_ titleKey: LocalizedStringKey, text: Binding<String>) {
+        let title = Text(titleKey)
+        self.init(
+            label: title, placeholder: title.plainText, get: { text.wrappedValue }, set: { text.wrappedValue = $0 })
     }
     /// A text field with a title and a prompt.
     public init<S: StringProtocol>(_ title: S, text: Binding<String>, prompt: Text?) {
@@ -231,8 +238,11 @@ public struct Toggle<Label: View>: View, PrimitiveView {
 }
 
 extension Toggle where Label == Text {
-    /// A toggle with a title.
+    /// A toggle with a title (a string, shown as it is).
+    @_disfavoredOverload
     public init<S: StringProtocol>(_ title: S, isOn: Binding<Bool>) { self.init(isOn: isOn) { Text(title) } }
+    /// A toggle with a localized title.
+    public init(_ titleKey: LocalizedStringKey, isOn: Binding<Bool>) { self.init(isOn: isOn) { Text(titleKey) } }
 }
 
 extension Toggle where Label == SwiftUIWeb.Label<Text, Image> {

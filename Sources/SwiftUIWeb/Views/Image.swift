@@ -146,7 +146,13 @@ public struct Label<Title: View, Icon: View>: View, PrimitiveView {
 }
 
 extension Label where Title == Text, Icon == Image {
-    /// A label with a system symbol.
+    /// A label with a localized title and a system symbol.
+    public init(_ titleKey: LocalizedStringKey, systemImage name: String) {
+        self.title = Text(titleKey)
+        icon = Image(systemName: name)
+    }
+    /// A label with a title (a string, shown as it is) and a system symbol.
+    @_disfavoredOverload
     public init<S: StringProtocol>(_ title: S, systemImage name: String) {
         self.title = Text(title)
         icon = Image(systemName: name)

@@ -75,7 +75,9 @@ public struct LocalizedStringKey: Equatable, Sendable, ExpressibleByStringInterp
             append(Text.string(from: date, style: style), specifier: "%@")
         }
         /// A value through a Foundation formatter (`nil`: `String(describing:)`).
-        public mutating func appendInterpolation<Subject: ReferenceConvertible>(_ subject: Subject, formatter: Formatter?) {
+        public mutating func appendInterpolation<Subject: ReferenceConvertible>(
+            _ subject: Subject, formatter: Formatter?
+        ) {
             append(formatter?.string(for: subject) ?? String(describing: subject), specifier: "%@")
         }
         /// A styled text, kept with its styles.
