@@ -1,7 +1,7 @@
-import Charts
 import Foundation
 import Testing
 
+@testable import Charts
 @testable import SwiftUIWeb
 
 private struct Sale: Identifiable {
@@ -434,5 +434,37 @@ struct ChartTests {
         }
         let labels = scene.tree.all { $0.tag == "text" }.compactMap(\.text)
         #expect(labels.contains("50%") && labels.contains("100%"), "\(labels)")
+    }
+}
+
+/// The hand-written number and escaping fast paths write what the plain forms wrote.
+@Suite("Chart text fast paths")
+struct ChartTextFastPathTests {
+    @Test func coordinatesAreWrittenAsStringWroteThem() {
+        func old(_ v: Double) -> String {
+            let r = (v * 100).rounded() / 100
+            if r == r.rounded() { return String(Int(r)) }
+            return String(r)
+        }
+        var generator = SystemRandomNumberGenerator()
+        var values: [Double] = [
+            0, -0.0, 0.004, -0.004, 0.005, 0.05, -0.05, 0.1, 1.1, 12.5, 12.05, -12.34, 599.99, 1e6 + 0.25,
+        ]
+        for _ in 0..<20_000 { values.append(Double.random(in: -10_000...10_000, using: &generator)) }
+        for value in values {
+            #expect(CurvePath.num(value) == old(value), "\(value)")
+        }
+    }
+
+    @Test func escapingKeepsTextAndReplacesTheFiveCharacters() {
+        #expect(HTML.escape("plain") == "plain")
+        #expect(HTML.escape("") == "")
+        #expect(
+            HTML.escape(#"<a href="x">Tom & Jerry's</a>"#)
+                == "&lt;a href=&quot;x&quot;&gt;Tom &amp; Jerry&#39;s&lt;/a&gt;")
+        #expect(HTML.escape("é<ü>🙂&") == "é&lt;ü&gt;🙂&amp;")
+        var out = "start:"
+        HTML.escape("a<b", into: &out)
+        #expect(out == "start:a&lt;b")
     }
 }

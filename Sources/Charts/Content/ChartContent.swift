@@ -103,7 +103,9 @@ extension ForEach: ChartContent where Content: ChartContent {
 extension ForEach: PrimitiveChartContent where Content: ChartContent {
     func collect(into marks: inout [MarkRecord], key: String) {
         forEachElement { id, content in
-            ChartContentCollector.collect(content, into: &marks, key: key + "[" + String(describing: id) + "]")
+            // An Int or String identity written directly (String(describing:) reflects, and a chart has many marks).
+            let name = (id as? Int).map { String($0) } ?? (id as? String) ?? String(describing: id)
+            ChartContentCollector.collect(content, into: &marks, key: key + "[" + name + "]")
         }
     }
 }

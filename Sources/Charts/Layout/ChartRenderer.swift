@@ -742,17 +742,33 @@ struct ChartRenderer {
             "path", id: id,
             attributes: [
                 ("d", shape._svgPath),
-                ("transform", "translate(\(CurvePath.num(x)) \(CurvePath.num(y))) scale(\(CurvePath.num(radius)))"),
+                (
+                    "transform",
+                    "translate(" + CurvePath.num(x) + " " + CurvePath.num(y) + ") scale(" + CurvePath.num(radius) + ")"
+                ),
             ], mark: mark, color: color, roleDescription: "point")
     }
 
     /// What assistive technologies read for a mark: its label, or its values ("Day: Mon, Doses: 3").
     func accessibleLabel(_ mark: MarkRecord) -> String {
-        let base =
-            mark.accessibilityLabel
-            ?? mark.components.map { "\($0.label): \($0.text)" }.joined(separator: ", ")
-        if let value = mark.accessibilityValue { return base + ", " + value }
-        return base
+        var text: String
+        if let label = mark.accessibilityLabel {
+            text = label
+        } else {
+            text = ""
+            text.reserveCapacity(48)
+            for (index, component) in mark.components.enumerated() {
+                if index > 0 { text += ", " }
+                text += component.label
+                text += ": "
+                text += component.text
+            }
+        }
+        if let value = mark.accessibilityValue {
+            text += ", "
+            text += value
+        }
+        return text
     }
 
     /// One line or area series: the path, and its points' symbols when the marks ask for symbols.

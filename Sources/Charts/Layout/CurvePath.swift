@@ -99,9 +99,19 @@ enum CurvePath {
     static func pair(_ p: Point) -> String { num(p.x) + "," + num(p.y) }
 
     /// A coordinate with at most two decimals.
+    /// Written with integer arithmetic (a chart writes several per mark; `String(Double)` costs several times more),
+    /// as `String` would write the rounded value: `12`, `12.5`, `-0.05`.
     static func num(_ v: Double) -> String {
-        let r = (v * 100).rounded() / 100
-        if r == r.rounded() { return String(Int(r)) }
-        return String(r)
+        let scaled = (v * 100).rounded()
+        guard scaled.isFinite, abs(scaled) < 9e15 else { return String((v * 100).rounded() / 100) }
+        let units = Int64(scaled)
+        let magnitude = units.magnitude
+        let whole = magnitude / 100
+        let fraction = magnitude % 100
+        var text = units < 0 ? "-" + String(whole) : String(whole)
+        if fraction != 0 {
+            text += fraction % 10 == 0 ? "." + String(fraction / 10) : (fraction < 10 ? ".0" : ".") + String(fraction)
+        }
+        return text
     }
 }

@@ -28,22 +28,38 @@ package struct Node: Equatable, Sendable {
 
     /// Serializes to HTML, escaping all text and attribute values.
     func html(into out: inout String) {
-        out += "<" + tag + " id=\"" + HTML.escape(id) + "\""
+        out += "<"
+        out += tag
+        out += " id=\""
+        HTML.escape(id, into: &out)
+        out += "\""
+        let isTextArea = tag == "textarea"
         for (k, v) in attributes {
             // A textarea's value is written as its content (below), not as an attribute.
-            if k == "value" && tag == "textarea" { continue }
-            if HTML.booleanAttributes.contains(k) {
-                if v == "true" { out += " " + k }
+            if isTextArea && k == "value" { continue }
+            if HTML.isBooleanAttribute(k) {
+                if v == "true" {
+                    out += " "
+                    out += k
+                }
             } else {
-                out += " " + k + "=\"" + HTML.escape(v) + "\""
+                out += " "
+                out += k
+                out += "=\""
+                HTML.escape(v, into: &out)
+                out += "\""
             }
         }
         out += ">"
-        if tag == "textarea", let value = attributes.first(where: { $0.0 == "value" })?.1 { out += HTML.escape(value) }
-        if let text { out += HTML.escape(text) }
+        if isTextArea, let value = attributes.first(where: { $0.0 == "value" })?.1 { HTML.escape(value, into: &out) }
+        if let text { HTML.escape(text, into: &out) }
         if let raw { out += raw }
         for c in children { c.html(into: &out) }
-        if !HTML.voidTags.contains(tag) { out += "</" + tag + ">" }
+        if !HTML.isVoidTag(tag) {
+            out += "</"
+            out += tag
+            out += ">"
+        }
     }
 
     var html: String {
@@ -80,22 +96,57 @@ package struct Node: Equatable, Sendable {
 
 /// HTML escaping.
 enum HTML {
-    static let voidTags: Set<String> = ["input", "img", "hr", "br"]
-    /// Attributes rendered by presence; their value is `"true"` or `"false"`.
-    static let booleanAttributes: Set<String> = ["checked", "disabled", "selected", "hidden", "readonly"]
+    /// Whether a tag has no end tag.
+    static func isVoidTag(_ tag: String) -> Bool {
+        switch tag {
+        case "input", "img", "hr", "br": true
+        default: false
+        }
+    }
+
+    /// Whether an attribute is rendered by presence (its value is `"true"` or `"false"`).
+    static func isBooleanAttribute(_ name: String) -> Bool {
+        switch name {
+        case "checked", "disabled", "selected", "hidden", "readonly": true
+        default: false
+        }
+    }
+
+    /// The text with `&`, `<`, `>`, `"` and `'` written as character references.
     static func escape(_ s: String) -> String {
         var out = ""
         out.reserveCapacity(s.utf8.count)
-        for ch in s.unicodeScalars {
-            switch ch {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.unicodeScalars.append(ch)
-            }
-        }
+        escape(s, into: &out)
         return out
+    }
+
+    /// Appends the text to `out` with `&`, `<`, `>`, `"` and `'` written as character references: the runs between
+    /// them are appended whole (the characters are ASCII, so every cut is on a character boundary).
+    static func escape(_ s: String, into out: inout String) {
+        let utf8 = s.utf8
+        var start = utf8.startIndex
+        var index = start
+        while index != utf8.endIndex {
+            let entity: String
+            switch utf8[index] {
+            case UInt8(ascii: "&"): entity = "&amp;"
+            case UInt8(ascii: "<"): entity = "&lt;"
+            case UInt8(ascii: ">"): entity = "&gt;"
+            case UInt8(ascii: "\""): entity = "&quot;"
+            case UInt8(ascii: "'"): entity = "&#39;"
+            default:
+                utf8.formIndex(after: &index)
+                continue
+            }
+            if start != index { out += s[start..<index] }
+            out += entity
+            utf8.formIndex(after: &index)
+            start = index
+        }
+        if start == utf8.startIndex {
+            out += s
+        } else if start != utf8.endIndex {
+            out += s[start..<utf8.endIndex]
+        }
     }
 }
