@@ -323,6 +323,11 @@ enum ClientAssets {
         .sw-chart{align-self:stretch;flex:1 1 auto;min-width:0;min-height:0}.sw-box:has(>.sw-chart){align-self:stretch}\
         .sw-vstack:has(>.sw-list,>.sw-scroll,>.sw-lazy,>.sw-searchable),.sw-box:has(>.sw-list,>.sw-scroll,>.sw-lazy,>.sw-searchable){align-self:stretch}\
         .sw-tabview{display:flex;flex-direction:column;align-self:stretch;gap:8px}.sw-tabbar{display:flex;gap:4px;border-bottom:1px solid rgba(128,128,128,.3)}\
+        .sw-paged{align-items:stretch}.sw-page-controls{display:flex;align-items:center;justify-content:center;gap:12px}\
+        .sw-page-index{display:flex;gap:8px}.sw-page-dot{width:8px;height:8px;padding:0;border:0;border-radius:50%;\
+        background:var(--sw-quaternary);cursor:pointer}.sw-page-dot.sw-on{background:var(--sw-label)}\
+        .sw-page-turn{border:0;background:none;color:var(--sw-accent);padding:4px;border-radius:6px;cursor:pointer;display:flex}\
+        .sw-page-turn:disabled{opacity:.3;cursor:default}\
         .sw-tab{border:none;background:none;padding:6px 12px;color:var(--sw-secondary);cursor:pointer;display:inline-flex;gap:6px;align-items:center}\
         .sw-tab.sw-on{color:var(--sw-accent);box-shadow:inset 0 -2px 0 var(--sw-accent)}.sw-tab .sw-badge{background:#ff3b30;color:#fff}\
         .sw-text{white-space:pre-wrap;overflow-wrap:anywhere}\

@@ -33,6 +33,11 @@ public struct TabView<SelectionValue: Hashable, Content: View>: View, PrimitiveV
         let selected = tags.firstIndex { $0 == current } ?? 0
         context.shownTab = labels.indices.contains(selected) ? labels[selected].id : nil
         let panels = context.render(content, path: path + ".c", axis: .vertical)
+        let paging = context.environment.tabViewStyle._paging
+        // A tab view's own style is not its tabs' content's.
+        let savedStyle = context.environment.tabViewStyle
+        context.environment.tabViewStyle = DefaultTabViewStyle()
+        defer { context.environment.tabViewStyle = savedStyle }
         var tabs: [Node] = []
         for (index, panel) in panels.enumerated() {
             let id = "\(path).t\(index)"
@@ -60,6 +65,9 @@ public struct TabView<SelectionValue: Hashable, Content: View>: View, PrimitiveV
             panel.attributes.append(("aria-labelledby", "\(path).t\(selected)"))
             shown = [panel]
         }
+        if let paging {
+            return [pager(context, path: path, tabs: tabs, shown: shown, selected: selected, mode: paging)]
+        }
         return [
             Node(
                 "div", id: path, attributes: [("class", "sw-tabview")],
@@ -70,6 +78,49 @@ public struct TabView<SelectionValue: Hashable, Content: View>: View, PrimitiveV
                 ]
                     + shown)
         ]
+    }
+}
+
+extension TabView {
+    /// The page style: the selected page, then Previous, the index of dots (the tabs, each named "Page N of M"),
+    /// and Next.
+    func pager(
+        _ context: RenderContext, path: String, tabs: [Node], shown: [Node], selected: Int,
+        mode: PageTabViewStyle.IndexDisplayMode
+    ) -> Node {
+        var dots = tabs
+        for index in dots.indices {
+            dots[index].children = []
+            dots[index].attributes.removeAll { $0.0 == "class" }
+            dots[index].attributes.insert(("class", index == selected ? "sw-page-dot sw-on" : "sw-page-dot"), at: 0)
+            dots[index].attributes.append(("aria-label", "Page \(index + 1) of \(tabs.count)"))
+        }
+        func turn(_ offset: Int, _ name: String, _ symbol: String) -> Node {
+            let target = selected + offset
+            let id = path + (offset < 0 ? ".prev" : ".next")
+            var attributes: [(String, String)] = [("class", "sw-page-turn"), ("aria-label", name)]
+            if tabs.indices.contains(target),
+                let click = tabs[target].attributes.first(where: { $0.0 == "data-click" }),
+                let action = context.actions[tabs[target].id]
+            {
+                if context.action(id, action) { attributes.append(click) }
+            } else {
+                attributes.append(("disabled", "true"))
+            }
+            return Node("button", id: id, attributes: attributes, raw: Symbols.svg(symbol))
+        }
+        let showsDots = mode == .always || (mode == .automatic && tabs.count > 1)
+        let index = Node(
+            "div", id: path + ".bar",
+            attributes: [("class", "sw-page-index"), ("role", "tablist")] + (showsDots ? [] : [("hidden", "true")]),
+            children: dots)
+        return Node(
+            "div", id: path, attributes: [("class", "sw-tabview sw-paged")],
+            children: shown + [
+                Node(
+                    "div", id: path + ".turn", attributes: [("class", "sw-page-controls")],
+                    children: [turn(-1, "Previous page", "chevron.left"), index, turn(1, "Next page", "chevron.right")])
+            ])
     }
 }
 
