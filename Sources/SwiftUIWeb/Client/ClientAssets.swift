@@ -323,6 +323,8 @@ enum ClientAssets {
         .sw-chart{align-self:stretch;flex:1 1 auto;min-width:0;min-height:0}.sw-box:has(>.sw-chart){align-self:stretch}\
         .sw-vstack:has(>.sw-list,>.sw-scroll,>.sw-lazy,>.sw-searchable),.sw-box:has(>.sw-list,>.sw-scroll,>.sw-lazy,>.sw-searchable){align-self:stretch}\
         .sw-tabview{display:flex;flex-direction:column;align-self:stretch;gap:8px}.sw-tabbar{display:flex;gap:4px;border-bottom:1px solid rgba(128,128,128,.3)}\
+        .sw-color-well{width:44px;height:28px;padding:0 2px;border:1px solid var(--sw-quaternary);border-radius:6px;\
+        background:var(--sw-surface);cursor:pointer;flex:none}.sw-opacity{min-width:90px;width:110px;flex:none}\
         .sw-paged{align-items:stretch}.sw-page-controls{display:flex;align-items:center;justify-content:center;gap:12px}\
         .sw-page-index{display:flex;gap:8px}.sw-page-dot{width:8px;height:8px;padding:0;border:0;border-radius:50%;\
         background:var(--sw-quaternary);cursor:pointer}.sw-page-dot.sw-on{background:var(--sw-label)}\
