@@ -220,6 +220,10 @@ struct EffectsPage: View {
                             position.height += value.translation.height
                         })
             Text("Moved \(Int(position.width)),\(Int(position.height))")
+            Text("Aspirin 100 mg, once daily with breakfast, for the next thirty days")
+                .font(.title)
+                .minimumScaleFactor(0.5)
+                .frame(width: 240)
         }
         .navigationTitle("Effects")
     }

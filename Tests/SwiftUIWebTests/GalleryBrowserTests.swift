@@ -149,6 +149,16 @@ extension InBrowser {
                     #expect(pinned == true)
                 }
                 if title == "Effects" {
+                    // minimumScaleFactor: the long 28-point title is shrunk (to no less than half) to fit its 240-point frame.
+                    let sizes =
+                        try await browser.run(
+                            """
+                            var t=document.querySelector('[data-min-scale]');
+                            return [parseFloat(getComputedStyle(t).fontSize),t.scrollWidth,t.parentElement.clientWidth];
+                            """) as? [Double] ?? []
+                    #expect(
+                        sizes.count == 3 && sizes[0] < 28 && sizes[0] >= 14,
+                        "font size, text width, frame width: \(sizes)")
                     // Dragging the card with a mouse moves it; the release sets its new place.
                     _ = try await browser.run(
                         """

@@ -121,7 +121,13 @@ enum ClientAssets {
          o.forEach(function(x,i){x.classList.remove('sw-fit-measure');if(i===pick)x.classList.add('sw-fit-shown');});}
         function fits(){document.querySelectorAll('[data-fits]').forEach(function(c){if(!fitSeen.has(c)){fitSeen.add(c);if(fitObs)fitObs.observe(c);}fit(c);});}
         sw.fits=fits;
-        function geos(){fits();document.querySelectorAll('[data-geometry]').forEach(function(el){
+        // minimumScaleFactor: a text wider than its container shrinks its font, down to the factor.
+        function shrinks(){document.querySelectorAll('[data-min-scale]').forEach(function(el){var box=el.parentElement;if(!box)return;
+         if(el._applied&&el.style.fontSize===el._applied)el.style.fontSize=el._orig;el._orig=el.style.fontSize;el._applied=null;
+         var avail=box.clientWidth,w=el.scrollWidth;if(!avail||w<=avail)return;var f=Math.max(parseFloat(el.dataset.minScale)||1,avail/w);
+         el._applied=(parseFloat(getComputedStyle(el).fontSize)*f)+'px';el.style.fontSize=el._applied;});}
+        sw.shrinks=shrinks;window.addEventListener('resize',function(){requestAnimationFrame(shrinks);});
+        function geos(){fits();shrinks();document.querySelectorAll('[data-geometry]').forEach(function(el){
          if(!geoSeen.has(el)){geoSeen.add(el);if(geoObs)geoObs.observe(el);}geo(el);});}
         var mac=/Mac|iPhone|iPad/.test(navigator.platform||'');
         function closeMenus(){document.querySelectorAll('.sw-menu.sw-open').forEach(function(m){m.classList.remove('sw-open');
@@ -493,6 +499,7 @@ enum ClientAssets {
         .sw-fits{align-self:stretch;min-width:0;display:grid;grid-template-columns:minmax(0,1fr);overflow:hidden}.sw-fit-option{grid-area:1/1;display:none;min-width:0}\
         .sw-fit-option.sw-fit-shown{display:flex;flex-direction:column}\
         .sw-fit-option.sw-fit-measure{display:flex;flex-direction:column;visibility:hidden;width:max-content;max-width:none}\
+        [data-min-scale]{white-space:nowrap;overflow:hidden;text-overflow:ellipsis;max-width:100%}\
         [data-magnify],[data-rotate]{touch-action:none}[data-tap],[data-press]{cursor:pointer;user-select:none;-webkit-user-select:none}\
         [data-drag]{touch-action:none;user-select:none;-webkit-user-select:none;cursor:grab}\
         .sw-field.sw-field-plain{border:0;background:transparent;box-shadow:none;padding-left:0;padding-right:0}\

@@ -120,3 +120,11 @@ extension Text {
     /// Text in a font design.
     public func fontDesign(_ design: Font.Design?) -> Text { design.map { styled($0.css) } ?? self }
 }
+
+extension View {
+    /// Lets the view's text shrink, down to `factor` of its size, to fit its container's width on one line (the
+    /// page measures it, as SwiftUI's layout would, and scales its font; at the smallest it ends with an ellipsis).
+    public func minimumScaleFactor(_ factor: CGFloat) -> some View {
+        AttributedView(content: self, attributes: [("data-min-scale", Font.num(Double(min(max(factor, 0.01), 1))))])
+    }
+}

@@ -86,6 +86,11 @@ package struct Node: Equatable, Sendable {
         return n
     }
 
+    /// Whether this node or a descendant has an attribute.
+    func hasAttribute(_ name: String) -> Bool {
+        attributes.contains { $0.0 == name } || children.contains { $0.hasAttribute(name) }
+    }
+
     /// Finds a descendant (or self) by id.
     func find(id: String) -> Node? {
         if self.id == id { return self }

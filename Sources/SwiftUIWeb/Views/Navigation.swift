@@ -211,7 +211,9 @@ public struct NavigationStack<Root: View>: View, PrimitiveView {
         }
         context.title = outerTitle ?? levelTitle
         var bar: [Node] = []
-        if !entries.isEmpty {
+        // The top level's `navigationBarBackButtonHidden()` marks its element; the stack then draws no Back button
+        // (the level itself offers a way back, or none).
+        if !entries.isEmpty, !nodes.contains(where: { $0.hasAttribute(NavigationBackButton.hiddenAttribute) }) {
             let back = path + ".back"
             _ = context.action(back) { setEntries(Array(current.dropLast())) }
             bar.append(
@@ -359,4 +361,16 @@ extension NavigationLink where Label == Text {
 extension NavigationLink where Label == Text, Destination == Never {
     /// A link with a text label presenting a value.
     public init<S: StringProtocol, P: Hashable>(_ title: S, value: P?) { self.init(value: value) { Text(title) } }
+}
+
+/// `navigationBarBackButtonHidden`: the attribute a level's element carries, and the modifier.
+enum NavigationBackButton {
+    static let hiddenAttribute = "data-no-back"
+}
+
+extension View {
+    /// Hides the Back button of the navigation stack level this view is the top of (`false`: shows it).
+    public func navigationBarBackButtonHidden(_ hidesBackButton: Bool = true) -> some View {
+        AttributedView(content: self, attributes: hidesBackButton ? [(NavigationBackButton.hiddenAttribute, "1")] : [])
+    }
 }
