@@ -121,6 +121,12 @@ enum ClientAssets {
          o.forEach(function(x,i){x.classList.remove('sw-fit-measure');if(i===pick)x.classList.add('sw-fit-shown');});}
         function fits(){document.querySelectorAll('[data-fits]').forEach(function(c){if(!fitSeen.has(c)){fitSeen.add(c);if(fitObs)fitObs.observe(c);}fit(c);});}
         sw.fits=fits;
+        // Slider(onEditingChanged:): an edit starts when the slider is pressed or a key moves it, and ends at its change.
+        function editing(e,v){var t=e.target;if(!t.dataset||!t.dataset.editing)return;if(v==='1'){if(t._editing)return;t._editing=true;}
+         else{if(!t._editing)return;t._editing=false;}send({t:'input',id:t.dataset.editing,v:v});}
+        document.addEventListener('pointerdown',function(e){editing(e,'1');});
+        document.addEventListener('keydown',function(e){if(/^(Arrow|Page|Home|End)/.test(e.key))editing(e,'1');});
+        document.addEventListener('change',function(e){editing(e,'0');});
         // minimumScaleFactor: a text wider than its container shrinks its font, down to the factor.
         function shrinks(){document.querySelectorAll('[data-min-scale]').forEach(function(el){var box=el.parentElement;if(!box)return;
          if(el._applied&&el.style.fontSize===el._applied)el.style.fontSize=el._orig;el._orig=el.style.fontSize;el._applied=null;
@@ -329,6 +335,8 @@ enum ClientAssets {
         .sw-chart{align-self:stretch;flex:1 1 auto;min-width:0;min-height:0}.sw-box:has(>.sw-chart){align-self:stretch}\
         .sw-vstack:has(>.sw-list,>.sw-scroll,>.sw-lazy,>.sw-searchable),.sw-box:has(>.sw-list,>.sw-scroll,>.sw-lazy,>.sw-searchable){align-self:stretch}\
         .sw-tabview{display:flex;flex-direction:column;align-self:stretch;gap:8px}.sw-tabbar{display:flex;gap:4px;border-bottom:1px solid rgba(128,128,128,.3)}\
+        .sw-template{display:inline-block;min-width:1em;min-height:1em}\
+        .sw-title.sw-title-inline{font-size:15px;font-weight:600;flex:1;text-align:center;margin:0}\
         .sw-color-well{width:44px;height:28px;padding:0 2px;border:1px solid var(--sw-quaternary);border-radius:6px;\
         background:var(--sw-surface);cursor:pointer;flex:none}.sw-opacity{min-width:90px;width:110px;flex:none}\
         .sw-paged{align-items:stretch}.sw-page-controls{display:flex;align-items:center;justify-content:center;gap:12px}\

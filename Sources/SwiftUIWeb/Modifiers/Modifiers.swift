@@ -62,8 +62,12 @@ extension View {
     }
     /// Sets the navigation title from text.
     public func navigationTitle(_ title: Text) -> some View { TitleView(content: self, title: title.plainText) }
-    /// Accepted for source compatibility; titles always show in the column header.
-    public func navigationBarTitleDisplayMode(_ mode: NavigationBarItem.TitleDisplayMode) -> some View { self }
+    /// How the navigation stack level this view is the top of shows its title: `.inline` small in the bar,
+    /// `.large` (and `.automatic`) as a large heading.
+    public func navigationBarTitleDisplayMode(_ mode: NavigationBarItem.TitleDisplayMode) -> some View {
+        AttributedView(
+            content: self, attributes: mode == .inline ? [(NavigationBackButton.inlineTitleAttribute, "1")] : [])
+    }
 }
 
 /// Navigation bar items (for `navigationBarTitleDisplayMode`).

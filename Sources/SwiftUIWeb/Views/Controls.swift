@@ -259,6 +259,8 @@ public struct Slider<Label: View>: View, PrimitiveView {
     let set: @MainActor (Double) -> Void
     let bounds: ClosedRange<Double>
     let step: Double?
+    /// `onEditingChanged`: true when a drag (or a key) starts changing the value, false when it is let go.
+    let editingChanged: (Bool) -> Void
     /// Primitive view.
     public var body: Never { fatalError("primitive view") }
     package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
@@ -267,13 +269,18 @@ public struct Slider<Label: View>: View, PrimitiveView {
         _ = context.input(path) {
             if let v = Double($0), v.isFinite { set(min(max(v, bounds.lowerBound), bounds.upperBound)) }
         }
+        // The page reports the start ("1") and end ("0") of an edit under the slider's id and ".editing".
+        let editingChanged = self.editingChanged
+        let editing = context.input(path + ".editing") { report in
+            if report == "1" || report == "0" { editingChanged(report == "1") }
+        }
         let input = Node(
             "input", id: path,
             attributes: [
                 ("class", "sw-slider"), ("type", "range"), ("data-input", "1"),
                 ("min", Font.num(bounds.lowerBound)), ("max", Font.num(bounds.upperBound)),
                 ("step", step.map(Font.num) ?? "any"), ("value", Font.num(get())),
-            ] + context.disabledAttribute)
+            ] + (editing ? [("data-editing", path + ".editing")] : []) + context.disabledAttribute)
         return context.controlRow(path, kind: "slider", label: label, control: [input])
     }
 }
@@ -289,6 +296,7 @@ extension Slider where Label == EmptyView {
         set = { value.wrappedValue = V($0) }
         self.bounds = Double(bounds.lowerBound)...Double(bounds.upperBound)
         self.step = step.map { Double($0) }
+        editingChanged = onEditingChanged
     }
 }
 
@@ -303,6 +311,7 @@ extension Slider {
         set = { value.wrappedValue = V($0) }
         self.bounds = Double(bounds.lowerBound)...Double(bounds.upperBound)
         self.step = step.map { Double($0) }
+        editingChanged = onEditingChanged
     }
 }
 

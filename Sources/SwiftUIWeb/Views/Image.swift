@@ -11,6 +11,8 @@ public struct Image: View, PrimitiveView, Equatable {
     }
     let source: Source
     var isResizable = false
+    /// `renderingMode(.template)`: an app image drawn as a silhouette in the foreground color.
+    var template = false
     var label: String?
 
     init(remote url: URL, scale: Double) { source = .remote(url, scale: scale) }
@@ -32,9 +34,16 @@ public struct Image: View, PrimitiveView, Equatable {
         i.isResizable = true
         return i
     }
-    /// Accepted for source compatibility.
-    public func renderingMode(_ mode: TemplateRenderingMode?) -> Image { self }
-    /// Accepted for source compatibility.
+    /// `.template` draws an app image as a silhouette in the foreground color (its opacity as a mask over
+    /// `currentColor`); `.original` (and `nil`) draws its own colors. System symbols are drawn in the foreground
+    /// color either way: SwiftUIWeb's symbols have no colors of their own.
+    public func renderingMode(_ mode: TemplateRenderingMode?) -> Image {
+        var i = self
+        i.template = mode == .template
+        return i
+    }
+    /// How a symbol's layers are colored. SwiftUIWeb's symbols are drawn as one layer in the foreground color, so
+    /// every mode draws them alike (`.hierarchical`, `.palette` and `.multicolor` differ only for layered symbols).
     public func symbolRenderingMode(_ mode: SymbolRenderingMode?) -> Image { self }
     /// How an image is rendered.
     public enum TemplateRenderingMode: Sendable { case template, original }
@@ -67,6 +76,17 @@ public struct Image: View, PrimitiveView, Equatable {
             return [Node("div", id: path, attributes: [("class", "sw-image-placeholder"), ("aria-hidden", "true")])]
         case .named(let name):
             let safe = name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? ""
+            if template {
+                let mask = "url(\"/_swiftuiweb/images/\(safe)\") center/contain no-repeat"
+                return [
+                    Node(
+                        "span", id: path,
+                        attributes: [
+                            ("class", cls + " sw-template"), ("role", "img"), ("aria-label", label ?? name),
+                            ("style", "-webkit-mask:\(mask);mask:\(mask);background:currentColor"),
+                        ])
+                ]
+            }
             return [
                 Node(
                     "img", id: path,

@@ -224,7 +224,11 @@ public struct NavigationStack<Root: View>: View, PrimitiveView {
         }
         if let levelTitle {
             context.titleShown = true
-            bar.append(Node("h1", id: path + ".t", attributes: [("class", "sw-title")], text: levelTitle))
+            let inline = nodes.contains { $0.hasAttribute(NavigationBackButton.inlineTitleAttribute) }
+            bar.append(
+                Node(
+                    "h1", id: path + ".t", attributes: [("class", inline ? "sw-title sw-title-inline" : "sw-title")],
+                    text: levelTitle))
         }
         return [
             Node(
@@ -366,6 +370,8 @@ extension NavigationLink where Label == Text, Destination == Never {
 /// `navigationBarBackButtonHidden`: the attribute a level's element carries, and the modifier.
 enum NavigationBackButton {
     static let hiddenAttribute = "data-no-back"
+    /// `navigationBarTitleDisplayMode(.inline)`: the level's title is shown small, in the bar.
+    static let inlineTitleAttribute = "data-inline-title"
 }
 
 extension View {
