@@ -55,3 +55,44 @@ struct ControlDetailsTests {
         #expect(large.tree.first { $0.cssClass == "sw-title" }?.textContent == "Big")
     }
 }
+
+/// Picker styles that draw what they name.
+@MainActor
+@Suite("Picker styles")
+struct PickerStyleTests {
+    struct Form1: View {
+        @State private var dose = "Morning"
+        var body: some View {
+            VStack {
+                Picker("When", selection: $dose) {
+                    Text("Morning").tag("Morning")
+                    Text("Evening").tag("Evening")
+                }
+                .pickerStyle(.radioGroup)
+                Picker("Again", selection: $dose) {
+                    Text("Morning").tag("Morning")
+                    Text("Evening").tag("Evening")
+                    Text("Night").tag("Night")
+                }
+                .pickerStyle(.wheel)
+                Text("Chosen: \(dose)")
+            }
+        }
+    }
+
+    @Test func radioGroupsAndWheels() throws {
+        let scene = window { Form1() }
+        let radios = scene.tree.all { $0.attr("type") == "radio" }
+        #expect(radios.count == 2 && radios[0].attr("checked") == "true" && radios[1].attr("checked") == "false")
+        #expect(scene.tree.first { $0.attr("role") == "radiogroup" } != nil)
+        scene.handle(event: ClientEvent(t: "click", id: radios[1].id))
+        _ = scene.document()
+        #expect(scene.text("Chosen: Evening"))
+        #expect(scene.tree.all { $0.attr("type") == "radio" }[1].attr("checked") == "true")
+        let wheel = try #require(scene.tree.first { $0.cssClass.contains("sw-wheel") })
+        #expect(wheel.tag == "select" && wheel.attr("size") == "3")
+        scene.handle(event: ClientEvent(t: "input", id: wheel.id, v: "2"))
+        _ = scene.document()
+        #expect(scene.text("Chosen: Night"))
+    }
+}

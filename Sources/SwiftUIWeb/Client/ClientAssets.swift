@@ -335,6 +335,9 @@ enum ClientAssets {
         .sw-chart{align-self:stretch;flex:1 1 auto;min-width:0;min-height:0}.sw-box:has(>.sw-chart){align-self:stretch}\
         .sw-vstack:has(>.sw-list,>.sw-scroll,>.sw-lazy,>.sw-searchable),.sw-box:has(>.sw-list,>.sw-scroll,>.sw-lazy,>.sw-searchable){align-self:stretch}\
         .sw-tabview{display:flex;flex-direction:column;align-self:stretch;gap:8px}.sw-tabbar{display:flex;gap:4px;border-bottom:1px solid rgba(128,128,128,.3)}\
+        .sw-radiogroup{display:flex;flex-direction:column;gap:6px;align-items:flex-start}\
+        .sw-radio{display:flex;gap:8px;align-items:center;cursor:pointer}.sw-radio input{accent-color:var(--sw-accent);margin:0}\
+        .sw-picker.sw-wheel{padding:4px;overflow:auto}\
         .sw-template{display:inline-block;min-width:1em;min-height:1em}\
         .sw-title.sw-title-inline{font-size:15px;font-weight:600;flex:1;text-align:center;margin:0}\
         .sw-color-well{width:44px;height:28px;padding:0 2px;border:1px solid var(--sw-quaternary);border-radius:6px;\

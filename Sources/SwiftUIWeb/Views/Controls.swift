@@ -487,10 +487,13 @@ extension DatePicker where Label == Text {
 /// How pickers look.
 public struct PickerStyle: Hashable, Sendable {
     let name: String
+    /// A pop-up menu (`.automatic`, `.menu`, and `.navigationLink`, whose pushed list a browser window shows as a
+    /// menu), the options as radio buttons (`.inline`, `.radioGroup`), a list box showing several options
+    /// (`.wheel`, the browser's nearest to a spinning wheel), or buttons side by side (`.segmented`, `.palette`).
     public static let automatic = PickerStyle(name: "menu"), menu = PickerStyle(name: "menu"),
-        inline = PickerStyle(name: "menu")
-    public static let wheel = PickerStyle(name: "menu"), navigationLink = PickerStyle(name: "menu"),
-        radioGroup = PickerStyle(name: "menu")
+        inline = PickerStyle(name: "radio")
+    public static let wheel = PickerStyle(name: "wheel"), navigationLink = PickerStyle(name: "menu"),
+        radioGroup = PickerStyle(name: "radio")
     public static let segmented = PickerStyle(name: "segmented"), palette = PickerStyle(name: "segmented")
 }
 private struct PickerStyleKey: EnvironmentKey { static var defaultValue: PickerStyle { .automatic } }
@@ -547,6 +550,25 @@ public struct Picker<Label: View, SelectionValue: Hashable, Content: View>: View
             }
             control = Node(
                 "span", id: path, attributes: [("class", "sw-segmented"), ("role", "radiogroup")], children: buttons)
+        } else if context.environment.pickerStyle.name == "radio" {
+            var radios: [Node] = []
+            for (i, o) in options.enumerated() {
+                let id = path + ".r" + String(i)
+                let enabled = context.action(id) { choose(o.tag) }
+                radios.append(
+                    Node(
+                        "label", id: id + "l", attributes: [("class", "sw-radio")],
+                        children: [
+                            Node(
+                                "input", id: id,
+                                attributes: [
+                                    ("type", "radio"), ("name", path), ("checked", o.tag == current ? "true" : "false"),
+                                ] + (enabled ? [("data-click", "1")] : []) + context.disabledAttribute),
+                            o.node,
+                        ]))
+            }
+            control = Node(
+                "div", id: path, attributes: [("class", "sw-radiogroup"), ("role", "radiogroup")], children: radios)
         } else {
             _ = context.input(path) { v in if let i = Int(v), options.indices.contains(i) { choose(options[i].tag) } }
             let index = options.firstIndex { $0.tag == current }
@@ -556,10 +578,13 @@ public struct Picker<Label: View, SelectionValue: Hashable, Content: View>: View
                     attributes: [("value", String(i)), ("selected", i == index ? "true" : "false")],
                     text: o.node.textContent)
             }
+            let wheel = context.environment.pickerStyle.name == "wheel"
             control = Node(
                 "select", id: path,
-                attributes: [("class", "sw-picker"), ("data-input", "1"), ("value", index.map(String.init) ?? "")]
-                    + context.disabledAttribute,
+                attributes: [
+                    ("class", wheel ? "sw-picker sw-wheel" : "sw-picker"), ("data-input", "1"),
+                    ("value", index.map(String.init) ?? ""),
+                ] + (wheel ? [("size", String(min(5, max(2, options.count))))] : []) + context.disabledAttribute,
                 children: optionNodes)
         }
         return context.controlRow(path, kind: "picker", label: label, control: [control])
@@ -567,9 +592,16 @@ public struct Picker<Label: View, SelectionValue: Hashable, Content: View>: View
 }
 
 extension Picker where Label == Text {
-    /// A picker with a title.
+    /// A picker with a title (a string, shown as it is).
+    @_disfavoredOverload
     public init<S: StringProtocol>(_ title: S, selection: Binding<SelectionValue>, @ViewBuilder content: () -> Content)
     {
         self.init(selection: selection, content: content) { Text(title) }
+    }
+    /// A picker with a localized title.
+    public init(
+        _ titleKey: LocalizedStringKey, selection: Binding<SelectionValue>, @ViewBuilder content: () -> Content
+    ) {
+        self.init(selection: selection, content: content) { Text(titleKey) }
     }
 }
