@@ -96,3 +96,25 @@ struct PickerStyleTests {
         #expect(scene.text("Chosen: Night"))
     }
 }
+
+@MainActor
+@Suite("Grid rows")
+struct GridRowAlignmentTests {
+    @Test func aRowsAlignmentGoesOnItsCells() {
+        let scene = window {
+            Grid {
+                GridRow(alignment: .bottom) {
+                    Text("Dose")
+                    Text("Time").padding()
+                }
+                GridRow {
+                    Text("One")
+                }
+            }
+        }
+        let rows = scene.tree.all { $0.cssClass == "sw-gridrow" }
+        #expect(rows.count == 2)
+        #expect(rows[0].children.allSatisfy { $0.attr("style")?.contains("align-self:end") == true })
+        #expect(rows[1].children.allSatisfy { $0.attr("style")?.contains("align-self") != true })
+    }
+}

@@ -131,16 +131,35 @@ public struct Grid<Content: View>: View, PrimitiveView {
 /// A row of a ``Grid``: each child is one cell.
 public struct GridRow<Content: View>: View, PrimitiveView {
     let content: Content
-    /// Creates a row.
-    public init(alignment: VerticalAlignment? = nil, @ViewBuilder content: () -> Content) { self.content = content() }
+    let alignment: VerticalAlignment?
+    /// Creates a row; `alignment` places its cells vertically (the grid's alignment when `nil`).
+    public init(alignment: VerticalAlignment? = nil, @ViewBuilder content: () -> Content) {
+        self.content = content()
+        self.alignment = alignment
+    }
     /// Primitive view.
     public var body: Never { fatalError("primitive view") }
     package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
-        [
-            Node(
-                "div", id: path, attributes: [("class", "sw-gridrow")],
-                children: context.render(content, path: path + ".c", axis: .none))
-        ]
+        var cells = context.render(content, path: path + ".c", axis: .none)
+        // The row is `display: contents`, so its alignment goes on each cell (`align-self` in the grid).
+        if let alignment {
+            let value: String
+            switch alignment {
+            case .top: value = "start"
+            case .center: value = "center"
+            case .bottom: value = "end"
+            case .firstTextBaseline: value = "first baseline"
+            case .lastTextBaseline: value = "last baseline"
+            }
+            for index in cells.indices {
+                if let style = cells[index].attributes.firstIndex(where: { $0.0 == "style" }) {
+                    cells[index].attributes[style].1 += ";align-self:" + value
+                } else {
+                    cells[index].attributes.append(("style", "align-self:" + value))
+                }
+            }
+        }
+        return [Node("div", id: path, attributes: [("class", "sw-gridrow")], children: cells)]
     }
 }
 
