@@ -55,7 +55,7 @@ extension SceneInstance {
         }
     }
 
-    final class Marks: @unchecked Sendable {
+    final class Marks: @unchecked Sendable {  // Unchecked: every field is read and written under `lock`.
         private let lock = NSLock()
         private var paths: Set<String> = [], objects: Set<ObjectIdentifier> = []
         private var animation: Animation?

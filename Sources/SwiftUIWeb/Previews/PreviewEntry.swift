@@ -32,11 +32,7 @@ public struct _PreviewEntry: Sendable {
         traits: @escaping @MainActor @Sendable () -> [PreviewTrait<Preview.ViewTraits>],
         fileID: String, line: Int, @ViewBuilder body: @escaping @MainActor @Sendable () -> any View
     ) -> Bool {
-        guard type == RuntimeRecords.metadataPointer(of: _PreviewEntry.self) else { return false }
-        // Safe because the reader allocated `entry` for one uninitialized `_PreviewEntry` (checked by `type`).
-        entry.initializeMemory(
-            as: _PreviewEntry.self,
-            repeating: _PreviewEntry(name: name, fileID: fileID, line: line, traits: traits, body: body), count: 1)
-        return true
+        RuntimeRecords._UnsafeHandle.store(
+            _PreviewEntry(name: name, fileID: fileID, line: line, traits: traits, body: body), at: entry, ifType: type)
     }
 }

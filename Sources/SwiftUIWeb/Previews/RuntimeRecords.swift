@@ -6,11 +6,6 @@ import Synchronization
 /// that conform to a protocol (in `swift5_protocol_conformances`), through the Swift runtime's list of every
 /// loaded image's metadata sections. The reading of raw memory is all in ``_UnsafeHandle``.
 enum RuntimeRecords {
-    /// The address of a type's metadata, as a record's accessor receives it.
-    static func metadataPointer(of type: Any.Type) -> UnsafeRawPointer {
-        unsafeBitCast(type, to: UnsafeRawPointer.self)
-    }
-
     /// Every `#Preview` in the loaded images.
     static func previewEntries() -> [_PreviewEntry] {
         var entries: [_PreviewEntry] = []
@@ -36,6 +31,23 @@ enum RuntimeRecords {
     /// and the runtime's MetadataSections.h); the addresses come from the runtime itself, never from input.
     struct _UnsafeHandle {
         let base: UnsafeRawPointer
+
+        /// The address of a type's metadata, as a record's accessor receives it.
+        static func metadataPointer(of type: Any.Type) -> UnsafeRawPointer {
+            // Safe because a metatype's bits are its metadata's address (the runtime's own representation).
+            unsafeBitCast(type, to: UnsafeRawPointer.self)
+        }
+
+        /// Writes `entry` to `slot` when `type` is `_PreviewEntry`'s metadata (the reader's way of saying what the
+        /// slot is for); returns whether it wrote.
+        static func store(
+            _ entry: _PreviewEntry, at slot: UnsafeMutableRawPointer, ifType type: UnsafeRawPointer
+        ) -> Bool {
+            guard type == metadataPointer(of: _PreviewEntry.self) else { return false }
+            // Safe because the reader allocated `slot` for one uninitialized `_PreviewEntry`, as `type` says.
+            slot.initializeMemory(as: _PreviewEntry.self, repeating: entry, count: 1)
+            return true
+        }
 
         /// The metadata sections of every image the runtime knows.
         static func allSections() -> [MetadataSections] {
@@ -85,7 +97,7 @@ enum RuntimeRecords {
             guard let first = UnsafeRawPointer(bitPattern: start) else { return [] }
             let size = MemoryLayout<_PreviewRecord>.stride
             var entries: [_PreviewEntry] = []
-            let type = RuntimeRecords.metadataPointer(of: _PreviewEntry.self)
+            let type = metadataPointer(of: _PreviewEntry.self)
             for offset in stride(from: 0, to: length - size + 1, by: size) {
                 // Safe because the section is an array of records of this layout (Swift Testing's, which
                 // `#Preview` writes too), and `offset` stays inside it.
