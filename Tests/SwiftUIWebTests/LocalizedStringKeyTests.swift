@@ -72,6 +72,15 @@ struct LocalizedStringKeyTests {
         #expect(scene.title == "Plan 2")
     }
 
+    @Test func aSpecifierThatIsNotOneNumbersIsNotUsedToFormat() {
+        let dose = 2.5
+        #expect(Text("\(dose, specifier: "%.1f mg")").plainText == "2.5 mg")
+        #expect(Text("\(dose, specifier: "%@")").plainText == "2.5")
+        #expect(Text("\(dose, specifier: "%f %f")").plainText == "2.5")
+        #expect(Text("\(dose, specifier: "no conversion")").plainText == "2.5")
+        #expect(Text("\(7, specifier: "%03lld%%")").plainText == "007%")
+    }
+
     @Test func malformedTranslationsNeverReadMissingArguments() {
         let runs = LocalizedStringKey.substitute("%@ and %@ and %3$@ and %", [[Text.Run(string: "one", style: "")]])
         #expect(runs.map(\.string).joined() == "one and %@ and %3$@ and %")

@@ -61,9 +61,16 @@ public struct LocalizedStringKey: Equatable, Sendable, ExpressibleByStringInterp
         public mutating func appendInterpolation(_ value: Float) {
             append(String(format: "%f", Double(value)), specifier: "%f")
         }
-        /// A number formatted with a `printf` specifier (`"%.1f"`).
+        /// A number formatted with a `printf` specifier (`"%.1f"`, `"%.1f mg"`): the key keeps the whole specifier,
+        /// as Apple's does. A specifier that is not exactly one number's conversion (`"%@"`, two conversions, none)
+        /// would make `String(format:)` read what is not there: the value is then written as `String(describing:)`
+        /// writes it.
         public mutating func appendInterpolation<T: CVarArg & Numeric>(_ value: T, specifier: String) {
-            append(String(format: specifier, value), specifier: specifier)
+            if let conversion = LocalizedStringKey.numberConversion(in: specifier) {
+                append(String(format: String(specifier[conversion]), value), specifier: specifier)
+            } else {
+                append(String(describing: value), specifier: "%@")
+            }
         }
         /// A value in a format style (`\(price, format: .currency(code: "EUR"))`).
         public mutating func appendInterpolation<F: FormatStyle>(_ input: F.FormatInput, format: F)
@@ -93,6 +100,32 @@ public struct LocalizedStringKey: Equatable, Sendable, ExpressibleByStringInterp
             default: arguments.append([Text.Run(string: image.label ?? "", style: "")])
             }
         }
+    }
+
+    /// Where `specifier`'s one numeric `printf` conversion is (flags, width, precision, a length, then one of
+    /// `d i o u x X f F e E g G a A`); nil unless there is exactly one and no other conversion (`%%` is allowed).
+    static func numberConversion(in specifier: String) -> Range<String.Index>? {
+        var found: Range<String.Index>?
+        var index = specifier.startIndex
+        while index < specifier.endIndex {
+            guard specifier[index] == "%" else {
+                index = specifier.index(after: index)
+                continue
+            }
+            var end = specifier.index(after: index)
+            if end < specifier.endIndex, specifier[end] == "%" {
+                index = specifier.index(after: end)
+                continue
+            }
+            while end < specifier.endIndex, "-+ #0123456789.".contains(specifier[end]) {
+                end = specifier.index(after: end)
+            }
+            while end < specifier.endIndex, "hlqLzjt".contains(specifier[end]) { end = specifier.index(after: end) }
+            guard end < specifier.endIndex, "dioxXufFeEgGaA".contains(specifier[end]), found == nil else { return nil }
+            found = index..<specifier.index(after: end)
+            index = specifier.index(after: end)
+        }
+        return found
     }
 
     /// The runs to show: the translation of the key in `table` of `bundle` when there is one, else the literal,
