@@ -163,7 +163,8 @@ enum RuntimeRecords {
     }
 }
 
-/// The runtime's list of loaded images' metadata sections (exported by libswiftCore).
+/// The runtime's list of loaded images' metadata sections (exported by libswiftCore, declared in its
+/// MetadataSections.h). Only `RuntimeRecords._UnsafeHandle.allSections()` calls it.
 @_silgen_name("swift_enumerateAllMetadataSections")
 private func swift_enumerateAllMetadataSections(
     _ body: @convention(c) (UnsafeRawPointer, UnsafeMutableRawPointer?) -> Bool,

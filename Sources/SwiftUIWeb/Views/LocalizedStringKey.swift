@@ -131,9 +131,17 @@ public struct LocalizedStringKey: Equatable, Sendable, ExpressibleByStringInterp
     /// The runs to show: the translation of the key in `table` of `bundle` when there is one, else the literal,
     /// with the arguments where their specifiers are.
     func resolve(table: String?, bundle: Bundle?) -> [Text.Run] {
+        // The common case (the app's bundle, its default table) asks once whether there is a table at all: every
+        // `Text` literal of every render comes here.
+        if bundle == nil, table == nil, !LocalizedStringKey.mainHasStrings {
+            return LocalizedStringKey.substitute(key, arguments)
+        }
         let format = LocalizedStringKey.translation(of: key, table: table, bundle: bundle ?? .main) ?? key
         return LocalizedStringKey.substitute(format, arguments)
     }
+
+    /// Whether the app's bundle has a `Localizable.strings`.
+    private static let mainHasStrings = Bundle.main.path(forResource: "Localizable", ofType: "strings") != nil
 
     /// Bundles (by path and table) known to have no strings table: most apps have none, and a lookup per text
     /// would cost a file search each render.
