@@ -298,6 +298,27 @@ struct ChartTests {
         #expect(marks(scene, "point").count == 4)
     }
 
+    @Test func aMarkUsedTwiceKeepsEachUsesModifiersToItself() {
+        // One mark value drawn twice: a modifier on one use changes that use only, in this render and the next.
+        let point = PointMark(x: .value("X", 1), y: .value("Y", 2))
+        let scene = window {
+            Chart {
+                point.foregroundStyle(Color.red).accessibilityLabel("Red one")
+                point
+            }
+        }
+        for _ in 0..<2 {
+            let points = marks(scene, "point")
+            #expect(points.count == 2)
+            #expect(points.map { $0.attr("aria-label") } == ["Red one", "X: 1, Y: 2"])
+            #expect(points[0].attr("style") != points[1].attr("style"))
+            #expect(points[1].attr("style") == "fill:var(--sw-accent)")
+            #expect(Set(points.map(\.id)).count == 2)
+            scene.invalidate()
+            _ = scene.flush()
+        }
+    }
+
     @Test func aNewPointIsAPatchNotAReload() {
         final class Model: ObservableObject {
             @Published var values: [Int] = [1, 2, 3]

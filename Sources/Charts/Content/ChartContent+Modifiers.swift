@@ -8,10 +8,10 @@ public struct ModifiedChartContent<Content: ChartContent>: ChartContent, Primiti
     let apply: (inout MarkRecord) -> Void
     /// Primitive: no body.
     public var body: Never { fatalError("primitive chart content") }
-    func collect(into marks: inout [MarkRecord], key: String) {
+    func collect(into marks: inout MarkList, key: String) {
         let start = marks.count
         ChartContentCollector.collect(content, into: &marks, key: key)
-        for index in start..<marks.count { apply(&marks[index]) }
+        for index in start..<marks.count { marks.modify(at: index, apply) }
     }
 }
 

@@ -19,13 +19,13 @@ extension Never: ChartContent {}
 protocol PrimitiveChartContent {
     /// Appends this content's marks; `key` is the content's structural identity (list positions and
     /// `ForEach` element identities), which becomes its marks' element ids.
-    func collect(into marks: inout [MarkRecord], key: String)
+    func collect(into marks: inout MarkList, key: String)
 }
 
 extension ChartContent {
     /// This content's marks, in order.
-    func marks() -> [MarkRecord] {
-        var marks: [MarkRecord] = []
+    func marks() -> MarkList {
+        var marks = MarkList()
         ChartContentCollector.collect(self, into: &marks, key: "")
         return marks
     }
@@ -34,7 +34,7 @@ extension ChartContent {
 /// Walks any chart content down to its primitive marks.
 @MainActor
 enum ChartContentCollector {
-    static func collect(_ content: any ChartContent, into marks: inout [MarkRecord], key: String) {
+    static func collect(_ content: any ChartContent, into marks: inout MarkList, key: String) {
         if let primitive = content as? any PrimitiveChartContent {
             primitive.collect(into: &marks, key: key)
         } else {
@@ -48,7 +48,7 @@ public struct ChartContentList: ChartContent, PrimitiveChartContent {
     let items: [any ChartContent]
     /// Primitive: no body.
     public var body: Never { fatalError("primitive chart content") }
-    func collect(into marks: inout [MarkRecord], key: String) {
+    func collect(into marks: inout MarkList, key: String) {
         for (index, item) in items.enumerated() {
             ChartContentCollector.collect(item, into: &marks, key: key + "." + String(index))
         }
@@ -59,7 +59,7 @@ public struct ChartContentList: ChartContent, PrimitiveChartContent {
 public struct EmptyChartContent: ChartContent, PrimitiveChartContent {
     /// Primitive: no body.
     public var body: Never { fatalError("primitive chart content") }
-    func collect(into marks: inout [MarkRecord], key: String) {}
+    func collect(into marks: inout MarkList, key: String) {}
 }
 
 /// Builds chart content from closures, as Apple's `ChartContentBuilder` does.
@@ -101,7 +101,7 @@ extension ForEach: ChartContent where Content: ChartContent {
 }
 
 extension ForEach: PrimitiveChartContent where Content: ChartContent {
-    func collect(into marks: inout [MarkRecord], key: String) {
+    func collect(into marks: inout MarkList, key: String) {
         forEachElement { id, content in
             // An Int or String identity written directly (String(describing:) reflects, and a chart has many marks).
             let name = (id as? Int).map { String($0) } ?? (id as? String) ?? String(describing: id)

@@ -18,6 +18,8 @@ struct ChartRenderer {
     }
 
     let marks: [MarkRecord]
+    /// Each mark's key (its element ids derive from it), by the mark's index.
+    let keys: [String]
     let config: ChartConfiguration
     let path: String
     let calendar: Calendar
@@ -118,8 +120,9 @@ struct ChartRenderer {
     /// The `symbol(by:)` values in order of appearance.
     let symbolDomain: [String]
 
-    init(marks: [MarkRecord], config: ChartConfiguration, path: String, calendar: Calendar) {
-        self.marks = marks
+    init(marks: MarkList, config: ChartConfiguration, path: String, calendar: Calendar) {
+        self.marks = marks.records
+        self.keys = marks.keys
         self.config = config
         self.path = path
         self.calendar = calendar
@@ -128,12 +131,14 @@ struct ChartRenderer {
         for (datum, _) in config.styleScale ?? [] where seen.insert(ValueText.format(datum)).inserted {
             styles.append(ValueText.format(datum))
         }
-        for mark in marks {
+        var symbolsSeen = Set<String>()
+        var symbols: [String] = []
+        for mark in marks.records {
             if let by = mark.styleBy, seen.insert(by.text).inserted { styles.append(by.text) }
+            if let by = mark.symbolBy, symbolsSeen.insert(by.text).inserted { symbols.append(by.text) }
         }
         styleDomain = styles
-        var symbolsSeen = Set<String>()
-        symbolDomain = marks.compactMap { $0.symbolBy?.text }.filter { symbolsSeen.insert($0).inserted }
+        symbolDomain = symbols
     }
 
     func color(ofStyleValue value: String, domain: [String]) -> String {
@@ -147,8 +152,11 @@ struct ChartRenderer {
     func color(of mark: MarkRecord, domain: [String]) -> String {
         if let style = mark.style { return style.cssColor }
         if let by = mark.styleBy { return color(ofStyleValue: by.text, domain: domain) }
-        return Color.accentColor.cssColor
+        return Self.accent
     }
+
+    /// The color of a mark no style names.
+    static let accent = Color.accentColor.cssColor
 
     func symbol(of mark: MarkRecord, domain: [String]) -> BasicChartSymbolShape {
         if let symbol = mark.symbol { return symbol }
@@ -216,7 +224,7 @@ struct ChartRenderer {
         var placed: [Placed] = []
         for (index, mark) in marks.enumerated() {
             // A mark with a value that is no number (NaN, infinity) is not drawn, as in Swift Charts.
-            if mark.components.contains(where: { $0.datum.number.map { !$0.isFinite } ?? false }) { continue }
+            if mark.hasNonFiniteNumber { continue }
             var p = Placed(mark: mark, index: index, x: .whole, y: .whole)
             if let x = mark.x { p.x = .at(x) }
             if let y = mark.y { p.y = .at(y) }
@@ -295,8 +303,8 @@ struct ChartRenderer {
     /// The values placed on one axis, in order.
     func values(on placed: [Placed], x: Bool) -> [PlotDatum] {
         var result: [PlotDatum] = []
-        for p in placed {
-            switch x ? p.x : p.y {
+        for index in placed.indices {
+            switch x ? placed[index].x : placed[index].y {
             case .at(let component):
                 if let (start, end) = component.dateInterval {
                     result.append(.date(start))
@@ -563,23 +571,26 @@ struct ChartRenderer {
         let styles = styleDomain
         let symbols = symbolDomain
         var nodes: [Node] = []
+        nodes.reserveCapacity(placed.count)
+        let markPrefix = path + ".m"
         var seriesDone = Set<String>()
         let positionGroups = positionDomain(placed)
         // A bar's band on a numeric or time axis, found once (it looks at every bar).
         let xBand = numericBand(x, horizontalAxis: true, placed)
         let yBand = numericBand(y, horizontalAxis: false, placed)
-        for p in placed {
-            let mark = p.mark
+        // Indices, not `for p in placed`: a placed mark read in place is not copied (a copy retains its values).
+        for i in placed.indices {
+            let mark = placed[i].mark
             let color = color(of: mark, domain: styles)
-            let id = "\(path).m\(p.mark.key)"
+            let id = markPrefix + keys[placed[i].index]
             switch mark.kind {
             case .bar, .rectangle:
                 guard
                     let (x0, x1) = extent(
-                        p.x, scale: x, frame: frame, horizontalAxis: true, mark: mark,
+                        placed[i].x, scale: x, frame: frame, horizontalAxis: true, mark: mark,
                         groups: positionGroups, numericBand: xBand),
                     let (y0, y1) = extent(
-                        p.y, scale: y, frame: frame, horizontalAxis: false, mark: mark,
+                        placed[i].y, scale: y, frame: frame, horizontalAxis: false, mark: mark,
                         groups: positionGroups, numericBand: yBand)
                 else { continue }
                 var attributes: [(String, String)] = [
@@ -589,8 +600,8 @@ struct ChartRenderer {
                 if let r = mark.cornerRadius { attributes.append(("rx", CurvePath.num(Double(r)))) }
                 nodes.append(symbolNode("rect", id: id, attributes: attributes, mark: mark, color: color))
             case .point:
-                let px = position(p.x, scale: x, whole: (frame.left + frame.right) / 2)
-                let py = position(p.y, scale: y, whole: (frame.top + frame.bottom) / 2)
+                let px = position(placed[i].x, scale: x, whole: (frame.left + frame.right) / 2)
+                let py = position(placed[i].y, scale: y, whole: (frame.top + frame.bottom) / 2)
                 guard let px, let py else { continue }
                 nodes.append(pointNode(id: id, x: px, y: py, mark: mark, color: color, symbols: symbols))
             case .rule:
@@ -599,15 +610,15 @@ struct ChartRenderer {
                 var x1 = frame.right
                 var y0 = frame.top
                 var y1 = frame.bottom
-                switch p.x {
-                case .at: if let v = position(p.x, scale: x, whole: 0) { (x0, x1) = (v, v) } else { continue }
+                switch placed[i].x {
+                case .at: if let v = position(placed[i].x, scale: x, whole: 0) { (x0, x1) = (v, v) } else { continue }
                 case .span(let a, let b):
                     guard let s = x.position(a), let e = x.position(b) else { continue }
                     (x0, x1) = (s, e)
                 case .whole: break
                 }
-                switch p.y {
-                case .at: if let v = position(p.y, scale: y, whole: 0) { (y0, y1) = (v, v) } else { continue }
+                switch placed[i].y {
+                case .at: if let v = position(placed[i].y, scale: y, whole: 0) { (y0, y1) = (v, v) } else { continue }
                 case .span(let a, let b):
                     guard let s = y.position(a), let e = y.position(b) else { continue }
                     (y0, y1) = (s, e)
@@ -625,7 +636,7 @@ struct ChartRenderer {
                 guard seriesDone.insert(key).inserted else { continue }
                 nodes += series(
                     placed.filter { $0.mark.kind == mark.kind && ($0.mark.seriesKey ?? "") == (mark.seriesKey ?? "") },
-                    x: x, y: y, frame: frame, color: color, symbols: symbols, index: p.index)
+                    x: x, y: y, frame: frame, color: color, symbols: symbols, index: placed[i].index)
             case .sector:
                 continue
             }
@@ -636,7 +647,13 @@ struct ChartRenderer {
     /// The `position(by:)` values, in order of appearance.
     private func positionDomain(_ placed: [Placed]) -> [String] {
         var seen = Set<String>()
-        return placed.compactMap { $0.mark.positionBy?.text }.filter { seen.insert($0).inserted }
+        var domain: [String] = []
+        for index in placed.indices {
+            guard let by = placed[index].mark.positionBy else { continue }
+            let text = by.text
+            if seen.insert(text).inserted { domain.append(text) }
+        }
+        return domain
     }
 
     /// The pixel position of a placement's value (the axis' middle for `.whole`).
@@ -714,23 +731,28 @@ struct ChartRenderer {
         mark.opacity < 1 ? ";opacity:\(CurvePath.num(mark.opacity))" : ""
     }
 
+    /// The fill of a mark no style names (one string for every such mark).
+    static let accentFill = "fill:" + accent
+
     /// A mark's element with its color, its accessible name and a tooltip.
     private func symbolNode(
         _ tag: String, id: String, attributes: [(String, String)], mark: MarkRecord, color: String,
         style: String? = nil, roleDescription: String? = nil
     ) -> Node {
-        var attributes = attributes
-        attributes.append(("style", (style ?? "fill:\(color)") + opacityCSS(mark)))
+        var all: [(String, String)] = []
+        all.reserveCapacity(attributes.count + 4)
+        all += attributes
+        let fill = style ?? (color == Self.accent ? Self.accentFill : "fill:" + color)
+        all.append(("style", mark.opacity < 1 ? fill + opacityCSS(mark) : fill))
         let label = accessibleLabel(mark)
         if mark.accessibilityHidden {
-            attributes.append(("aria-hidden", "true"))
+            all.append(("aria-hidden", "true"))
         } else {
-            attributes += [
-                ("role", "graphics-symbol"), ("aria-roledescription", roleDescription ?? mark.kind.rawValue),
-                ("aria-label", label),
-            ]
+            all.append(("role", "graphics-symbol"))
+            all.append(("aria-roledescription", roleDescription ?? mark.kind.rawValue))
+            all.append(("aria-label", label))
         }
-        return Node(tag, id: id, attributes: attributes, children: [Node("title", id: id + ".t", text: label)])
+        return Node(tag, id: id, attributes: all, children: [Node("title", id: id + ".t", text: label)])
     }
 
     private func pointNode(
@@ -738,15 +760,17 @@ struct ChartRenderer {
     ) -> Node {
         let shape = symbol(of: mark, domain: symbols)
         let radius = (Double(mark.symbolSize ?? 50)).squareRoot() / 2
+        var transform = "translate("
+        transform.reserveCapacity(40)
+        transform += CurvePath.num(x)
+        transform += " "
+        transform += CurvePath.num(y)
+        transform += ") scale("
+        transform += CurvePath.num(radius)
+        transform += ")"
         return symbolNode(
-            "path", id: id,
-            attributes: [
-                ("d", shape._svgPath),
-                (
-                    "transform",
-                    "translate(" + CurvePath.num(x) + " " + CurvePath.num(y) + ") scale(" + CurvePath.num(radius) + ")"
-                ),
-            ], mark: mark, color: color, roleDescription: "point")
+            "path", id: id, attributes: [("d", shape._svgPath), ("transform", transform)], mark: mark, color: color,
+            roleDescription: "point")
     }
 
     /// What assistive technologies read for a mark: its label, or its values ("Day: Mon, Doses: 3").
@@ -755,14 +779,15 @@ struct ChartRenderer {
         if let label = mark.accessibilityLabel {
             text = label
         } else {
-            text = ""
-            text.reserveCapacity(48)
-            for (index, component) in mark.components.enumerated() {
-                if index > 0 { text += ", " }
-                text += component.label
-                text += ": "
-                text += component.text
+            var label = ""
+            label.reserveCapacity(48)
+            mark.forEachComponent { component in
+                if !label.isEmpty { label += ", " }
+                label += component.label
+                label += ": "
+                label += component.text
             }
+            text = label
         }
         if let value = mark.accessibilityValue {
             text += ", "
@@ -777,7 +802,7 @@ struct ChartRenderer {
     ) -> [Node] {
         let first = members[0].mark
         let method = first.interpolation?.kind ?? .linear
-        let id = "\(path).\(first.kind == .line ? "l" : "a")\(first.key)"
+        let id = "\(path).\(first.kind == .line ? "l" : "a")\(keys[members[0].index])"
         var top: [CurvePath.Point] = []
         var base: [CurvePath.Point] = []
         for p in members {
@@ -835,7 +860,7 @@ struct ChartRenderer {
                 for (p, point) in zip(members, top) {
                     nodes.append(
                         pointNode(
-                            id: "\(path).m\(p.mark.key)", x: point.x, y: point.y, mark: p.mark, color: color,
+                            id: "\(path).m\(keys[p.index])", x: point.x, y: point.y, mark: p.mark, color: color,
                             symbols: symbols))
                 }
             }
@@ -866,7 +891,7 @@ struct ChartRenderer {
         let total = values.reduce(0, +)
         var angle = -Double.pi / 2
         var nodes: [Node] = []
-        for (mark, value) in zip(marks, values) {
+        for (index, (mark, value)) in zip(marks, values).enumerated() {
             let sweep = total > 0 ? value / total * 2 * .pi : 0
             defer { angle += sweep }
             guard sweep > 0 else { continue }
@@ -878,7 +903,7 @@ struct ChartRenderer {
             let d = Self.sectorPath(cx: cx, cy: cy, inner: r0, outer: r1, from: a0, to: a1)
             nodes.append(
                 symbolNode(
-                    "path", id: "\(path).m\(mark.key)", attributes: [("d", d)], mark: mark,
+                    "path", id: "\(path).m\(keys[index])", attributes: [("d", d)], mark: mark,
                     color: color(of: mark, domain: styles)))
         }
         return [Node("g", id: path + ".marks", attributes: [("role", "list")], children: nodes)]

@@ -25,7 +25,7 @@ enum ValueText {
     static func number(_ value: Double, decimals: Int?) -> String {
         if !value.isFinite { return String(value) }
         let digits = decimals ?? fractionDigits(of: value)
-        let scale = pow(10, Double(digits))
+        let scale = digits < powersOfTen.count ? powersOfTen[digits] : pow(10, Double(digits))
         let scaled = (abs(value) * scale).rounded()
         guard scaled < 9e15 else { return String(value) }  // Beyond exact integers: Swift's own spelling.
         let units = UInt64(scaled)
@@ -34,7 +34,9 @@ enum ValueText {
         var text = grouped(whole)
         if digits > 0 {
             let fractionText = String(fraction)
-            text += "." + String(repeating: "0", count: digits - fractionText.count) + fractionText
+            text += "."
+            for _ in 0..<(digits - fractionText.utf8.count) { text += "0" }
+            text += fractionText
         }
         return units == 0 || value > 0 ? text : "-" + text
     }
@@ -42,23 +44,28 @@ enum ValueText {
     /// An integer with a comma every three digits.
     private static func grouped(_ value: UInt64) -> String {
         let plain = String(value)
-        guard plain.count > 3 else { return plain }
-        var out = ""
-        for (index, digit) in plain.enumerated() {
-            if index > 0 && (plain.count - index) % 3 == 0 { out.append(",") }
+        guard value >= 1_000 else { return plain }
+        let digits = Array(plain.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(digits.count + digits.count / 3)
+        for (index, digit) in digits.enumerated() {
+            if index > 0 && (digits.count - index) % 3 == 0 { out.append(UInt8(ascii: ",")) }
             out.append(digit)
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The fraction digits a number needs (at most 4).
     static func fractionDigits(of value: Double) -> Int {
         for digits in 0...4 {
-            let scale = pow(10, Double(digits))
+            let scale = powersOfTen[digits]
             if abs((value * scale).rounded() - value * scale) < 1e-6 * max(1, abs(value * scale)) { return digits }
         }
         return 4
     }
+
+    /// 10⁰…10⁴, for the digits a mark's value needs (`pow` per mark showed in profiles).
+    private static let powersOfTen: [Double] = [1, 10, 100, 1_000, 10_000]
 
     /// The fraction digits ticks `step` apart need.
     static func fractionDigits(forStep step: Double) -> Int {

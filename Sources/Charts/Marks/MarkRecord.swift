@@ -4,14 +4,13 @@ import SwiftUIWeb
 /// One mark as the chart lays it out: what kind it is, its plotted values and what modifiers set on it.
 ///
 /// A class: a chart of 10,000 marks hands its records through placement, stacking and drawing, and a copy of a
-/// record this size (a retain per field) cost more than the drawing. Each collected mark gets a record of its own
-/// (`SingleMark.collect` copies the mark's), so modifiers never change a record another render reads.
+/// record this size (a retain per field) cost more than the drawing. A mark's record is collected as it is (its
+/// key is kept beside it, in `MarkList`); a modifier copies a record before it changes it unless the list holds the
+/// only reference, so modifiers never change a record a mark value or another render still reads.
 final class MarkRecord {
     enum Kind: String { case bar, line, point, area, rule, rectangle, sector }
 
     var kind: Kind
-    /// The mark's structural identity in its chart (its element ids derive from it, so they survive data changes).
-    var key = ""
     var x: PlotComponent?
     var y: PlotComponent?
     var xStart: PlotComponent?
@@ -53,13 +52,12 @@ final class MarkRecord {
         self.angularInset = angularInset
     }
 
-    /// A record of its own with the same values, at `key`.
-    func copy(key: String) -> MarkRecord {
+    /// A record of its own with the same values.
+    func copy() -> MarkRecord {
         let copy = MarkRecord(
             kind: kind, x: x, y: y, xStart: xStart, xEnd: xEnd, yStart: yStart, yEnd: yEnd, angle: angle,
             series: series, width: width, height: height, stacking: stacking, innerRadius: innerRadius,
             outerRadius: outerRadius, angularInset: angularInset)
-        copy.key = key
         copy.style = style
         copy.styleBy = styleBy
         copy.symbolBy = symbolBy
@@ -93,12 +91,63 @@ final class MarkRecord {
 
     /// The plotted components (for the read-aloud label), in Apple's order.
     var components: [PlotComponent] {
-        [x, xStart, xEnd, y, yStart, yEnd, angle, series, styleBy, symbolBy, positionBy].compactMap { $0 }
+        var result: [PlotComponent] = []
+        forEachComponent { result.append($0) }
+        return result
+    }
+
+    /// Calls `body` with each plotted component, in Apple's order, without building an array (a chart of 10,000
+    /// marks asks each mark twice).
+    @inline(__always)
+    func forEachComponent(_ body: (PlotComponent) -> Void) {
+        if let x { body(x) }
+        if let xStart { body(xStart) }
+        if let xEnd { body(xEnd) }
+        if let y { body(y) }
+        if let yStart { body(yStart) }
+        if let yEnd { body(yEnd) }
+        if let angle { body(angle) }
+        if let series { body(series) }
+        if let styleBy { body(styleBy) }
+        if let symbolBy { body(symbolBy) }
+        if let positionBy { body(positionBy) }
+    }
+
+    /// Whether a plotted value is a number that is not finite (NaN, infinity): such a mark is not drawn.
+    var hasNonFiniteNumber: Bool {
+        var found = false
+        forEachComponent { component in
+            if let number = component.datum.number, !number.isFinite { found = true }
+        }
+        return found
     }
 
     /// The series the mark belongs to, for lines, areas, stacking and colors.
     var seriesKey: String? {
         (series ?? styleBy ?? symbolBy).map { $0.text }
+    }
+}
+
+/// A chart's collected marks, in order, each with its key: the mark's structural identity in its chart (list
+/// positions and `ForEach` identities), from which its element ids derive, so they survive data changes.
+struct MarkList {
+    private(set) var records: [MarkRecord] = []
+    private(set) var keys: [String] = []
+
+    /// How many marks were collected.
+    var count: Int { records.count }
+
+    /// Adds a mark's record (shared with the mark value until a modifier changes it).
+    mutating func append(_ record: MarkRecord, key: String) {
+        records.append(record)
+        keys.append(key)
+    }
+
+    /// Changes the record at `index`, first giving it a record of its own if anything else holds it (the mark value
+    /// it came from, or another place in this list).
+    mutating func modify(at index: Int, _ change: (inout MarkRecord) -> Void) {
+        if !isKnownUniquelyReferenced(&records[index]) { records[index] = records[index].copy() }
+        change(&records[index])
     }
 }
 

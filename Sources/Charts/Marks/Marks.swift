@@ -7,8 +7,8 @@ protocol SingleMark: ChartContent, PrimitiveChartContent {
 }
 
 extension SingleMark {
-    func collect(into marks: inout [MarkRecord], key: String) {
-        marks.append(record.copy(key: key))
+    func collect(into marks: inout MarkList, key: String) {
+        marks.append(record, key: key)
     }
 }
 

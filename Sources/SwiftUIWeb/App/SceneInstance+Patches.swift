@@ -67,6 +67,12 @@ extension SceneInstance {
 
     /// Full HTML document for the first response.
     public func document() -> String {
+        String(decoding: documentUTF8(), as: UTF8.self)
+    }
+
+    /// The page as UTF-8, as the server sends it (a `String` of a large page would cost a validation of every
+    /// byte just to be turned back into bytes).
+    package func documentUTF8() -> [UInt8] {
         applyMarks()
         needsFull = true
         var tree = render()
@@ -76,10 +82,21 @@ extension SceneInstance {
         }
         lastTree = tree
         pageInSync = true
-        return """
-            <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">\
-            <title>\(HTML.escape(title))</title><style>\(ClientAssets.css)</style></head>\
-            <body data-scene="\(id)">\(tree.html)<script src="/_swiftuiweb/client.js"></script></body></html>
+        var page: [UInt8] = []
+        page.reserveCapacity(ClientAssets.css.utf8.count + 4_096)
+        page +=
             """
+            <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">\
+            <title>
+            """.utf8
+        HTML.escape(title, into: &page)
+        page += "</title><style>".utf8
+        page += ClientAssets.css.utf8
+        page += "</style></head><body data-scene=\"".utf8
+        HTML.escape(id, into: &page)
+        page += "\">".utf8
+        tree.html(into: &page)
+        page += "<script src=\"/_swiftuiweb/client.js\"></script></body></html>".utf8
+        return page
     }
 }

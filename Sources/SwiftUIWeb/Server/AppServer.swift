@@ -118,9 +118,9 @@ public struct AppServer: Sendable {
         }
         router.get("/") { request, _ -> Response in
             let requested = request.uri.queryParameters.get("w")
-            let html: String? = await MainActor.run {
+            let html: [UInt8]? = await MainActor.run {
                 guard let requested, let scene = host.scene(id: requested) else { return nil }
-                return scene.document()
+                return scene.documentUTF8()
             }
             guard let html else {
                 // No such scene: a fresh one under a new random id (a client never picks its scene's id).
@@ -135,7 +135,7 @@ public struct AppServer: Sendable {
                     .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
                     .contentSecurityPolicy: AppServer.contentSecurityPolicy,
                 ],
-                body: .init(byteBuffer: ByteBuffer(string: html)))
+                body: .init(byteBuffer: ByteBuffer(bytes: html)))
         }
         router.get("/_swiftuiweb/open") { request, _ -> Response in
             try await AppServer.openExternalURL(request, host: host, logger: logger)
