@@ -29,6 +29,20 @@ struct InteropTests {
             try await InteropTests.onThread { h.write(Data(text.utf8)) }
         }
 
+        /// Reads one line the process printed (without its newline).
+        func readLine() async throws -> String {
+            let h = stdout.fileHandleForReading
+            return try await InteropTests.onThread {
+                var line = Data()
+                while true {
+                    let byte = h.readData(ofLength: 1)
+                    if byte.isEmpty || byte == Data("\n".utf8) { break }
+                    line.append(byte)
+                }
+                return String(decoding: line, as: UTF8.self)
+            }
+        }
+
         func closeInput() async throws {
             let h = stdin.fileHandleForWriting
             try await InteropTests.onThread { try? h.close() }

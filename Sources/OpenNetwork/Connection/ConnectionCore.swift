@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 
@@ -30,38 +31,33 @@ public enum ConnectionState: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// The engine of a connection: establishes the channel, buffers inbound bytes, serves reads and writes.
+/// The life of a connection: establishes the channel (retrying while the peer is unreachable), tracks the state,
+/// and ends it. The data path does not pass through here: once ready, sends and receives go to the channel's
+/// ``ConnectionIO`` directly (published in ``current``), without a hop to this actor per message.
 actor ConnectionCore {
     typealias Establish = @Sendable () async throws -> Transport.Established
     private let establish: Establish
     private let retries: Bool
     let config: ProtocolStackConfiguration
     private let notify: @Sendable (ConnectionState) -> Void
+    /// The established channel's data path (nil until ready), read by sends and receives without the actor.
+    nonisolated let current = NIOLockedValueBox<ConnectionIO?>(nil)
 
     private(set) var state: ConnectionState = .setup
     /// Whether the connection was ever ready (it may have failed since).
     private var wasEstablished = false
-    private var writer: NIOAsyncChannelOutboundWriter<ByteBuffer>?
-    private var channel: Channel?
-    private var buffer = ByteBuffer()
-    private var eof = false
+    private var channel: (any Channel)?
+    private var io: ConnectionIO?
     private var waiters: [CheckedContinuation<Void, Never>] = []
-    private var pumpWaiter: CheckedContinuation<Void, Never>?
     private var runTask: Task<Void, Never>?
     private var timeoutTask: Task<Void, Never>?
-    /// Inbound bytes buffered beyond this make the reading side stop pulling from the socket, unless a
-    /// pending read needs more (a large frame): then the pump stops once that much is buffered.
-    private let highWater = 1 << 20
-    /// Bytes the current read waits for (0 when no read is pending).
-    private var wanted = 0
-    /// Received datagrams not yet read (UDP).
-    private var datagrams: [ByteBuffer] = []
-    private var datagramHead = 0
     /// The ALPN protocol agreed in the TLS handshake.
     private(set) var negotiatedProtocol: String?
 
-    init(config: ProtocolStackConfiguration, retries: Bool, notify: @escaping @Sendable (ConnectionState) -> Void,
-         establish: @escaping Establish) {
+    init(
+        config: ProtocolStackConfiguration, retries: Bool, notify: @escaping @Sendable (ConnectionState) -> Void,
+        establish: @escaping Establish
+    ) {
         self.config = config
         self.retries = retries
         self.notify = notify
@@ -91,6 +87,7 @@ actor ConnectionCore {
         set(.preparing)
         if let t = config.tcp.connectionTimeout {
             timeoutTask = Task { [weak self] in
+                // A cancelled sleep is the timeout being called off: nothing to do.
                 try? await Task.sleep(for: t)
                 guard !Task.isCancelled else { return }
                 await self?.connectTimedOut()
@@ -118,13 +115,17 @@ actor ConnectionCore {
                     await Transport.discard(est.channel)
                     throw error
                 }
-                await serve(est.channel)
+                await serve(est.channel, io: est.io)
                 return
             } catch {
                 let e = NWError.from(error)
                 if isFinished { return }
-                guard retries && e.isTransient else { fail(e); return }
+                guard retries && e.isTransient else {
+                    fail(e)
+                    return
+                }
                 set(.waiting(e))
+                // A cancelled sleep means the connection ended meanwhile: the check below sees it.
                 try? await Task.sleep(for: backoff)
                 backoff = min(backoff * 2, .seconds(2))
                 if isFinished { return }
@@ -140,90 +141,59 @@ actor ConnectionCore {
         }
     }
 
-    private func serve(_ ch: Transport.AsyncChannel) async {
-        if isFinished { await Transport.discard(ch); return }
-        do {
-            try await ch.executeThenClose { inbound, outbound in
-                self.becameReady(outbound, ch.channel)
-                for try await bytes in inbound {
-                    await self.deliver(bytes)
-                }
-            }
-            inputEnded(nil)
-        } catch {
-            inputEnded(error)
-        }
-    }
-
-    private func becameReady(_ w: NIOAsyncChannelOutboundWriter<ByteBuffer>, _ c: Channel) {
+    /// Publishes the channel's data path, then waits for the channel to close: a failure its handler saw fails
+    /// the connection; a clean close leaves it ready (reads take what is buffered, then report the end).
+    private func serve(_ ch: any Channel, io: ConnectionIO) async {
         timeoutTask?.cancel()
-        if isFinished { c.close(promise: nil); return }
-        writer = w
-        channel = c
-        endpoints = (c.localAddress, c.remoteAddress)
-        wasEstablished = true
-        set(.ready)
-    }
-
-    private func deliver(_ bytes: ByteBuffer) async {
-        if config.transport == .udp {
-            datagrams.append(bytes)
-            wakeAll()
-            while datagrams.count > 1024 && !isFinished {   // bounded: stop reading the socket
-                await withCheckedContinuation { pumpWaiter = $0 }
-            }
+        if isFinished {
+            ch.close(promise: nil)
             return
         }
-        var bytes = bytes
-        buffer.writeBuffer(&bytes)
-        wakeAll()
-        while buffer.readableBytes > Swift.max(highWater, wanted) && !isFinished {
-            await withCheckedContinuation { pumpWaiter = $0 }
-        }
+        channel = ch
+        self.io = io
+        endpoints = (ch.localAddress, ch.remoteAddress)
+        current.withLockedValue { $0 = io }
+        wasEstablished = true
+        set(.ready)
+        // The close future never fails a wait that only needs to know the channel is gone.
+        try? await ch.closeFuture.get()
+        if let failure = io.failure, !isFinished { fail(failure) }
+        channel = nil
     }
 
-    private func inputEnded(_ error: (any Error)?) {
-        eof = true
-        writer = nil
-        if let error, !isFinished {
-            fail(NWError.from(error))
-        }
-        wakeAll()
-    }
-
-    private func fail(_ e: NWError) {
+    /// Fails the connection (a data-path error such as a malformed frame header).
+    func fail(_ e: NWError) {
         guard !isFinished else { return }
         set(.failed(e))
-        teardown()
+        teardown(e)
     }
 
-    /// Cancels gracefully: bytes already taken by `write` reach the socket first (bounded by a few
-    /// seconds for a peer that reads nothing), then the channel closes (with TLS, after close_notify).
+    /// Cancels gracefully: bytes already taken by `send` reach the socket first (bounded by a few seconds for a
+    /// peer that reads nothing), then the channel closes (with TLS, after close_notify).
     func close() async {
         guard !isFinished else { return }
-        if let ch = channel, config.transport == .tcp {
+        if let ch = channel, let io, config.transport == .tcp {
             let closer = ch.eventLoop.scheduleTask(in: .seconds(3)) { ch.close(promise: nil) }
-            _ = try? await ch.writeAndFlush(ByteBuffer()).get()
+            // Absence is the meaning: a channel that closed meanwhile has nothing left to deliver.
+            _ = try? await io.flushed(on: ch)
             closer.cancel()
         }
         cancel()
     }
 
-    /// Cancels the connection at once: closes the channel and wakes every waiting operation.
+    /// Cancels the connection at once: closes the channel, drops what is queued, wakes every waiting operation.
     func cancel() {
         guard !isFinished else { return }
         set(.cancelled)
-        teardown()
+        teardown(.cancelled)
     }
 
-    private func teardown() {
+    private func teardown(_ error: NWError) {
         timeoutTask?.cancel()
         runTask?.cancel()
+        io?.terminate(error)
         channel?.close(promise: nil)
         channel = nil
-        writer = nil
-        pumpWaiter?.resume()
-        pumpWaiter = nil
         wakeAll()
     }
 
@@ -235,59 +205,13 @@ actor ConnectionCore {
         }
     }
 
-    /// Waits until ready (starting if needed) and returns the writer.
-    private func readyWriter() async throws -> NIOAsyncChannelOutboundWriter<ByteBuffer> {
+    /// The data path once ready (starting the connection if needed); throws if it failed or was cancelled first.
+    func readyIO() async throws -> ConnectionIO {
         start()
         while true {
             if let e = terminalError { throw e }
-            if case .ready = state {
-                guard let writer else { throw eof ? NWError.connectionClosed : NWError.cancelled }
-                return writer
-            }
+            if case .ready = state, let io { return io }
             await waitChange()
-        }
-    }
-
-    /// Writes bytes; resumes when the channel has accepted them (back-pressure from NIO's writability).
-    func write(_ bytes: ByteBuffer) async throws {
-        let w = try await readyWriter()
-        do {
-            try await w.write(bytes)
-        } catch {
-            throw terminalError ?? NWError.from(error)
-        }
-    }
-
-    /// Returns between `min` and `max` bytes, waiting for at least `min`. When the peer has finished
-    /// sending and fewer than `min` bytes remain, returns what remains if `partialAtEnd` (with the
-    /// completion flag set) and throws ``NWError/connectionClosed`` otherwise.
-    func read(atLeast min: Int, atMost max: Int, partialAtEnd: Bool = false) async throws -> (ByteBuffer, Bool) {
-        start()
-        while true {
-            if let e = terminalError { throw e }
-            let available = buffer.readableBytes
-            if case .ready = state, available >= min, available > 0 || min == 0 {
-                let n = Swift.min(max, available)
-                let out = buffer.readSlice(length: n)!
-                consumed()
-                return (out, eof && buffer.readableBytes == 0)
-            }
-            if eof {
-                if let e = terminalError { throw e }
-                if partialAtEnd && available > 0 {
-                    let out = buffer.readSlice(length: Swift.min(max, available))!
-                    consumed()
-                    return (out, buffer.readableBytes == 0)
-                }
-                throw NWError.connectionClosed
-            }
-            wanted = min
-            if let p = pumpWaiter, available < min {
-                pumpWaiter = nil
-                p.resume()
-            }
-            await waitChange()
-            wanted = 0
         }
     }
 
@@ -302,64 +226,6 @@ actor ConnectionCore {
             case .failed, .cancelled: return false
             default: await waitChange()
             }
-        }
-    }
-
-    /// Whether the peer closed cleanly with nothing left buffered (used to end message sequences).
-    func atCleanEnd() async throws -> Bool {
-        start()
-        while true {
-            if buffer.readableBytes > 0 { return false }
-            if eof { if let e = terminalError { throw e }; return true }
-            if let e = terminalError { throw e }
-            await waitChange()
-        }
-    }
-
-    /// Reads one frame: header parsed with the given widths, the size limit enforced before the value
-    /// is read or any buffer allocated for it. Oversize and malformed headers fail the connection.
-    func readFrame(typeWidth: Int, lengthWidth: Int) async throws -> (type: UInt64, body: ByteBuffer) {
-        let header = try await readExactly(typeWidth + lengthWidth)
-        let parsed: FrameHeader.Parse
-        do {
-            parsed = try FrameHeader.parse(header.readableBytesView, typeWidth: typeWidth, lengthWidth: lengthWidth,
-                                           limit: config.maximumMessageSize)
-        } catch {
-            let e = NWError.from(error)
-            fail(e)
-            throw e
-        }
-        guard case .header(let type, let length, _) = parsed else { throw NWError.malformedMessage("short header") }
-        let body = length == 0 ? ByteBuffer() : try await readExactly(length)
-        return (type, body)
-    }
-
-    /// Returns the next datagram (UDP).
-    func readDatagram() async throws -> ByteBuffer {
-        start()
-        while true {
-            if let e = terminalError { throw e }
-            if datagramHead < datagrams.count {
-                let d = datagrams[datagramHead]
-                datagramHead += 1
-                if datagramHead > 256 { datagrams.removeFirst(datagramHead); datagramHead = 0 }
-                if let p = pumpWaiter, datagrams.count - datagramHead <= 512 { pumpWaiter = nil; p.resume() }
-                return d
-            }
-            if eof { throw NWError.connectionClosed }
-            await waitChange()
-        }
-    }
-
-    func readExactly(_ n: Int) async throws -> ByteBuffer {
-        try await read(atLeast: n, atMost: n).0
-    }
-
-    private func consumed() {
-        if buffer.readerIndex > 64 * 1024 { buffer.discardReadBytes() }
-        if buffer.readableBytes <= highWater / 2, let p = pumpWaiter {
-            pumpWaiter = nil
-            p.resume()
         }
     }
 

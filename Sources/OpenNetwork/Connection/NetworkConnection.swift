@@ -71,12 +71,12 @@ public final class NetworkConnection<ApplicationProtocol: NetworkProtocolOptions
     public var state: State { get async { await core.state } }
 
     /// Starts connecting now instead of on the first send or receive.
-    public func start() async { await core.start() }
+    nonisolated(nonsending) public func start() async { await core.start() }
 
     /// Cancels the connection gracefully: what `send` already handed over is delivered, then the
     /// connection closes. Pending and later operations throw ``NWError/cancelled``. (Cancelling the task
     /// that runs an operation cancels the connection at once.)
-    public func cancel() async { await core.close() }
+    nonisolated(nonsending) public func cancel() async { await core.close() }
 
     /// The application protocol (ALPN) agreed during the TLS handshake, once ready; nil without TLS or
     /// when the peers agreed none.
@@ -85,14 +85,56 @@ public final class NetworkConnection<ApplicationProtocol: NetworkProtocolOptions
     /// The remote address once connected, as text.
     public var remoteAddress: String? { get async { await core.addresses().remote?.description } }
 
-    /// Runs an operation; cancelling the calling task cancels the connection.
-    func withConnection<T: Sendable>(_ body: @Sendable (ConnectionCore) async throws -> T) async throws -> T {
+    /// Runs an operation on the connection's data path (waiting until the connection is ready, starting it if
+    /// needed); cancelling the calling task cancels the connection at once.
+    ///
+    /// `isolation` keeps the whole operation on the caller's executor: a send is a few hundred nanoseconds of work,
+    /// and a hop to another executor and back (what the cancellation handler's closure would otherwise make)
+    /// costs more than that.
+    func withIO<T>(
+        isolation: isolated (any Actor)? = #isolation, _ body: nonisolated(nonsending) (ConnectionIO) async throws -> T
+    ) async throws -> T {
         let core = self.core
-        if Task.isCancelled { await core.cancel(); throw NWError.cancelled }
+        if Task.isCancelled {
+            await core.cancel()
+            throw NWError.cancelled
+        }
         return try await withTaskCancellationHandler {
-            try await body(core)
+            _ = isolation  // Captured: the operation runs isolated to the caller (see above).
+            let io: ConnectionIO
+            if let ready = core.current.withLockedValue({ $0 }) {
+                io = ready
+            } else {
+                io = try await core.readyIO()
+            }
+            return try await body(io)
         } onCancel: {
+            // The waiters wake now; the state follows on the actor.
+            core.current.withLockedValue { $0 }?.terminate(.cancelled)
             Task { await core.cancel() }
+        }
+    }
+
+    /// Bytes the established connection holds now (received and not read; sent and not handed to the channel),
+    /// or nil before it is ready.
+    var bufferedByteCounts: (inbound: Int, outbound: Int)? { core.current.withLockedValue { $0 }?.bufferedByteCounts }
+
+    /// Reads one frame; a malformed header or an oversize value fails the connection (the stream cannot go on).
+    nonisolated(nonsending) func readFrame(typeWidth: Int, lengthWidth: Int) async throws -> (type: UInt64, value: ByteBuffer) {
+        let limit = config.maximumMessageSize
+        return try await withIO { io in
+            var fatal: NWError?
+            do {
+                return try await io.readFrame(typeWidth: typeWidth, lengthWidth: lengthWidth, limit: limit) {
+                    fatal = $0
+                }
+            } catch {
+                if let fatal {
+                    io.terminate(fatal)
+                    await core.fail(fatal)
+                }
+                throw error
+            }
         }
     }
 }
@@ -103,39 +145,36 @@ extension NetworkConnection where ApplicationProtocol: StreamProtocolOptions {
     /// A received chunk of the stream with its metadata.
     public typealias Message<Content> = (content: Content, metadata: StreamMetadata)
 
-    /// Sends bytes; resumes once the transport has taken them.
-    public func send(_ content: Data) async throws {
-        try await withConnection { core in
-            var b = ByteBuffer()
-            b.writeBytes(content)
-            try await core.write(b)
-        }
+    /// Sends bytes; returns once the connection has taken them (see ``ConnectionBuffers`` for what that
+    /// guarantees), waiting only while its unsent bytes are over the high-water mark.
+    nonisolated(nonsending) public func send(_ content: Data) async throws {
+        try await withIO { io in try await io.send(byteCount: content.count) { $0.writeBytes(content) } }
     }
 
     /// Receives exactly `byteCount` bytes.
-    public func receive(exactly byteCount: Int) async throws -> Message<Data> {
+    nonisolated(nonsending) public func receive(exactly byteCount: Int) async throws -> Message<Data> {
         precondition(byteCount > 0, "receive(exactly:) needs a positive byte count")
-        return try await withConnection { core in
-            let (buf, complete) = try await core.read(atLeast: byteCount, atMost: byteCount)
+        return try await withIO { io in
+            let (buf, complete) = try await io.read(atLeast: byteCount, atMost: byteCount, partialAtEnd: false)
             return (Data(buf.readableBytesView), StreamMetadata(isComplete: complete))
         }
     }
 
     /// Receives between `minimum` and `maximum` bytes, waiting until at least `minimum` are there (or
     /// the peer has finished sending: then what remains comes with `metadata.isComplete` set).
-    public func receive(atLeast minimum: Int = 1, atMost maximum: Int) async throws -> Message<Data> {
+    nonisolated(nonsending) public func receive(atLeast minimum: Int = 1, atMost maximum: Int) async throws -> Message<Data> {
         precondition(minimum >= 0 && maximum >= minimum && maximum > 0, "receive(atLeast:atMost:) needs 0 <= atLeast <= atMost, atMost > 0")
-        return try await withConnection { core in
-            let (buf, complete) = try await core.read(atLeast: minimum, atMost: maximum, partialAtEnd: true)
+        return try await withIO { io in
+            let (buf, complete) = try await io.read(atLeast: minimum, atMost: maximum, partialAtEnd: true)
             return (Data(buf.readableBytesView), StreamMetadata(isComplete: complete))
         }
     }
 
     /// Receives a fixed-width integer sent big-endian.
-    public func receive<T: FixedWidthInteger & Sendable>(as type: T.Type) async throws -> Message<T> {
-        try await withConnection { core in
+    nonisolated(nonsending) public func receive<T: FixedWidthInteger & Sendable>(as type: T.Type) async throws -> Message<T> {
+        try await withIO { io in
             let size = T.bitWidth / 8
-            let (bytes, complete) = try await core.read(atLeast: size, atMost: size)
+            let (bytes, complete) = try await io.read(atLeast: size, atMost: size, partialAtEnd: false)
             var buf = bytes
             let v = buf.readInteger(endianness: .big, as: T.self)!
             return (v, StreamMetadata(isComplete: complete))
@@ -146,39 +185,39 @@ extension NetworkConnection where ApplicationProtocol: StreamProtocolOptions {
 // MARK: - TLV
 
 extension NetworkConnection where ApplicationProtocol == TLV {
-    /// Sends one TLV message with the given type; resumes once the transport has taken it.
-    public func send(_ content: Data, type: Int) async throws {
-        guard case .tlv(let tw, let lw) = config.framing else { return }
+    /// Sends one TLV message with the given type; returns once the connection has taken it (as `send` of bytes).
+    nonisolated(nonsending) public func send(_ content: Data, type: Int) async throws {
+        guard case .tlv(let tw, let lw) = config.framing else {
+            throw NWError.malformedMessage("the stack's framing is not TLV")
+        }
         guard content.count <= config.maximumMessageSize else {
             throw NWError.messageTooLarge(length: UInt64(content.count), limit: config.maximumMessageSize)
         }
-        var b = ByteBuffer()
-        b.reserveCapacity(tw + lw + content.count)
         do {
             try FrameHeader.validate(type: type, length: content.count, typeWidth: tw, lengthWidth: lw)
         } catch {
             throw NWError.from(error)
         }
-        b.writeFrameField(UInt64(type), width: tw)
-        b.writeFrameField(UInt64(content.count), width: lw)
-        b.writeBytes(content)
-        let frame = b
-        try await withConnection { core in try await core.write(frame) }
+        try await withIO { io in
+            try await io.send(byteCount: tw + lw + content.count) { b in
+                b.writeFrameField(UInt64(type), width: tw)
+                b.writeFrameField(UInt64(content.count), width: lw)
+                b.writeBytes(content)
+            }
+        }
     }
 
     /// Receives one TLV message: its value and metadata (with the type).
-    public func receive() async throws -> TLV.Message<Data> {
-        try await withConnection { core in
-            guard case .tlv(let tw, let lw) = core.config.framing else { throw NWError.malformedMessage("not a TLV stack") }
-            let (type, body) = try await core.readFrame(typeWidth: tw, lengthWidth: lw)
-            return (Data(body.readableBytesView), TLV.Metadata(type: Int(type)))
-        }
+    nonisolated(nonsending) public func receive() async throws -> TLV.Message<Data> {
+        guard case .tlv(let tw, let lw) = config.framing else { throw NWError.malformedMessage("not a TLV stack") }
+        let (type, body) = try await readFrame(typeWidth: tw, lengthWidth: lw)
+        return (Data(body.readableBytesView), TLV.Metadata(type: Int(type)))
     }
 
     /// Every message until the peer closes at a message boundary.
     public var messages: NetworkMessages<Data, TLV.Metadata> {
         NetworkMessages { [self] in
-            if try await withConnection({ try await $0.atCleanEnd() }) { return nil }
+            if try await withIO({ try await $0.atCleanEnd() }) { return nil }
             return try await receive()
         }
     }
@@ -188,7 +227,7 @@ extension NetworkConnection where ApplicationProtocol == TLV {
 
 extension NetworkConnection where ApplicationProtocol: CoderProtocol {
     /// Sends one value, encoded and framed.
-    public func send(_ value: ApplicationProtocol.Sending) async throws {
+    nonisolated(nonsending) public func send(_ value: ApplicationProtocol.Sending) async throws {
         let encoded: Data
         do { encoded = try applicationProtocol.format.encode(value) } catch {
             throw NWError.malformedMessage("cannot encode \(ApplicationProtocol.Sending.self): \(error)")
@@ -197,18 +236,18 @@ extension NetworkConnection where ApplicationProtocol: CoderProtocol {
         guard encoded.count <= limit else {
             throw NWError.messageTooLarge(length: UInt64(encoded.count), limit: limit)
         }
-        var b = ByteBuffer()
-        b.reserveCapacity(4 + encoded.count)
-        b.writeInteger(UInt32(encoded.count))
-        b.writeBytes(encoded)
-        let frame = b
-        try await withConnection { core in try await core.write(frame) }
+        try await withIO { io in
+            try await io.send(byteCount: 4 + encoded.count) { b in
+                b.writeInteger(UInt32(encoded.count))
+                b.writeBytes(encoded)
+            }
+        }
     }
 
     /// Receives one value; throws ``NWError/decodingFailed(_:)`` when the bytes do not decode (the
     /// connection stays usable: the frame was consumed whole).
-    public func receive() async throws -> (content: ApplicationProtocol.Receiving, metadata: CoderMetadata) {
-        let (_, body) = try await withConnection { try await $0.readFrame(typeWidth: 0, lengthWidth: 4) }
+    nonisolated(nonsending) public func receive() async throws -> (content: ApplicationProtocol.Receiving, metadata: CoderMetadata) {
+        let (_, body) = try await readFrame(typeWidth: 0, lengthWidth: 4)
         do {
             let value = try applicationProtocol.format.decode(ApplicationProtocol.Receiving.self, from: Data(body.readableBytesView))
             return (value, CoderMetadata(encodedSize: body.readableBytes))
@@ -220,7 +259,7 @@ extension NetworkConnection where ApplicationProtocol: CoderProtocol {
     /// Every received value until the peer closes at a message boundary.
     public var messages: NetworkMessages<ApplicationProtocol.Receiving, CoderMetadata> {
         NetworkMessages { [self] in
-            if try await withConnection({ try await $0.atCleanEnd() }) { return nil }
+            if try await withIO({ try await $0.atCleanEnd() }) { return nil }
             return try await receive()
         }
     }
@@ -244,19 +283,16 @@ extension ByteBuffer {
 // MARK: - UDP
 
 extension NetworkConnection where ApplicationProtocol == UDP {
-    /// Sends one datagram; resumes once the transport has taken it.
-    public func send(_ content: Data) async throws {
-        var b = ByteBuffer()
-        b.writeBytes(content)
-        let datagram = b
-        try await withConnection { core in try await core.write(datagram) }
+    /// Sends one datagram; returns once the connection has taken it (as `send` of bytes).
+    nonisolated(nonsending) public func send(_ content: Data) async throws {
+        try await withIO { io in try await io.send(byteCount: content.count) { $0.writeBytes(content) } }
     }
 
     /// Receives one datagram. A peer port with nothing behind it fails the connection with
     /// ECONNREFUSED (the ICMP answer to an earlier datagram).
-    public func receive() async throws -> UDP.Message<Data> {
-        try await withConnection { core in
-            let d = try await core.readDatagram()
+    nonisolated(nonsending) public func receive() async throws -> UDP.Message<Data> {
+        try await withIO { io in
+            let d = try await io.readDatagram()
             return (Data(d.readableBytesView), UDP.Metadata(size: d.readableBytes))
         }
     }

@@ -6,12 +6,11 @@ import NIOPosix
 import NIOSSL
 import NIOTLS
 
-/// Builds NIO channels for a protocol stack: socket options, TLS handlers and the async wrapper.
+/// Builds NIO channels for a protocol stack: socket options, TLS handlers and the connection's own handler.
 enum Transport {
-    typealias AsyncChannel = NIOAsyncChannel<ByteBuffer, ByteBuffer>
-    /// A configured channel and a future that completes when it is ready (TLS handshake done), with
-    /// the ALPN protocol negotiated, if any.
-    typealias Established = (channel: AsyncChannel, ready: EventLoopFuture<String?>)
+    /// A configured channel, its data path, and a future that completes when it is ready (TLS handshake done),
+    /// with the ALPN protocol negotiated, if any.
+    typealias Established = (channel: any Channel, io: ConnectionIO, ready: EventLoopFuture<String?>)
 
     static var group: MultiThreadedEventLoopGroup { .singleton }
 
@@ -54,7 +53,8 @@ enum Transport {
     /// Connects to `endpoint` with the stack's options.
     static func connect(to endpoint: NWEndpoint, config: ProtocolStackConfiguration) async throws -> Established {
         if config.transport == .udp { return try await connectUDP(to: endpoint, config: config) }
-        var bootstrap = ClientBootstrap(group: group)
+        // One read per wakeup: the inbound buffer's mark holds within one read (see ConnectionBuffers.largestRead).
+        var bootstrap = ClientBootstrap(group: group).channelOption(.maxMessagesPerRead, value: 1)
         if let timeout = config.tcp.connectionTimeout {
             bootstrap = bootstrap.connectTimeout(.nanoseconds(nanoseconds(timeout)))
         }
@@ -104,7 +104,8 @@ enum Transport {
         }
     }
 
-    /// Adds TLS (if any), the handshake observer and the async wrapper to a fresh channel.
+    /// Adds TLS (if any), the handshake observer and the connection's handler (with a fresh data path) to a fresh
+    /// channel.
     static func configure(channel: Channel, config: ProtocolStackConfiguration,
                           tls: (() throws -> ChannelHandler)?, expectedName: String? = nil) throws -> Established {
         let sync = channel.pipeline.syncOperations
@@ -123,10 +124,9 @@ enum Transport {
             try sync.addHandler(IdleStateHandler(allTimeout: .nanoseconds(nanoseconds(idle))))
             try sync.addHandler(IdleTimeoutHandler())
         }
-        let wrapped = try AsyncChannel(
-            wrappingChannelSynchronously: channel,
-            configuration: .init(backPressureStrategy: .init(lowWatermark: 4, highWatermark: 16)))
-        return (wrapped, ready)
+        let io = ConnectionIO(isDatagram: config.transport == .udp)
+        try sync.addHandler(ConnectionHandler(io: io))
+        return (channel, io, ready)
     }
 
     /// The socket options a TCP stack asks for: TCP_NODELAY (on or off), SO_KEEPALIVE, and with
@@ -157,9 +157,10 @@ enum Transport {
         for (option, value) in socketOptions(config: config, family: family) { try sync.setOption(option, value: value) }
     }
 
-    /// Closes a wrapped channel that will not be served (its writer must be finished before release).
-    static func discard(_ channel: AsyncChannel) async {
-        try? await channel.executeThenClose { _, _ in }
+    /// Closes a channel that will not be served.
+    static func discard(_ channel: any Channel) async {
+        // Absence is the meaning: a channel already closed needs nothing more.
+        try? await channel.close()
     }
 
     /// A Duration as whole nanoseconds (for NIO's TimeAmount).

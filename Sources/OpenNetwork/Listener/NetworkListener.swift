@@ -158,6 +158,8 @@ public final class NetworkListener<ApplicationProtocol: NetworkProtocolOptions>:
         let bootstrap = ServerBootstrap(group: Transport.group)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .serverChannelOption(.backlog, value: 1024)
+            // One read per wakeup: the inbound buffer's mark holds within one read (ConnectionBuffers.largestRead).
+            .childChannelOption(.maxMessagesPerRead, value: 1)
         let server: NIOAsyncChannel<Transport.Established, Never>
         do {
             switch local {
