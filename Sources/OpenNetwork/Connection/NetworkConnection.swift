@@ -7,6 +7,9 @@ import NIOCore
 /// Nothing happens until the first `send` or `receive` (both may be called before the connection is
 /// ready; they wait for it). Cancelling the task running an operation cancels the connection; so does
 /// releasing the last reference to it.
+///
+/// Sends and receives run on the caller's executor (`nonisolated(nonsending)`): once the connection is ready, a
+/// send that the buffer can take and a receive whose message is buffered complete without suspending.
 public final class NetworkConnection<ApplicationProtocol: NetworkProtocolOptions>: Sendable {
     /// The connection's state.
     public typealias State = ConnectionState
@@ -41,8 +44,10 @@ public final class NetworkConnection<ApplicationProtocol: NetworkProtocolOptions
     }
 
     /// Wraps a channel accepted by a listener.
-    init(accepted established: Transport.Established, applicationProtocol: ApplicationProtocol,
-         config: ProtocolStackConfiguration) {
+    init(
+        accepted established: Transport.Established, applicationProtocol: ApplicationProtocol,
+        config: ProtocolStackConfiguration
+    ) {
         self.config = config
         self.applicationProtocol = applicationProtocol
         let box = NIOLockedValueBox<(@Sendable (ConnectionState) -> Void)?>(nil)
@@ -60,7 +65,9 @@ public final class NetworkConnection<ApplicationProtocol: NetworkProtocolOptions
 
     /// Installs a handler called on every state change; returns the connection for chaining.
     @discardableResult
-    public func onStateUpdate(_ handler: @escaping @Sendable (NetworkConnection<ApplicationProtocol>, State) -> Void) -> Self {
+    public func onStateUpdate(
+        _ handler: @escaping @Sendable (NetworkConnection<ApplicationProtocol>, State) -> Void
+    ) -> Self {
         let ref = WeakReference<NetworkConnection<ApplicationProtocol>>(value: self)
         let wrapped: @Sendable (State) -> Void = { state in if let me = ref.value { handler(me, state) } }
         handlerBox.withLockedValue { $0 = wrapped }
@@ -120,7 +127,9 @@ public final class NetworkConnection<ApplicationProtocol: NetworkProtocolOptions
     var bufferedByteCounts: (inbound: Int, outbound: Int)? { core.current.withLockedValue { $0 }?.bufferedByteCounts }
 
     /// Reads one frame; a malformed header or an oversize value fails the connection (the stream cannot go on).
-    nonisolated(nonsending) func readFrame(typeWidth: Int, lengthWidth: Int) async throws -> (type: UInt64, value: ByteBuffer) {
+    nonisolated(nonsending) func readFrame(
+        typeWidth: Int, lengthWidth: Int
+    ) async throws -> (type: UInt64, value: ByteBuffer) {
         let limit = config.maximumMessageSize
         return try await withIO { io in
             var fatal: NWError?
@@ -145,8 +154,13 @@ extension NetworkConnection where ApplicationProtocol: StreamProtocolOptions {
     /// A received chunk of the stream with its metadata.
     public typealias Message<Content> = (content: Content, metadata: StreamMetadata)
 
-    /// Sends bytes; returns once the connection has taken them (see ``ConnectionBuffers`` for what that
-    /// guarantees), waiting only while its unsent bytes are over the high-water mark.
+    /// Sends bytes; returns once the connection has taken them, as the Network framework reports a send
+    /// processed.
+    ///
+    /// A returned send guarantees order and that the bytes will be written unless the connection fails or is
+    /// cancelled first; a write that fails later fails the connection, and the next send or receive throws it. A
+    /// send waits only while more than 256 KiB are queued and not yet handed to the socket (or the socket is full).
+    /// ``cancel()`` writes what is queued before it closes; cancelling the task drops it.
     nonisolated(nonsending) public func send(_ content: Data) async throws {
         try await withIO { io in try await io.send(byteCount: content.count) { $0.writeBytes(content) } }
     }
@@ -162,8 +176,12 @@ extension NetworkConnection where ApplicationProtocol: StreamProtocolOptions {
 
     /// Receives between `minimum` and `maximum` bytes, waiting until at least `minimum` are there (or
     /// the peer has finished sending: then what remains comes with `metadata.isComplete` set).
-    nonisolated(nonsending) public func receive(atLeast minimum: Int = 1, atMost maximum: Int) async throws -> Message<Data> {
-        precondition(minimum >= 0 && maximum >= minimum && maximum > 0, "receive(atLeast:atMost:) needs 0 <= atLeast <= atMost, atMost > 0")
+    nonisolated(nonsending) public func receive(
+        atLeast minimum: Int = 1, atMost maximum: Int
+    ) async throws -> Message<Data> {
+        precondition(
+            minimum >= 0 && maximum >= minimum && maximum > 0,
+            "receive(atLeast:atMost:) needs 0 <= atLeast <= atMost, atMost > 0")
         return try await withIO { io in
             let (buf, complete) = try await io.read(atLeast: minimum, atMost: maximum, partialAtEnd: true)
             return (Data(buf.readableBytesView), StreamMetadata(isComplete: complete))
@@ -171,7 +189,9 @@ extension NetworkConnection where ApplicationProtocol: StreamProtocolOptions {
     }
 
     /// Receives a fixed-width integer sent big-endian.
-    nonisolated(nonsending) public func receive<T: FixedWidthInteger & Sendable>(as type: T.Type) async throws -> Message<T> {
+    nonisolated(nonsending) public func receive<T: FixedWidthInteger & Sendable>(
+        as type: T.Type
+    ) async throws -> Message<T> {
         try await withIO { io in
             let size = T.bitWidth / 8
             let (bytes, complete) = try await io.read(atLeast: size, atMost: size, partialAtEnd: false)
@@ -246,10 +266,13 @@ extension NetworkConnection where ApplicationProtocol: CoderProtocol {
 
     /// Receives one value; throws ``NWError/decodingFailed(_:)`` when the bytes do not decode (the
     /// connection stays usable: the frame was consumed whole).
-    nonisolated(nonsending) public func receive() async throws -> (content: ApplicationProtocol.Receiving, metadata: CoderMetadata) {
+    nonisolated(nonsending) public func receive() async throws -> (
+        content: ApplicationProtocol.Receiving, metadata: CoderMetadata
+    ) {
         let (_, body) = try await readFrame(typeWidth: 0, lengthWidth: 4)
         do {
-            let value = try applicationProtocol.format.decode(ApplicationProtocol.Receiving.self, from: Data(body.readableBytesView))
+            let value = try applicationProtocol.format.decode(
+                ApplicationProtocol.Receiving.self, from: Data(body.readableBytesView))
             return (value, CoderMetadata(encodedSize: body.readableBytes))
         } catch {
             throw NWError.decodingFailed("\(ApplicationProtocol.Receiving.self): \(error)")
@@ -275,7 +298,9 @@ extension ByteBuffer {
         case 4: writeInteger(UInt32(truncatingIfNeeded: value))
         case 8: writeInteger(value)
         default:
-            for i in stride(from: width - 1, through: 0, by: -1) { writeInteger(UInt8(truncatingIfNeeded: value >> (8 * UInt64(i)))) }
+            for i in stride(from: width - 1, through: 0, by: -1) {
+                writeInteger(UInt8(truncatingIfNeeded: value >> (8 * UInt64(i))))
+            }
         }
     }
 }

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import NIOCore
 import NIOPosix
 import NIOSSL
 import NIOTLS
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Builds NIO channels for a protocol stack: socket options, TLS handlers and the connection's own handler.
 enum Transport {
@@ -43,11 +44,11 @@ enum Transport {
         return try await DatagramBootstrap(group: group)
             .channelOption(.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 65_536))
             .connect(to: address) { channel in
-            channel.eventLoop.makeCompletedFuture {
-                try channel.pipeline.syncOperations.addHandler(DatagramEnvelopeHandler())
-                return try configure(channel: channel, config: config, tls: nil)
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(DatagramEnvelopeHandler())
+                    return try configure(channel: channel, config: config, tls: nil)
+                }
             }
-        }
     }
 
     /// Connects to `endpoint` with the stack's options.
@@ -71,9 +72,11 @@ enum Transport {
         let sni = serverName
         let initializer: @Sendable (Channel) -> EventLoopFuture<Established> = { channel in
             channel.eventLoop.makeCompletedFuture {
-                try configure(channel: channel, config: config, tls: tlsContext.map { ctx in
-                    { try NIOSSLClientHandler(context: ctx, serverHostname: sni) }
-                }, expectedName: config.tls?.peerVerification == true ? sni : nil)
+                try configure(
+                    channel: channel, config: config,
+                    tls: tlsContext.map { ctx in
+                        { try NIOSSLClientHandler(context: ctx, serverHostname: sni) }
+                    }, expectedName: config.tls?.peerVerification == true ? sni : nil)
             }
         }
         switch endpoint {
@@ -87,7 +90,8 @@ enum Transport {
             if config.ip.version == .any {
                 // NIO's connect-by-name resolves A and AAAA and races the addresses (Happy Eyeballs v2,
                 // RFC 8305): IPv6 first, IPv4 250 ms later or as soon as an attempt fails.
-                return try await bootstrap.connect(host: host.name, port: Int(port.rawValue), channelInitializer: initializer)
+                return try await bootstrap.connect(
+                    host: host.name, port: Int(port.rawValue), channelInitializer: initializer)
             }
             let addresses: [SocketAddress]
             if let fixed = config.resolvedAddresses {
@@ -98,7 +102,9 @@ enum Transport {
             }
             var lastError: any Error = NWError.dns(host.name)
             for address in addresses {
-                do { return try await bootstrap.connect(to: address, channelInitializer: initializer) } catch { lastError = error }
+                do { return try await bootstrap.connect(to: address, channelInitializer: initializer) } catch {
+                    lastError = error
+                }
             }
             throw lastError
         }
@@ -106,15 +112,18 @@ enum Transport {
 
     /// Adds TLS (if any), the handshake observer and the connection's handler (with a fresh data path) to a fresh
     /// channel.
-    static func configure(channel: Channel, config: ProtocolStackConfiguration,
-                          tls: (() throws -> ChannelHandler)?, expectedName: String? = nil) throws -> Established {
+    static func configure(
+        channel: Channel, config: ProtocolStackConfiguration,
+        tls: (() throws -> ChannelHandler)?, expectedName: String? = nil
+    ) throws -> Established {
         let sync = channel.pipeline.syncOperations
         let ready: EventLoopFuture<String?>
         if let tls {
             try sync.addHandler(tls())
-            let observer = HandshakeObserver(timeout: config.tls?.handshakeTimeout ?? .seconds(10),
-                                             expectedName: expectedName,
-                                             promise: channel.eventLoop.makePromise())
+            let observer = HandshakeObserver(
+                timeout: config.tls?.handshakeTimeout ?? .seconds(10),
+                expectedName: expectedName,
+                promise: channel.eventLoop.makePromise())
             try sync.addHandler(observer)
             ready = observer.promise.futureResult
         } else {
@@ -131,16 +140,23 @@ enum Transport {
 
     /// The socket options a TCP stack asks for: TCP_NODELAY (on or off), SO_KEEPALIVE, and with
     /// fragmentation disabled IP_MTU_DISCOVER = IP_PMTUDISC_DO (the Don't Fragment bit, IPv4 only).
-    static func socketOptions(config: ProtocolStackConfiguration, family: NIOBSDSocket.ProtocolFamily?)
-        -> [(ChannelOptions.Types.SocketOption, SocketOptionValue)] {
+    static func socketOptions(
+        config: ProtocolStackConfiguration, family: NIOBSDSocket.ProtocolFamily?
+    )
+        -> [(ChannelOptions.Types.SocketOption, SocketOptionValue)]
+    {
         var options: [(ChannelOptions.Types.SocketOption, SocketOptionValue)] = [
-            (.init(level: .tcp, name: .tcp_nodelay), config.tcp.noDelay ? 1 : 0),
+            (.init(level: .tcp, name: .tcp_nodelay), config.tcp.noDelay ? 1 : 0)
         ]
         if config.tcp.keepAlive { options.append((.init(level: .socket, name: .so_keepalive), 1)) }
         if !config.ip.fragmentationEnabled && config.ip.version != .v6 && family != .inet6 {
-            options.append((ChannelOptions.Types.SocketOption(level: SocketOptionLevel(IPPROTO_IP),
-                                                               name: SocketOptionName(IP_MTU_DISCOVER)),
-                            SocketOptionValue(IP_PMTUDISC_DO)))
+            options.append(
+                (
+                    ChannelOptions.Types.SocketOption(
+                        level: SocketOptionLevel(IPPROTO_IP),
+                        name: SocketOptionName(IP_MTU_DISCOVER)),
+                    SocketOptionValue(IP_PMTUDISC_DO)
+                ))
         }
         return options
     }
@@ -153,8 +169,12 @@ enum Transport {
 
     /// Sets the stack's socket options on an accepted TCP channel (a listener's child; not Unix sockets).
     static func applySocketOptions(to channel: Channel, config: ProtocolStackConfiguration) throws {
-        guard let family = channel.localAddress?.protocol, family != .unix, let sync = channel.syncOptions else { return }
-        for (option, value) in socketOptions(config: config, family: family) { try sync.setOption(option, value: value) }
+        guard let family = channel.localAddress?.protocol, family != .unix, let sync = channel.syncOptions else {
+            return
+        }
+        for (option, value) in socketOptions(config: config, family: family) {
+            try sync.setOption(option, value: value)
+        }
     }
 
     /// Closes a channel that will not be served.
@@ -187,9 +207,13 @@ enum Transport {
         while let a = p {
             if let sa = a.pointee.ai_addr {
                 if a.pointee.ai_family == AF_INET {
-                    sa.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { out.append(SocketAddress($0.pointee, host: host)) }
+                    sa.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
+                        out.append(SocketAddress($0.pointee, host: host))
+                    }
                 } else if a.pointee.ai_family == AF_INET6 {
-                    sa.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { out.append(SocketAddress($0.pointee, host: host)) }
+                    sa.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
+                        out.append(SocketAddress($0.pointee, host: host))
+                    }
                 }
             }
             p = a.pointee.ai_next
@@ -200,7 +224,10 @@ enum Transport {
 }
 
 extension TLS {
-    init(options: Options) { self.init(); self.options = options }
+    init(options: Options) {
+        self.init()
+        self.options = options
+    }
 }
 
 /// Completes a promise when the TLS handshake finishes, fails it on error, close or timeout.
@@ -245,9 +272,10 @@ final class HandshakeObserver: ChannelInboundHandler, RemovableChannelHandler {
             // NIOSSL accepts a certificate whose IP address entry matches the peer even when a server
             // name was asked for; the name itself must match too.
             if let name = expectedName,
-               let tls = try? context.pipeline.syncOperations.handler(type: NIOSSLClientHandler.self),
-               let certificate = tls.peerCertificate,
-               let problem = ServerNameCheck.problem(certificate: certificate, name: name) {
+                let tls = try? context.pipeline.syncOperations.handler(type: NIOSSLClientHandler.self),
+                let certificate = tls.peerCertificate,
+                let problem = ServerNameCheck.problem(certificate: certificate, name: name)
+            {
                 finish(.failure(NWError.tls(problem)))
                 context.close(promise: nil)
                 return
@@ -303,7 +331,8 @@ final class DatagramEnvelopeHandler: ChannelDuplexHandler, RemovableChannelHandl
             promise?.fail(NWError.connectionClosed)
             return
         }
-        context.write(wrapOutboundOut(AddressedEnvelope(remoteAddress: remote, data: unwrapOutboundIn(data))),
-                      promise: promise)
+        context.write(
+            wrapOutboundOut(AddressedEnvelope(remoteAddress: remote, data: unwrapOutboundIn(data))),
+            promise: promise)
     }
 }

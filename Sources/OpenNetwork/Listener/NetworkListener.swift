@@ -62,7 +62,9 @@ public final class NetworkListener<ApplicationProtocol: NetworkProtocolOptions>:
 
     /// Installs a handler called on every state change.
     @discardableResult
-    public func onStateUpdate(_ handler: @escaping @Sendable (NetworkListener<ApplicationProtocol>, State) -> Void) -> Self {
+    public func onStateUpdate(
+        _ handler: @escaping @Sendable (NetworkListener<ApplicationProtocol>, State) -> Void
+    ) -> Self {
         let ref = WeakReference<NetworkListener<ApplicationProtocol>>(value: self)
         let wrapped: @Sendable (State) -> Void = { state in if let me = ref.value { handler(me, state) } }
         shared.withLockedValue { $0.handler = wrapped }
@@ -97,7 +99,10 @@ public final class NetworkListener<ApplicationProtocol: NetworkProtocolOptions>:
             if Task.isCancelled { return false }
             let admitted = shared.withLockedValue { s -> Bool in
                 if s.limit == NetworkListener.InfiniteConnectionLimit || s.limit < 0 { return true }
-                if s.limit > 0 { s.limit -= 1; return true }
+                if s.limit > 0 {
+                    s.limit -= 1
+                    return true
+                }
                 return false
             }
             if admitted { return true }
@@ -131,11 +136,14 @@ public final class NetworkListener<ApplicationProtocol: NetworkProtocolOptions>:
 
     /// Binds and serves: calls `handler` for every new connection, each in its own child task, until
     /// the calling task is cancelled (then returns normally) or binding fails (then throws).
-    public func run(_ handler: @escaping @Sendable (NetworkConnection<ApplicationProtocol>) async throws -> Void) async throws {
+    public func run(
+        _ handler: @escaping @Sendable (NetworkConnection<ApplicationProtocol>) async throws -> Void
+    ) async throws {
         let proto = applicationProtocol
         let config = proto.stackConfiguration
         guard config.transport == .tcp else {
-            let e = NWError.transport("NetworkListener supports TCP-based stacks only; UDP listeners are not implemented")
+            let e = NWError.transport(
+                "NetworkListener supports TCP-based stacks only; UDP listeners are not implemented")
             set(.failed(e))
             throw e
         }
@@ -150,9 +158,11 @@ public final class NetworkListener<ApplicationProtocol: NetworkProtocolOptions>:
         let childInit: @Sendable (Channel) -> EventLoopFuture<Transport.Established> = { channel in
             channel.eventLoop.makeCompletedFuture {
                 try Transport.applySocketOptions(to: channel, config: config)
-                return try Transport.configure(channel: channel, config: config, tls: sslContext.map { ctx in
-                    { NIOSSLServerHandler(context: ctx) }
-                })
+                return try Transport.configure(
+                    channel: channel, config: config,
+                    tls: sslContext.map { ctx in
+                        { NIOSSLServerHandler(context: ctx) }
+                    })
             }
         }
         let bootstrap = ServerBootstrap(group: Transport.group)
@@ -164,17 +174,21 @@ public final class NetworkListener<ApplicationProtocol: NetworkProtocolOptions>:
         do {
             switch local {
             case .hostPort(let host, let port):
-                server = try await bootstrap.bind(host: host.name, port: Int(port.rawValue), childChannelInitializer: childInit)
+                server = try await bootstrap.bind(
+                    host: host.name, port: Int(port.rawValue), childChannelInitializer: childInit)
             case .unix(let path):
-                server = try await bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true,
-                                                  childChannelInitializer: childInit)
+                server = try await bootstrap.bind(
+                    unixDomainSocketPath: path, cleanupExistingSocketFile: true,
+                    childChannelInitializer: childInit)
             }
         } catch {
             let e = NWError.from(error)
             set(.failed(e))
             throw e
         }
-        shared.withLockedValue { $0.port = server.channel.localAddress?.port.map { NWEndpoint.Port(rawValue: UInt16($0)) } }
+        shared.withLockedValue {
+            $0.port = server.channel.localAddress?.port.map { NWEndpoint.Port(rawValue: UInt16($0)) }
+        }
         set(.ready)
         do {
             try await withTaskCancellationHandler {
@@ -186,8 +200,9 @@ public final class NetworkListener<ApplicationProtocol: NetworkProtocolOptions>:
                                 break
                             }
                             group.addTask {
-                                let connection = NetworkConnection(accepted: established, applicationProtocol: proto,
-                                                                   config: config)
+                                let connection = NetworkConnection(
+                                    accepted: established, applicationProtocol: proto,
+                                    config: config)
                                 await connection.start()
                                 // A failed handshake ends only this child task.
                                 guard await connection.waitUntilEstablished() else { return }
@@ -202,7 +217,10 @@ public final class NetworkListener<ApplicationProtocol: NetworkProtocolOptions>:
                 server.channel.close(promise: nil)
             }
         } catch {
-            if Task.isCancelled { set(.cancelled); return }
+            if Task.isCancelled {
+                set(.cancelled)
+                return
+            }
             let e = NWError.from(error)
             set(.failed(e))
             throw e
