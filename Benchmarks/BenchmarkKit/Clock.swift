@@ -46,6 +46,11 @@ public func timedAsync<T>(
 /// left behind, so deltas of it count what a workload holds.
 public func heapInUseBytes() -> Int { Int(benchmark_heap_in_use()) }
 
+/// Allocator calls (malloc, calloc, realloc and the aligned forms) the whole process has made so far: the
+/// difference over a run, divided by its messages, is allocations per message (every thread's, the event loop's
+/// included).
+public func allocationCount() -> Int { Int(benchmark_allocations()) }
+
 /// The process's peak resident set size so far (VmHWM), in bytes.
 public func peakResidentBytes() -> Int { statusField("VmHWM:") }
 

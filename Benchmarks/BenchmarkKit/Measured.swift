@@ -8,6 +8,8 @@ public enum Unit: Codable, Sendable, Equatable {
     case rate(String)
     /// Bytes; lower is better. Shown as B, KiB or MiB by magnitude.
     case bytes
+    /// A count of something per something (the label says what, e.g. "allocs/msg"); lower is better.
+    case count(String)
 
     /// Whether a larger figure is the better one.
     public var higherIsBetter: Bool {
@@ -31,6 +33,8 @@ public enum Unit: Codable, Sendable, Equatable {
             if value >= 1_048_576 { return String(format: "%.1f MiB", value / 1_048_576) }
             if value >= 1024 { return String(format: "%.1f KiB", value / 1024) }
             return String(format: "%.0f B", value)
+        case .count(let label):
+            return String(format: "%.2f %@", value, label)
         }
     }
 }
