@@ -173,10 +173,7 @@ actor ConnectionCore {
     func close() async {
         guard !isFinished else { return }
         if let ch = channel, let io, config.transport == .tcp {
-            let closer = ch.eventLoop.scheduleTask(in: .seconds(3)) { ch.close(promise: nil) }
-            // Absence is the meaning: a channel that closed meanwhile has nothing left to deliver.
-            _ = try? await io.flushed(on: ch)
-            closer.cancel()
+            await io.closeGracefully(on: ch, timeout: .seconds(3))
         }
         cancel()
     }

@@ -75,11 +75,24 @@ final class ConnectionIO: Sendable {
         }
     }
 
-    /// Hands everything queued to the channel and waits until the channel has written it (or failed).
-    nonisolated(nonsending) func flushed(on channel: any Channel) async throws {
-        guard let link = locked.withLockedValue({ $0.link }) else { return }
-        try await link.loop.submit { link.handler.value.flushOutbound() }.get()
-        try await channel.writeAndFlush(ByteBuffer()).get()
+    /// Hands everything queued to the channel, waits until the channel has written it (or `timeout` passed, for a
+    /// peer that reads nothing), then closes the channel: one trip to the event loop.
+    nonisolated(nonsending) func closeGracefully(on channel: any Channel, timeout: TimeAmount) async {
+        guard let link = locked.withLockedValue({ $0.link }) else {
+            channel.close(promise: nil)
+            return
+        }
+        let closed = link.loop.flatSubmit {
+            link.handler.value.flushOutbound()
+            let deadline = channel.eventLoop.scheduleTask(in: timeout) { channel.close(promise: nil) }
+            // An empty write completes once everything before it is written.
+            return channel.writeAndFlush(ByteBuffer()).always { _ in
+                deadline.cancel()
+                channel.close(promise: nil)
+            }
+        }
+        // A failed write means the channel is gone already: there is nothing left to wait for.
+        try? await closed.get()
     }
 
     /// On the event loop: what to write and flush now, and whether to set the next backstop timer.

@@ -87,6 +87,14 @@ enum Transport {
             if let fixed = config.resolvedAddresses {
                 bootstrap = bootstrap.resolver(StaticResolver(addresses: fixed, eventLoop: group.next()))
             }
+            if config.resolvedAddresses == nil,
+                let literal = try? SocketAddress(ipAddress: host.name, port: Int(port.rawValue)),
+                config.ip.version == .any || (config.ip.version == .v4) == (literal.protocol == .inet)
+            {
+                // An address needs no resolving (nor a race of families): connect to it directly. (`try?`: a name
+                // that is not an address literal is resolved below.)
+                return try await bootstrap.connect(to: literal, channelInitializer: initializer)
+            }
             if config.ip.version == .any {
                 // NIO's connect-by-name resolves A and AAAA and races the addresses (Happy Eyeballs v2,
                 // RFC 8305): IPv6 first, IPv4 250 ms later or as soon as an attempt fails.
