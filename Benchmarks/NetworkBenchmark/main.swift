@@ -1,7 +1,8 @@
 // OpenNetwork benchmark: every workload next to plain SwiftNIO doing the same work (channel handlers on the
-// event loop, frames built per message, batched flushes), and the one-way workloads also next to an
-// NIOAsyncChannel writer (what an async SwiftNIO user writes). Every server runs in a peer process of its
-// own (`NetworkBenchmark peer`), so the figures are the sending process's work; loopback only.
+// event loop, frames built per message, batched flushes), and the one-way and Coder workloads also next to
+// NIOAsyncChannel (what an async SwiftNIO user writes). Every server runs in a peer process of its own
+// (`NetworkBenchmark peer`), so the figures are the sending process's work; loopback only. Allocations are
+// counted by a malloc wrapper in BenchmarkKitC that every side runs with.
 //
 //   scripts/bench network            # or: swift run -c release NetworkBenchmark [--quick] [--runs N]
 import BenchmarkKit
