@@ -104,10 +104,13 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
 
-        .testTarget(name: "OpenNetworkTests", dependencies: ["OpenNetwork", "TicTacToe"]),
+        .testTarget(
+            name: "OpenNetworkTests",
+            dependencies: ["OpenNetwork", "TicTacToe", .product(name: "Logging", package: "swift-log")]),
         .executableTarget(name: "TicTacToe", dependencies: ["OpenNetwork"], path: "Examples/TicTacToe"),
         .executableTarget(
             name: "NetworkBenchmark",

@@ -1,3 +1,4 @@
+import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
@@ -29,6 +30,7 @@ public final class NetworkListener<ApplicationProtocol: NetworkProtocolOptions>:
         var handler: (@Sendable (State) -> Void)?
         var limit = NetworkListener.InfiniteConnectionLimit
         var limitWaiter: CheckedContinuation<Void, Never>?
+        var logger = Logger(label: "OpenNetwork.NetworkListener")
     }
 
     /// The value of ``newConnectionLimit`` that delivers every inbound connection (the default).
@@ -125,6 +127,21 @@ public final class NetworkListener<ApplicationProtocol: NetworkProtocolOptions>:
         }
     }
 
+    /// Where the listener logs what a connection handler threw (swift-log; the label is
+    /// `OpenNetwork.NetworkListener`).
+    var logger: Logger {
+        get { shared.withLockedValue { $0.logger } }
+        set { shared.withLockedValue { $0.logger = newValue } }
+    }
+
+    /// Logs an error a connection handler threw, with the connection's peer.
+    private func report(_ error: any Error, from connection: NetworkConnection<ApplicationProtocol>) async {
+        let peer = await connection.remoteAddress ?? "unknown peer"
+        logger.error(
+            "connection handler threw: \(error)",
+            metadata: ["peer": .string(peer), "error.type": .string(String(reflecting: type(of: error)))])
+    }
+
     private func set(_ s: State) {
         let h: (@Sendable (State) -> Void)? = shared.withLockedValue {
             guard $0.state != s else { return nil }
@@ -206,7 +223,13 @@ public final class NetworkListener<ApplicationProtocol: NetworkProtocolOptions>:
                                 await connection.start()
                                 // A failed handshake ends only this child task.
                                 guard await connection.waitUntilEstablished() else { return }
-                                try? await handler(connection)
+                                do {
+                                    try await handler(connection)
+                                } catch {
+                                    // A handler's error ends its own connection, not the listener; it is logged
+                                    // (as the Network framework logs it), never dropped.
+                                    await self.report(error, from: connection)
+                                }
                                 await connection.cancel()
                             }
                         }
