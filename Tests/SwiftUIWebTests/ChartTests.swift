@@ -484,8 +484,8 @@ struct ChartTextFastPathTests {
             HTML.escape(#"<a href="x">Tom & Jerry's</a>"#)
                 == "&lt;a href=&quot;x&quot;&gt;Tom &amp; Jerry&#39;s&lt;/a&gt;")
         #expect(HTML.escape("é<ü>🙂&") == "é&lt;ü&gt;🙂&amp;")
-        var out = "start:"
+        var out = Array("start:".utf8)
         HTML.escape("a<b", into: &out)
-        #expect(out == "start:a&lt;b")
+        #expect(String(decoding: out, as: UTF8.self) == "start:a&lt;b")
     }
 }

@@ -130,10 +130,10 @@ enum HTML {
 
     /// The text with `&`, `<`, `>`, `"` and `'` written as character references.
     static func escape(_ s: String) -> String {
-        var out = ""
+        var out: [UInt8] = []
         out.reserveCapacity(s.utf8.count)
         escape(s, into: &out)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The bytes `escape` replaces (`"`, `&`, `'`, `<`, `>`: all below 64), as bits of one word.
@@ -164,33 +164,4 @@ enum HTML {
         }
     }
 
-    /// Appends the text to `out` with `&`, `<`, `>`, `"` and `'` written as character references: the runs between
-    /// them are appended whole (the characters are ASCII, so every cut is on a character boundary).
-    static func escape(_ s: String, into out: inout String) {
-        let utf8 = s.utf8
-        var start = utf8.startIndex
-        var index = start
-        while index != utf8.endIndex {
-            let entity: String
-            switch utf8[index] {
-            case UInt8(ascii: "&"): entity = "&amp;"
-            case UInt8(ascii: "<"): entity = "&lt;"
-            case UInt8(ascii: ">"): entity = "&gt;"
-            case UInt8(ascii: "\""): entity = "&quot;"
-            case UInt8(ascii: "'"): entity = "&#39;"
-            default:
-                utf8.formIndex(after: &index)
-                continue
-            }
-            if start != index { out += s[start..<index] }
-            out += entity
-            utf8.formIndex(after: &index)
-            start = index
-        }
-        if start == utf8.startIndex {
-            out += s
-        } else if start != utf8.endIndex {
-            out += s[start..<utf8.endIndex]
-        }
-    }
 }
