@@ -106,19 +106,25 @@ public final class NetworkConnection<ApplicationProtocol: NetworkProtocolOptions
             await core.cancel()
             throw NWError.cancelled
         }
-        return try await withTaskCancellationHandler {
-            _ = isolation  // Captured: the operation runs isolated to the caller (see above).
-            let io: ConnectionIO
-            if let ready = core.current.withLockedValue({ $0 }) {
-                io = ready
-            } else {
-                io = try await core.readyIO()
+        do {
+            return try await withTaskCancellationHandler {
+                _ = isolation  // Captured: the operation runs isolated to the caller (see above).
+                let io: ConnectionIO
+                if let ready = core.current.withLockedValue({ $0 }) {
+                    io = ready
+                } else {
+                    io = try await core.readyIO()
+                }
+                return try await body(io)
+            } onCancel: {
+                // The waiters wake now; the state follows on the actor.
+                core.current.withLockedValue { $0 }?.terminate(.cancelled)
+                Task { await core.cancel() }
             }
-            return try await body(io)
-        } onCancel: {
-            // The waiters wake now; the state follows on the actor.
-            core.current.withLockedValue { $0 }?.terminate(.cancelled)
-            Task { await core.cancel() }
+        } catch {
+            // An operation its task's cancellation ended returns with the connection's state already cancelled.
+            if Task.isCancelled { await core.cancel() }
+            throw error
         }
     }
 
