@@ -89,15 +89,8 @@ final class MarkRecord {
     var accessibilityValue: String? = nil
     var accessibilityHidden = false
 
-    /// The plotted components (for the read-aloud label), in Apple's order.
-    var components: [PlotComponent] {
-        var result: [PlotComponent] = []
-        forEachComponent { result.append($0) }
-        return result
-    }
-
-    /// Calls `body` with each plotted component, in Apple's order, without building an array (a chart of 10,000
-    /// marks asks each mark twice).
+    /// Calls `body` with each plotted component (for the read-aloud label), in Apple's order, without building an
+    /// array (a chart of 10,000 marks asks each mark twice).
     @inline(__always)
     func forEachComponent(_ body: (PlotComponent) -> Void) {
         if let x { body(x) }

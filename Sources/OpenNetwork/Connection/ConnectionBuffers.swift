@@ -283,7 +283,8 @@ struct ConnectionBuffers {
             }
             return .fail(.connectionClosed)
         }
-        return wait(for: min)
+        let (generation, resume) = wait(for: min)
+        return .wait(generation: generation, resumeReading: resume)
     }
 
     /// Takes one whole frame (header and value) when it is buffered; the header is checked (and the size limit
@@ -301,12 +302,14 @@ struct ConnectionBuffers {
         switch parsed {
         case .needMoreHeader(let missing):
             if inputClosed { return .fail(.connectionClosed, fatal: false) }
-            return .wait(wait(for: inbound.readableBytes + missing))
+            let (generation, resume) = wait(for: inbound.readableBytes + missing)
+            return .wait(generation: generation, resumeReading: resume)
         case .header(let type, let length, let headerSize):
             let whole = headerSize + length
             guard inbound.readableBytes >= whole else {
                 if inputClosed { return .fail(.connectionClosed, fatal: false) }
-                return .wait(wait(for: whole))
+                let (generation, resume) = wait(for: whole)
+                return .wait(generation: generation, resumeReading: resume)
             }
             inbound.moveReaderIndex(forwardBy: headerSize)
             let value = inbound.readSlice(length: length)!
@@ -319,7 +322,7 @@ struct ConnectionBuffers {
         /// A frame's type (0 without a type field) and value.
         case frame(type: UInt64, value: ByteBuffer, resumeReading: Bool)
         /// Not whole yet (see ``ReadResult/wait(generation:resumeReading:)``).
-        case wait(ReadResult)
+        case wait(generation: Int, resumeReading: Bool)
         /// Failed; `fatal`: the stream cannot go on (a bad header), so the connection fails.
         case fail(NWError, fatal: Bool)
     }
@@ -337,7 +340,8 @@ struct ConnectionBuffers {
             return .bytes(datagram, complete: false, resumeReading: consumed())
         }
         if inputClosed { return .fail(.connectionClosed) }
-        return wait(for: 1)
+        let (generation, resume) = wait(for: 1)
+        return .wait(generation: generation, resumeReading: resume)
     }
 
     /// Whether the peer closed cleanly with nothing left buffered: true, false (something is buffered), or wait.
@@ -355,11 +359,12 @@ struct ConnectionBuffers {
         case fail(NWError)
     }
 
-    private mutating func wait(for count: Int) -> ReadResult {
+    /// Records what a read waits for; returns the generation to park at and whether reading must resume.
+    private mutating func wait(for count: Int) -> (generation: Int, resumeReading: Bool) {
         wanted = count
         let resume = readingPaused && inbound.readableBytes < count
         if resume { readingPaused = false }
-        return .wait(generation: inboundGeneration, resumeReading: resume)
+        return (inboundGeneration, resume)
     }
 
     /// After a read took bytes: whether reading resumes (the buffer drained to half its mark).
@@ -395,6 +400,7 @@ struct ConnectionBuffers {
     mutating func closed() -> Wakeups {
         inputClosed = true
         outputClosed = true
+        queuedMessages = 0
         outbound = ByteBuffer()
         outboundDatagrams.removeAll()
         outboundDatagramBytes = 0
@@ -408,6 +414,7 @@ struct ConnectionBuffers {
         inbound = ByteBuffer()
         datagrams.removeAll()
         datagramHead = 0
+        queuedMessages = 0
         outbound = ByteBuffer()
         outboundDatagrams.removeAll()
         outboundDatagramBytes = 0

@@ -152,8 +152,7 @@ final class ConnectionIO: Sendable {
             case .fail(let error, let fatal):
                 if fatal { onFatal(error) }
                 throw error
-            case .wait(let wait):
-                guard case .wait(let generation, let resumeReading) = wait else { continue }
+            case .wait(let generation, let resumeReading):
                 if resumeReading { resumeReadingOnLoop(link) }
                 await parkReader(generation: generation)
             }

@@ -279,6 +279,7 @@ final class HandshakeObserver: ChannelInboundHandler, RemovableChannelHandler {
         if let e = event as? TLSUserEvent, case .handshakeCompleted(let alpn) = e {
             // NIOSSL accepts a certificate whose IP address entry matches the peer even when a server
             // name was asked for; the name itself must match too.
+            // (`try?`: the TLS handler is gone only when the channel is already closing: nothing left to check.)
             if let name = expectedName,
                 let tls = try? context.pipeline.syncOperations.handler(type: NIOSSLClientHandler.self),
                 let certificate = tls.peerCertificate,
