@@ -52,9 +52,11 @@ let package = Package(
             name: "OpenCoreDataTests",
             dependencies: [
                 "OpenCoreData", "CoreDataProbe", "AircraftMigration", "MigrationCrashWorker", "coredata-tool",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // What the test targets share: blocking work kept off Swift's cooperative pool.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         // Second processes for the tests: one writes or dumps a store, one runs a migration to be killed.
         .executableTarget(name: "CoreDataProbe", dependencies: ["OpenCoreData"], path: "Tests/Probes/CoreDataProbe"),
         .executableTarget(
@@ -110,7 +112,9 @@ let package = Package(
 
         .testTarget(
             name: "OpenNetworkTests",
-            dependencies: ["OpenNetwork", "TicTacToe", .product(name: "Logging", package: "swift-log")]),
+            dependencies: [
+                "OpenNetwork", "TicTacToe", "TestSupport", .product(name: "Logging", package: "swift-log"),
+            ]),
         .executableTarget(name: "TicTacToe", dependencies: ["OpenNetwork"], path: "Examples/TicTacToe"),
         .executableTarget(
             name: "NetworkBenchmark",
@@ -216,7 +220,7 @@ let package = Package(
         .target(
             name: "OpenHealthKit", dependencies: ["OpenCoreData"],
             resources: [.copy("Catalog/Resources/rxnorm-catalog.csv")]),
-        .testTarget(name: "OpenHealthKitTests", dependencies: ["OpenHealthKit", "MedicationsSample"]),
+        .testTarget(name: "OpenHealthKitTests", dependencies: ["OpenHealthKit", "MedicationsSample", "TestSupport"]),
         .executableTarget(
             name: "MedicationsSample", dependencies: ["OpenHealthKit"], path: "Examples/MedicationsSample"),
         .executableTarget(

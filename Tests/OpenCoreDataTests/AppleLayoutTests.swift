@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import OpenCoreData
+import TestSupport
 import Testing
 
 /// An Xcode model (written the way Xcode saves one) with what tripped real models: inheritance, a
@@ -59,7 +60,11 @@ enum LibraryModel {
 }
 
 /// Runs scripts/check-coredata-store.py (sqlite3 and plistlib only) on a store, with the model's source.
-func checkAppleLayout(store: URL, model: URL) throws -> (status: Int32, output: String) {
+func checkAppleLayout(store: URL, model: URL) async throws -> (status: Int32, output: String) {
+    try await onOwnThread { try checkAppleLayoutBlocking(store: store, model: model) }
+}
+
+private func checkAppleLayoutBlocking(store: URL, model: URL) throws -> (status: Int32, output: String) {
     let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("scripts/check-coredata-store.py")
     let process = Process()
@@ -80,7 +85,7 @@ struct AppleLayoutTests {
         try Fixtures.container(model: model, url: url)
     }
 
-    @Test func realModelShapesMakeAStoreThatReadsBackAndFollowsApplesLayout() throws {
+    @Test func realModelShapesMakeAStoreThatReadsBackAndFollowsApplesLayout() async throws {
         let modelURL = try LibraryModel.write()
         let model = try #require(NSManagedObjectModel(contentsOf: modelURL))
         let url = Fixtures.temporaryStoreURL()
@@ -106,9 +111,13 @@ struct AppleLayoutTests {
         let context = try container(model, at: url).viewContext
         let books = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Book"))
         let book = try #require(books.first { $0.value(forKey: "title") as? String == "Orchard" })
-        let tagNames = (book.value(forKey: "tags") as? NSSet)?.compactMap { ($0 as? NSManagedObject)?.value(forKey: "name") as? String }
+        let tagNames = (book.value(forKey: "tags") as? NSSet)?.compactMap {
+            ($0 as? NSManagedObject)?.value(forKey: "name") as? String
+        }
         #expect(Set(tagNames ?? []) == ["swift", "linux"])
-        let related = (book.value(forKey: "related") as? NSSet)?.compactMap { ($0 as? NSManagedObject)?.value(forKey: "title") as? String }
+        let related = (book.value(forKey: "related") as? NSSet)?.compactMap {
+            ($0 as? NSManagedObject)?.value(forKey: "title") as? String
+        }
         #expect(related == ["Roots"])
         let lists = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "List"))
         let members = (lists.first?.value(forKey: "members") as? NSOrderedSet)?.array
@@ -119,7 +128,7 @@ struct AppleLayoutTests {
         #expect((linux.value(forKey: "items") as? NSSet)?.count == 2)
         #expect((linux.value(forKey: "members") as? NSSet)?.count == 1)
 
-        let check = try checkAppleLayout(store: url, model: modelURL)
+        let check = try await checkAppleLayout(store: url, model: modelURL)
         #expect(check.status == 0, "\(check.output)")
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import OpenCoreData
+import TestSupport
 import Testing
 
 /// Properties declared in an extension, as the seed declares its `@NSManaged` ones.
@@ -15,7 +16,11 @@ extension Runway {
 @Suite("The @Managed macro")
 struct ManagedMacroTests {
     /// The compiler's errors for `body` (a class's members) with the package's macro plugin loaded.
-    static func compilerErrors(_ body: String) throws -> [String] {
+    static func compilerErrors(_ body: String) async throws -> [String] {
+        try await onOwnThread { try compilerErrorsBlocking(body) }
+    }
+
+    private static func compilerErrorsBlocking(_ body: String) throws -> [String] {
         let plugin = builtExecutable("OpenCoreDataMacros-tool")
         let source = FileManager.default.temporaryDirectory.appendingPathComponent("managed-\(UUID().uuidString).swift")
         try """
@@ -29,25 +34,34 @@ struct ManagedMacroTests {
         defer { try? FileManager.default.removeItem(at: source) }
         let compiler = Process()
         compiler.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        compiler.arguments = ["swiftc", "-typecheck", "-load-plugin-executable", "\(plugin.path)#OpenCoreDataMacros", source.path]
+        compiler.arguments = [
+            "swiftc", "-typecheck", "-load-plugin-executable", "\(plugin.path)#OpenCoreDataMacros", source.path,
+        ]
         let output = Pipe()
         compiler.standardError = output
         compiler.standardOutput = output
         try compiler.run()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         compiler.waitUntilExit()
-        return text.split(separator: "\n").filter { $0.contains(": error: ") && $0.contains("(from macro") }.map(String.init)
+        return text.split(separator: "\n").filter { $0.contains(": error: ") && $0.contains("(from macro") }.map(
+            String.init)
     }
 
-    @Test func misuseIsAnErrorThatSaysWhatIsWrong() throws {
+    @Test func misuseIsAnErrorThatSaysWhatIsWrong() async throws {
         let cases: [(String, String)] = [
             ("@Managed let name: String?", "@Managed applies to a 'var' property, like '@Managed var name: String?'"),
-            ("@Managed var name = \"x\"", "@Managed property 'name' needs a type annotation, like '@Managed var name: String?'"),
-            ("@Managed var name: String? = nil", "@Managed property 'name' cannot have an initial value: set defaults in the entity's model or in awakeFromInsert()"),
+            (
+                "@Managed var name = \"x\"",
+                "@Managed property 'name' needs a type annotation, like '@Managed var name: String?'"
+            ),
+            (
+                "@Managed var name: String? = nil",
+                "@Managed property 'name' cannot have an initial value: set defaults in the entity's model or in awakeFromInsert()"
+            ),
             ("@Managed static var name: String?", "@Managed property 'name' must be an instance property"),
         ]
         for (declaration, message) in cases {
-            let errors = try Self.compilerErrors(declaration)
+            let errors = try await Self.compilerErrors(declaration)
             #expect(errors.count == 1 && errors[0].contains(message), "\(declaration): \(errors)")
         }
     }
@@ -57,11 +71,14 @@ struct ManagedMacroTests {
         entity.managedObjectClassName = NSStringFromClass(Runway.self)
         entity.properties = [
             NSAttributeDescription(name: "designator", type: .stringAttributeType),
-            NSAttributeDescription(name: "length", type: .integer32AttributeType, optional: false, defaultValue: Int32(0)),
-            NSCompositeAttributeDescription(name: "surface", elements: [
-                NSAttributeDescription(name: "material", type: .stringAttributeType),
-                NSAttributeDescription(name: "grooved", type: .booleanAttributeType),
-            ]),
+            NSAttributeDescription(
+                name: "length", type: .integer32AttributeType, optional: false, defaultValue: Int32(0)),
+            NSCompositeAttributeDescription(
+                name: "surface",
+                elements: [
+                    NSAttributeDescription(name: "material", type: .stringAttributeType),
+                    NSAttributeDescription(name: "grooved", type: .booleanAttributeType),
+                ]),
         ]
         let container = try Fixtures.container(model: Fixtures.model([entity]), inMemory: true)
         let context = container.newBackgroundContext()

@@ -1,7 +1,9 @@
 import Foundation
 import GRDB
 import OpenCoreData
+import TestSupport
 import Testing
+
 @testable import MigrationCrashWorker
 
 /// A child process migrating a large store is killed with SIGKILL at random moments; after each kill the
@@ -14,7 +16,11 @@ struct MigrationCrashTests {
 
     static var worker: URL { builtExecutable("MigrationCrashWorker") }
 
-    static func run(_ arguments: [String], killAfter delay: Double? = nil) throws -> Int32 {
+    static func run(_ arguments: [String], killAfter delay: Double? = nil) async throws -> Int32 {
+        try await onOwnThread { try runBlocking(arguments, killAfter: delay) }
+    }
+
+    private static func runBlocking(_ arguments: [String], killAfter delay: Double?) throws -> Int32 {
         let process = Process()
         process.executableURL = worker
         process.arguments = arguments
@@ -34,7 +40,9 @@ struct MigrationCrashTests {
             let target = URL(fileURLWithPath: to.path + suffix)
             try? FileManager.default.removeItem(at: target)
             let source = URL(fileURLWithPath: from.path + suffix)
-            if FileManager.default.fileExists(atPath: source.path) { try FileManager.default.copyItem(at: source, to: target) }
+            if FileManager.default.fileExists(atPath: source.path) {
+                try FileManager.default.copyItem(at: source, to: target)
+            }
         }
     }
 
@@ -49,10 +57,13 @@ struct MigrationCrashTests {
             return 0
         }
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: models[index])
-        let store = try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url, options: nil)
+        let store = try coordinator.addPersistentStore(
+            ofType: NSSQLiteStoreType, configurationName: nil, at: url, options: nil)
         let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         context.persistentStoreCoordinator = coordinator
-        let count = try context.performAndWait { try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "Aircraft")) }
+        let count = try context.performAndWait {
+            try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "Aircraft"))
+        }
         #expect(count == aircraftCount)
         try coordinator.remove(store)
 
@@ -63,8 +74,11 @@ struct MigrationCrashTests {
             let columns = try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info('ZAIRCRAFT')")
             let hasFlightData = columns.contains("ZFLIGHTDATA")
             let hasTable = try db.tableExists("ZFLIGHTDATA")
-            let sql = "SELECT a.ZTAILNUMBER, \(hasFlightData ? "a.ZFLIGHTDATA" : "NULL"), "
-                + (hasTable ? "(SELECT COUNT(*) FROM ZFLIGHTDATA f WHERE f.ZAIRCRAFT = a.Z_PK), (SELECT f.ZDATA FROM ZFLIGHTDATA f WHERE f.ZAIRCRAFT = a.Z_PK)" : "0, NULL")
+            let sql =
+                "SELECT a.ZTAILNUMBER, \(hasFlightData ? "a.ZFLIGHTDATA" : "NULL"), "
+                + (hasTable
+                    ? "(SELECT COUNT(*) FROM ZFLIGHTDATA f WHERE f.ZAIRCRAFT = a.Z_PK), (SELECT f.ZDATA FROM ZFLIGHTDATA f WHERE f.ZAIRCRAFT = a.Z_PK)"
+                    : "0, NULL")
                 + " FROM ZAIRCRAFT a"
             var seen = 0
             var lost: [String] = []
@@ -92,17 +106,17 @@ struct MigrationCrashTests {
         return index + 1
     }
 
-    @Test func killedMigrationsLeaveAConsistentStore() throws {
+    @Test func killedMigrationsLeaveAConsistentStore() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("orchard-crash-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let pristine = folder.appendingPathComponent("v1.sqlite")
         let url = folder.appendingPathComponent("store.sqlite")
-        #expect(try Self.run(["create", pristine.path, String(Self.aircraftCount)]) == 0)
+        #expect(try await Self.run(["create", pristine.path, String(Self.aircraftCount)]) == 0)
         // How long an uninterrupted migration takes here, to spread the kills over it.
         try Self.copyStore(pristine, to: url)
         let start = Date()
-        #expect(try Self.run(["migrate", url.path]) == 0)
+        #expect(try await Self.run(["migrate", url.path]) == 0)
         let full = max(Date().timeIntervalSince(start), 0.05)
         #expect(try Self.check(url) == 3)
 
@@ -111,14 +125,16 @@ struct MigrationCrashTests {
         try Self.copyStore(pristine, to: url)
         for _ in 0..<Self.kills {
             let delay = Double.random(in: 0...(full * 1.1), using: &generator)
-            _ = try Self.run(["migrate", url.path], killAfter: delay)
+            _ = try await Self.run(["migrate", url.path], killAfter: delay)
             let version = try Self.check(url)
             versions[version, default: 0] += 1
-            let pending = try NSPersistentStoreCoordinator.metadataForPersistentStore(ofType: NSSQLiteStoreType, at: url)[NSPersistentStoreDeferredLightweightMigrationOptionKey] as? Bool ?? false
+            let pending =
+                try NSPersistentStoreCoordinator.metadataForPersistentStore(ofType: NSSQLiteStoreType, at: url)[
+                    NSPersistentStoreDeferredLightweightMigrationOptionKey] as? Bool ?? false
             if version == 3 && !pending { try Self.copyStore(pristine, to: url) }
         }
         // The last interrupted store resumes and completes.
-        #expect(try Self.run(["migrate", url.path]) == 0)
+        #expect(try await Self.run(["migrate", url.path]) == 0)
         #expect(try Self.check(url) == 3)
         #expect(versions.values.reduce(0, +) == Self.kills)
     }

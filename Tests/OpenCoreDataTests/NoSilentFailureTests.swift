@@ -40,9 +40,9 @@ struct NoSilentFailureTests {
         #expect(reader.shouldDeleteInaccessibleFaults)
     }
 
-    @Test func withoutShouldDeleteInaccessibleFaultsAGoneRowStopsTheProcessNamingTheObject() throws {
+    @Test func withoutShouldDeleteInaccessibleFaultsAGoneRowStopsTheProcessNamingTheObject() async throws {
         let url = Fixtures.temporaryStoreURL()
-        let error = #expect(throws: NSError.self) { try runProbe("strict-fault", url) }
+        let error = await #expect(throws: NSError.self) { try await runProbe("strict-fault", url) }
         let message = error.map { "\($0.userInfo[NSLocalizedDescriptionKey] ?? "")" } ?? ""
         #expect(message.contains("CoreData could not fulfill a fault for 'x-coredata://"))
         #expect(message.contains("its row is gone"))

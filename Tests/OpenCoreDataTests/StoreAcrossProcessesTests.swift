@@ -1,5 +1,6 @@
 import Foundation
 import OpenCoreData
+import TestSupport
 import Testing
 
 @testable import CoreDataProbe
@@ -8,6 +9,12 @@ import Testing
 /// process's, and returns its standard output's lines and its standard error; throws if it fails.
 func runProbe(
     _ command: String, _ store: URL, environment: [String: String] = [:]
+) async throws -> (lines: [String], errors: String) {
+    try await onOwnThread { try runProbeBlocking(command, store, environment: environment) }
+}
+
+private func runProbeBlocking(
+    _ command: String, _ store: URL, environment: [String: String]
 ) throws -> (lines: [String], errors: String) {
     let process = Process()
     process.executableURL = builtExecutable("CoreDataProbe")
@@ -43,21 +50,21 @@ struct StoreAcrossProcessesTests {
         return try ProbeData.dump(container.viewContext)
     }
 
-    @Test func anotherProcessReadsExactlyWhatWasSaved() throws {
+    @Test func anotherProcessReadsExactlyWhatWasSaved() async throws {
         let url = Fixtures.temporaryStoreURL()
         do {
             let container = try ProbeModel.container(at: url)
             try ProbeData.write(into: container.viewContext)
         }
-        let dump = try runProbe("dump", url).lines
+        let dump = try await runProbe("dump", url).lines
         #expect(dump.count == 4)
         #expect(dump == (try expectedDump()))
     }
 
-    @Test func thisProcessReadsExactlyWhatAnotherSaved() throws {
+    @Test func thisProcessReadsExactlyWhatAnotherSaved() async throws {
         let url = Fixtures.temporaryStoreURL()
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        _ = try runProbe("write", url)
+        _ = try await runProbe("write", url)
         let container = try ProbeModel.container(at: url)
         let dump = try ProbeData.dump(container.viewContext)
         #expect(dump == (try expectedDump()))

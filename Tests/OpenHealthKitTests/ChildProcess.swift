@@ -1,4 +1,6 @@
+import TestSupport
 import Testing
+
 @testable import OpenHealthKit
 
 /// Runs the example executable (`MedicationsSample`, built with the tests) as a second process on a
@@ -11,7 +13,9 @@ enum ChildProcess {
     /// The built `MedicationsSample`: next to the test bundle, or in the package's build folder.
     static func executable() throws -> URL {
         var folders: [URL] = []
-        if let first = CommandLine.arguments.first { folders.append(URL(fileURLWithPath: first).deletingLastPathComponent()) }
+        if let first = CommandLine.arguments.first {
+            folders.append(URL(fileURLWithPath: first).deletingLastPathComponent())
+        }
         folders.append(Bundle.main.bundleURL)
         folders.append(Bundle.main.bundleURL.deletingLastPathComponent())
         let build = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(".build")
@@ -38,25 +42,34 @@ enum ChildProcess {
     }
 
     /// Waits for a started process; returns its output lines, throwing when it failed.
-    static func finish(_ started: (Process, Pipe)) throws -> [String] {
+    static func finish(_ started: (Process, Pipe)) async throws -> [String] {
+        let (process, pipe) = started
+        return try await onOwnThread { try finishBlocking((process, pipe)) }
+    }
+
+    private static func finishBlocking(_ started: (Process, Pipe)) throws -> [String] {
         let data = started.1.fileHandleForReading.readDataToEndOfFile()
         started.0.waitUntilExit()
         guard started.0.terminationStatus == 0 else {
-            throw Failure(description: "MedicationsSample \(started.0.arguments ?? []) exited with \(started.0.terminationStatus)")
+            throw Failure(
+                description: "MedicationsSample \(started.0.arguments ?? []) exited with \(started.0.terminationStatus)"
+            )
         }
         return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 
     /// Runs the executable to its end.
-    static func run(_ arguments: [String]) throws -> [String] { try finish(try start(arguments)) }
+    static func run(_ arguments: [String]) async throws -> [String] { try await finish(try start(arguments)) }
 
     static func hex(_ data: Data) -> String { data.map { String(format: "%02x", $0) }.joined() }
 }
 
 /// Waits for the first element of a stream that satisfies a condition, failing after `seconds`
 /// (a guard against hanging, not a timing assertion).
-func firstElement<T: Sendable>(of stream: AsyncStream<T>, within seconds: Double = 60,
-                               where condition: @escaping @Sendable (T) -> Bool) async throws -> T {
+func firstElement<T: Sendable>(
+    of stream: AsyncStream<T>, within seconds: Double = 60,
+    where condition: @escaping @Sendable (T) -> Bool
+) async throws -> T {
     try await withThrowingTaskGroup(of: T?.self) { group in
         group.addTask {
             for await element in stream where condition(element) { return element }

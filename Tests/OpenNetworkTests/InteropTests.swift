@@ -1,5 +1,6 @@
 import Foundation
 import OpenNetwork
+import TestSupport
 import Testing
 
 /// Talks to peers nobody here wrote: openssl s_server / s_client for TLS, socat and python3 sockets for
@@ -21,7 +22,7 @@ struct InteropTests {
             process.standardError = stderr
             process.standardInput = stdin
             let p = process
-            try await InteropTests.onThread { try p.run() }
+            try await onOwnThread { try p.run() }
         }
 
         /// Writes to the process's input. A process that already exited (a client that refused the server at once)
@@ -29,7 +30,7 @@ struct InteropTests {
         /// `write(_:)` would trap on the broken pipe.)
         func write(_ text: String) async throws {
             let h = stdin.fileHandleForWriting
-            try await InteropTests.onThread {
+            try await onOwnThread {
                 // A write to a closed pipe must come back as EPIPE, not end the test process with SIGPIPE.
                 signal(SIGPIPE, SIG_IGN)
                 do {
@@ -46,7 +47,7 @@ struct InteropTests {
         /// Reads one line the process printed (without its newline).
         func readLine() async throws -> String {
             let h = stdout.fileHandleForReading
-            return try await InteropTests.onThread {
+            return try await onOwnThread {
                 var line = Data()
                 while true {
                     let byte = h.readData(ofLength: 1)
@@ -59,7 +60,7 @@ struct InteropTests {
 
         func closeInput() async throws {
             let h = stdin.fileHandleForWriting
-            try await InteropTests.onThread { try? h.close() }
+            try await onOwnThread { try? h.close() }
         }
 
         /// Waits (bounded) for the process to exit; returns its status, stdout and stderr.
@@ -75,7 +76,7 @@ struct InteropTests {
             let p = process
             let out = stdout.fileHandleForReading
             let err = stderr.fileHandleForReading
-            return try await InteropTests.onThread {
+            return try await onOwnThread {
                 p.waitUntilExit()
                 return (
                     p.terminationStatus,
@@ -89,14 +90,7 @@ struct InteropTests {
         func stop() async {
             let p = process
             if p.isRunning { kill(p.processIdentifier, SIGKILL) }
-            _ = try? await InteropTests.onThread { p.waitUntilExit() }
-        }
-    }
-
-    /// Runs a blocking call on a new thread and resumes with its result.
-    static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try body() }) }.start()
+            _ = try? await onOwnThread { p.waitUntilExit() }
         }
     }
 
