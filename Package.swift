@@ -113,9 +113,14 @@ let package = Package(
         .testTarget(
             name: "OpenNetworkTests",
             dependencies: [
-                "OpenNetwork", "TicTacToe", "TestSupport", .product(name: "Logging", package: "swift-log"),
+                "OpenNetwork", "TicTacToe", "DiscoveryProbe", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
             ]),
         .executableTarget(name: "TicTacToe", dependencies: ["OpenNetwork"], path: "Examples/TicTacToe"),
+        // A second host for the discovery tests, run inside network namespaces the tests create.
+        .executableTarget(
+            name: "DiscoveryProbe", dependencies: ["OpenNetwork", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/Probes/DiscoveryProbe"),
         .executableTarget(
             name: "NetworkBenchmark",
             dependencies: [

@@ -12,3 +12,45 @@ public func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T)
         Thread { continuation.resume(with: Result { try body() }) }.start()
     }
 }
+
+/// Waits for a child process to exit and reaps it with `waitpid`, on a thread of its own; returns its exit status
+/// (128 + the signal for a killed one). When `timeout` passes first, sends SIGTERM, and SIGKILL a second later.
+///
+/// Foundation's `Process.waitUntilExit` learns of a child's exit when a socket the child inherited closes; a child
+/// that closes every descriptor at startup (daemons do) or that leaves a grandchild holding it is never seen to
+/// exit, and its waiters spin forever. `waitpid` asks the kernel instead.
+@discardableResult
+public func reap(_ process: Process, timeout: Duration? = nil) async -> Int32 {
+    let pid = process.processIdentifier
+    // `try?`: the body does not throw.
+    return
+        (try? await onOwnThread { () -> Int32 in
+            let start = ContinuousClock.now
+            var signalled = false
+            var killed = false
+            while true {
+                var status: Int32 = 0
+                let result = waitpid(pid, &status, WNOHANG)
+                if result == pid {
+                    let signal = status & 0x7F
+                    return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
+                }
+                // Foundation's own reaper got there first: the process is gone, and Foundation records its status.
+                if result < 0 {
+                    while process.isRunning { usleep(1_000) }
+                    return process.terminationStatus
+                }
+                if let timeout {
+                    let waited = ContinuousClock.now - start
+                    if !signalled && waited > timeout {
+                        kill(pid, SIGTERM)
+                        signalled = true
+                    } else if !killed && waited > timeout + .seconds(1) {
+                        kill(pid, SIGKILL)
+                        killed = true
+                    }
+                }
+                usleep(5_000)
+            }
+        }) ?? -1
+}

@@ -53,6 +53,21 @@ enum Transport {
 
     /// Connects to `endpoint` with the stack's options.
     static func connect(to endpoint: NWEndpoint, config: ProtocolStackConfiguration) async throws -> Established {
+        if case .service(let name, let type, let domain, _) = endpoint {
+            // A Bonjour service: its SRV and address records first, then each address in turn (IPv6 ones first).
+            let found = try await MulticastDNS.shared.resolve(name: name, type: type, domain: domain)
+            let hosts = found.addresses.sorted { $0.count > $1.count }.map(NWEndpoint.Host.init(bytes:))
+            var lastError: any Error = NWError.dns(endpoint.description)
+            for host in hosts {
+                do {
+                    return try await connect(
+                        to: .hostPort(host: host, port: .init(rawValue: found.port)), config: config)
+                } catch {
+                    lastError = error
+                }
+            }
+            throw lastError
+        }
         if config.transport == .udp { return try await connectUDP(to: endpoint, config: config) }
         // One read per wakeup: the inbound buffer's mark holds within one read (see ConnectionBuffers.largestRead).
         var bootstrap = ClientBootstrap(group: group).channelOption(.maxMessagesPerRead, value: 1)
@@ -80,6 +95,7 @@ enum Transport {
             }
         }
         switch endpoint {
+        case .service: preconditionFailure("service endpoints are resolved above")
         case .unix(let path):
             return try await bootstrap.connect(unixDomainSocketPath: path, channelInitializer: initializer)
         case .hostPort(let host, let port):

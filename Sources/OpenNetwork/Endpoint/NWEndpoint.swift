@@ -5,6 +5,10 @@ public enum NWEndpoint: Sendable, Hashable, CustomStringConvertible {
     case hostPort(host: Host, port: Port)
     /// A Unix domain socket path.
     case unix(path: String)
+    /// A Bonjour service instance, found by a ``NetworkBrowser`` or named by hand: `name` ("Living Room"),
+    /// `type` ("_orchard._tcp"), `domain` ("local."), and the interface it was found on, if any. Connecting
+    /// resolves its SRV and address records with multicast DNS first.
+    case service(name: String, type: String, domain: String, interface: NWInterface?)
 
     /// A host name or an IPv4/IPv6 address literal.
     public struct Host: Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
@@ -12,6 +16,17 @@ public enum NWEndpoint: Sendable, Hashable, CustomStringConvertible {
         public var name: String
         /// Creates a host from a name or address literal.
         public init(_ name: String) { self.name = name }
+        /// The textual form of a 4-byte IPv4 or 16-byte IPv6 address.
+        init(bytes: [UInt8]) {
+            if bytes.count == 4 {
+                name = bytes.map(String.init).joined(separator: ".")
+            } else {
+                name = stride(from: 0, to: bytes.count, by: 2).map {
+                    String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16)
+                }
+                .joined(separator: ":")
+            }
+        }
         /// Creates a host from a string literal.
         public init(stringLiteral value: String) { self.name = value }
         /// The name or address.
@@ -38,6 +53,16 @@ public enum NWEndpoint: Sendable, Hashable, CustomStringConvertible {
         case .hostPort(let host, let port):
             return host.name.contains(":") ? "[\(host.name)]:\(port)" : "\(host.name):\(port)"
         case .unix(let path): return "unix:\(path)"
+        case .service(let name, let type, let domain, _): return "\(name).\(type).\(domain)"
         }
+    }
+}
+
+extension NWEndpoint {
+    /// The TXT record a browse with `includeTxtRecord: true` saw with this service endpoint; nil for other
+    /// endpoints, or when the browse did not ask for TXT records.
+    public var txtRecord: NWTXTRecord? {
+        guard case .service = self else { return nil }
+        return DiscoveredTXTRecords.shared.withLockedValue { $0[self] }
     }
 }

@@ -24,18 +24,20 @@ public final class NetworkListener<ApplicationProtocol: NetworkProtocolOptions>:
         case cancelled
     }
 
-    private struct Shared {
+    struct Shared {
         var state: State = .setup
         var port: NWEndpoint.Port?
         var handler: (@Sendable (State) -> Void)?
         var limit = NetworkListener.InfiniteConnectionLimit
         var limitWaiter: CheckedContinuation<Void, Never>?
         var logger = Logger(label: "OpenNetwork.NetworkListener")
+        var service: Service?
+        var registrationHandler: (@Sendable (ServiceRegistrationChange) -> Void)?
     }
 
     /// The value of ``newConnectionLimit`` that delivers every inbound connection (the default).
     public static var InfiniteConnectionLimit: Int { -1 }
-    private let shared = NIOLockedValueBox(Shared())
+    let shared = NIOLockedValueBox(Shared())
     let applicationProtocol: ApplicationProtocol
     let local: NWEndpoint
 
@@ -197,6 +199,10 @@ public final class NetworkListener<ApplicationProtocol: NetworkProtocolOptions>:
                 server = try await bootstrap.bind(
                     unixDomainSocketPath: path, cleanupExistingSocketFile: true,
                     childChannelInitializer: childInit)
+            case .service(let name, _, _, _):
+                throw NWError.transport(
+                    "a listener binds to a host and port or a path, not to the service \(name); "
+                        + "advertise a service with service(_:)")
             }
         } catch {
             let e = NWError.from(error)
@@ -206,6 +212,16 @@ public final class NetworkListener<ApplicationProtocol: NetworkProtocolOptions>:
         shared.withLockedValue {
             $0.port = server.channel.localAddress?.port.map { NWEndpoint.Port(rawValue: UInt16($0)) }
         }
+        let withdraw: (@Sendable () -> Void)?
+        do {
+            withdraw = try await advertise()
+        } catch {
+            let e = NWError.from(error)
+            set(.failed(e))
+            try? await server.channel.close()  // `try?`: the listener already failed; a close error adds nothing
+            throw e
+        }
+        defer { withdraw?() }
         set(.ready)
         do {
             try await withTaskCancellationHandler {

@@ -1,0 +1,116 @@
+// A second host for OpenNetwork's discovery tests: run in a network namespace (`ip netns exec`), it advertises,
+// browses or connects, and prints one line per event for the test to read. It stops when its standard input
+// closes (the test holds the other end), so a test that dies takes its probes with it.
+import Foundation
+import Logging
+import OpenNetwork
+
+// ORCHARD_TRACE=1 prints every multicast DNS packet on standard error.
+LoggingSystem.bootstrap { label in
+    var handler = StreamLogHandler.standardError(label: label)
+    handler.logLevel = ProcessInfo.processInfo.environment["ORCHARD_TRACE"] == nil ? .info : .trace
+    return handler
+}
+
+let arguments = CommandLine.arguments.dropFirst()
+let started = ContinuousClock.now
+
+func elapsed() -> Int {
+    let d = ContinuousClock.now - started
+    return Int(d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000)
+}
+
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+/// Runs `body` until standard input closes, then cancels it and exits.
+func untilStdinCloses(_ body: @escaping @Sendable () async throws -> Void) -> Never {
+    let task = Task {
+        do { try await body() } catch is CancellationError {} catch {
+            say("error \(error)")
+        }
+    }
+    Thread {
+        while !FileHandle.standardInput.availableData.isEmpty {}
+        task.cancel()
+    }.start()
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        _ = await task.result
+        // The goodbye goes out on the responder's event loop; give it a moment to leave.
+        try? await Task.sleep(for: .milliseconds(200))  // `try?`: a sleep is not cancelled here
+        done.signal()
+    }
+    done.wait()
+    say("stopped")
+    exit(0)
+}
+
+/// Echoes every TLV message back.
+func echo(_ connection: NetworkConnection<TLV>) async throws {
+    for try await (message, metadata) in connection.messages {
+        try await connection.send(message, type: metadata.type)
+    }
+}
+
+switch arguments.first {
+case "advertise":
+    // advertise NAME TYPE [key=value ...]
+    let args = Array(arguments.dropFirst())
+    var txt = NWTXTRecord()
+    for pair in args.dropFirst(2) {
+        let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+        txt[parts[0]] = parts.count > 1 ? parts[1] : ""
+    }
+    let service = NetworkListener<TLV>.Service(name: args[0], type: args[1], txtRecord: txt)
+    untilStdinCloses {
+        let listener = NetworkListener { TLV { TCP() } }
+            .service(service)
+            .onStateUpdate { listener, state in
+                if state == .ready { say("listening \(listener.port?.rawValue ?? 0)") }
+            }
+            .onServiceRegistrationUpdate { _, change in
+                switch change {
+                case .add(let endpoint): say("added \(endpoint)")
+                case .remove(let endpoint): say("removed \(endpoint)")
+                }
+            }
+        try await listener.run { connection in try await echo(connection) }
+    }
+case "browse":
+    // browse TYPE [--txt]: prints the names found each time they change
+    let args = Array(arguments.dropFirst())
+    let withTXT = args.contains("--txt")
+    untilStdinCloses {
+        let _: Int = try await NetworkBrowser(for: .bonjour(args[0], includeTxtRecord: withTXT)).run { endpoints in
+            var names: [String] = []
+            for endpoint in endpoints {
+                guard case .service(let name, _, _, _) = endpoint else { continue }
+                names.append(withTXT ? "\(name)[\(endpoint.txtRecord?.description ?? "-")]" : name)
+            }
+            say("found \(elapsed()) \(names.joined(separator: "|"))")
+            return .continue
+        }
+    }
+case "connect":
+    // connect TYPE MESSAGE: the first service found, connected to with TLV, one echo
+    let args = Array(arguments.dropFirst())
+    untilStdinCloses {
+        let endpoint = try await NetworkBrowser(for: .bonjour(args[0])).run { endpoints in
+            endpoints.isEmpty ? .continue : .finish(endpoints[0])
+        }
+        let discovered = elapsed()
+        let connection = NetworkConnection(to: endpoint) { TLV { TCP() } }
+        try await connection.send(Data(args[1].utf8), type: 1)
+        let (reply, _) = try await connection.receive()
+        say(
+            "echo \(String(decoding: reply, as: UTF8.self)) discovered \(discovered) connected \(elapsed() - discovered)"
+        )
+        await connection.cancel()
+        while !Task.isCancelled { try await Task.sleep(for: .seconds(1)) }
+    }
+default:
+    say("usage: DiscoveryProbe advertise NAME TYPE [k=v ...] | browse TYPE [--txt] | connect TYPE MESSAGE")
+    exit(2)
+}
