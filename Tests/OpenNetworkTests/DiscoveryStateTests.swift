@@ -98,6 +98,24 @@ struct DiscoveryStateTests {
         #expect(refusal(shortA).contains("truncated") || refusal(shortA).contains("is 3 bytes"))
     }
 
+    @Test func largeMessagesAreSplitIntoPacketsThatEachParse() throws {
+        let type = DNSName("_orchard._tcp.local")
+        let records = (0..<300).map { i in
+            DNSRecord(name: type, data: .ptr(type.prepending("Service number \(i)")), ttl: 4500)
+        }
+        let response = DNSMessage.response(answers: records)
+        let packets = response.packets()
+        #expect(packets.count > 1 && packets.allSatisfy { $0.count <= DNSMessage.packetSize })
+        let parsed = try packets.map { try DNSMessage(parsing: $0) }
+        #expect(parsed.flatMap(\.answers) == records)
+        // A query's known answers go on in further packets; all but the last say so with the TC bit.
+        let query = DNSMessage.query([DNSQuestion(name: type, type: DNSType.ptr)], knownAnswers: records)
+        let queries = try query.packets().map { try DNSMessage(parsing: $0) }
+        #expect(queries.count > 1 && queries.first?.questions.count == 1)
+        #expect(queries.dropLast().allSatisfy { $0.flags & 0x0200 != 0 } && queries.last!.flags & 0x0200 == 0)
+        #expect(queries.flatMap(\.answers) == records)
+    }
+
     // MARK: Responding
 
     /// Runs a fresh responder with one service until it is announced.

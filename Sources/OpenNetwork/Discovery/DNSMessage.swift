@@ -44,17 +44,22 @@ struct DNSParseError: Error, Equatable, CustomStringConvertible {
 /// A domain name: its labels, compared without regard to ASCII case (RFC 6762 §16).
 struct DNSName: Sendable, Hashable, CustomStringConvertible {
     /// The labels, most specific first, without the root's empty label.
-    private(set) var labels: [String]
+    let labels: [String]
+    /// The labels with ASCII letters in lower case: what comparing and hashing use (computed once).
+    private let folded: [String]
 
     /// The largest encoded name (RFC 1035 §3.1).
     static let maximumLength = 255
 
-    init(labels: [String]) { self.labels = labels }
+    init(labels: [String]) {
+        self.labels = labels
+        folded = labels.map(DNSName.asciiLowercased)
+    }
 
     /// A name from its dotted form, `"_orchard._tcp.local."`. Dots inside an instance name cannot be written this
     /// way; use ``init(labels:)`` for those.
     init(_ dotted: String) {
-        labels = dotted.split(separator: ".", omittingEmptySubsequences: true).map(String.init)
+        self.init(labels: dotted.split(separator: ".", omittingEmptySubsequences: true).map(String.init))
     }
 
     /// This name with `label` in front.
@@ -65,18 +70,19 @@ struct DNSName: Sendable, Hashable, CustomStringConvertible {
 
     /// The dotted form with a trailing dot; dots and backslashes inside labels escaped as DNS-SD shows them.
     var description: String {
-        labels.map { $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: ".", with: "\\.") }
-            .joined(separator: ".") + "."
+        labels.map { label in
+            var escaped = ""
+            for c in label {
+                if c == "." || c == "\\" { escaped.append("\\") }
+                escaped.append(c)
+            }
+            return escaped
+        }.joined(separator: ".") + "."
     }
 
-    static func == (a: DNSName, b: DNSName) -> Bool {
-        a.labels.count == b.labels.count
-            && zip(a.labels, b.labels).allSatisfy { asciiLowercased($0) == asciiLowercased($1) }
-    }
+    static func == (a: DNSName, b: DNSName) -> Bool { a.folded == b.folded }
 
-    func hash(into hasher: inout Hasher) {
-        for label in labels { hasher.combine(DNSName.asciiLowercased(label)) }
-    }
+    func hash(into hasher: inout Hasher) { hasher.combine(folded) }
 
     static func asciiLowercased(_ s: String) -> String {
         String(decoding: s.utf8.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }, as: UTF8.self)
@@ -325,6 +331,48 @@ extension DNSMessage {
         }
         for r in answers + authorities + additionals { writer.record(r) }
         return writer.bytes
+    }
+}
+
+extension DNSMessage {
+    /// The largest packet sent: an Ethernet MTU's payload, so that no packet is fragmented (RFC 6762 §17).
+    static let packetSize = 1440
+
+    /// The message as packets of at most `maximumSize` bytes: records fill each packet in order (answers, then
+    /// authorities, then additional records) and go on in the next. A query split this way has the TC bit on every
+    /// packet but the last, which tells responders that more known answers follow (RFC 6762 §7.2). A single record
+    /// larger than the limit gets a packet of its own.
+    func packets(maximumSize: Int = DNSMessage.packetSize) -> [[UInt8]] {
+        let whole = serialized()
+        if whole.count <= maximumSize { return [whole] }
+        var packets: [DNSMessage] = []
+        var current = DNSMessage(id: id, flags: flags, questions: questions)
+        var currentSize = current.serialized().count
+        let sections: [(WritableKeyPath<DNSMessage, [DNSRecord]>, [DNSRecord])] = [
+            (\.answers, answers), (\.authorities, authorities), (\.additionals, additionals),
+        ]
+        for (section, records) in sections {
+            for record in records {
+                var trial = current
+                trial[keyPath: section].append(record)
+                let size = trial.serialized().count
+                let empty = current.answers.isEmpty && current.authorities.isEmpty && current.additionals.isEmpty
+                if size <= maximumSize || (empty && currentSize == 12) {
+                    current = trial
+                    currentSize = size
+                } else {
+                    packets.append(current)
+                    current = DNSMessage(id: id, flags: flags)
+                    current[keyPath: section].append(record)
+                    currentSize = current.serialized().count
+                }
+            }
+        }
+        packets.append(current)
+        if !isResponse {
+            for i in packets.indices.dropLast() { packets[i].flags |= 0x0200 }
+        }
+        return packets.map { $0.serialized() }
     }
 }
 

@@ -84,6 +84,8 @@ final class MulticastDNS: Sendable {
                     ChannelOptions.Types.SocketOption(level: .socket, name: .init(rawValue: SO_REUSEPORT)), value: 1
                 )
                 .channelOption(.receivePacketInfo, value: true)
+                // A browse of many services gets bursts of answers: room for a few hundred packets.
+                .channelOption(.socketOption(.so_rcvbuf), value: 1 << 20)
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
                         try channel.pipeline.syncOperations.addHandler(InboundHandler(owner: self, interface: index))
@@ -168,24 +170,29 @@ final class MulticastDNS: Sendable {
         for action in actions {
             switch action {
             case .send(let message, let interface, let peer):
-                let bytes = message.serialized()
                 let now = NIODeadline.now()
                 running.value.recentlySent.removeAll { now - $0.at > .seconds(2) }
-                running.value.recentlySent.append((bytes, now))
                 let targets =
                     interface.map { i in running.value.channels[i].map { [$0] } ?? [] }
                     ?? Array(running.value.channels.values)
-                for channel in targets {
-                    let envelope = AddressedEnvelope(
-                        remoteAddress: peer ?? Self.group4, data: channel.allocator.buffer(bytes: bytes))
-                    channel.writeAndFlush(envelope).whenFailure { [logger] error in
-                        logger.warning("multicast DNS send failed: \(error)")
-                    }
+                for bytes in message.packets() {
+                    running.value.recentlySent.append((bytes, now))
+                    send(bytes, to: peer, on: targets)
                 }
             case .registered(let id, let name): running.value.registrations[id]?(.registered(name: name))
             case .renamed(let id, let from, let to): running.value.registrations[id]?(.renamed(from: from, to: to))
             case .browseResults(let id, let found): running.value.browses[id]?.yield(found)
             case .resolved(let id, let resolution): running.value.resolves.removeValue(forKey: id)?.succeed(resolution)
+            }
+        }
+    }
+
+    private func send(_ bytes: [UInt8], to peer: SocketAddress?, on channels: [Channel]) {
+        for channel in channels {
+            let envelope = AddressedEnvelope(
+                remoteAddress: peer ?? Self.group4, data: channel.allocator.buffer(bytes: bytes))
+            channel.writeAndFlush(envelope).whenFailure { [logger] error in
+                logger.warning("multicast DNS send failed: \(error)")
             }
         }
     }

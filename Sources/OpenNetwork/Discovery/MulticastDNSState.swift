@@ -83,10 +83,16 @@ struct MulticastDNSState {
     private var hostPhase: Phase
     private var hostConflicts = 0
     private var services: [Int: Registration] = [:]
+    /// Registrations by their instance name (a host with a thousand services checks each packet by name).
+    private var instanceIndex: [DNSName: Int] = [:]
     private var browses: [Int: Browse] = [:]
     private var resolves: [Int: Resolve] = [:]
-    private var cache: [CacheEntry] = []
+    /// Cached records by owner name (a browse of a thousand services reads its instances' records by name).
+    private var cache: [DNSName: [CacheEntry]] = [:]
     private var pending: [PendingResponse] = []
+    /// Known answers listed by queries in the last second, per interface: a delayed response leaves out what any
+    /// asker already has, including what a truncated query's later packets listed (§7.2).
+    private var knownAnswers: [(record: DNSRecord, interface: Int, at: NIODeadline)] = []
     /// Random delays (milliseconds in a range); tests fix them.
     var random: @Sendable (ClosedRange<Int64>) -> Int64 = { Int64.random(in: $0) }
 
@@ -98,7 +104,13 @@ struct MulticastDNSState {
     }
 
     private struct Registration {
-        var service: Service
+        var service: Service {
+            didSet { instance = type.prepending(service.name) }
+        }
+        /// `_orchard._tcp.local.`
+        let type: DNSName
+        /// `Name._orchard._tcp.local.`
+        private(set) var instance: DNSName
         var base: String
         var conflicts = 0
         var phase: Phase = .waiting
@@ -145,12 +157,6 @@ struct MulticastDNSState {
 
     var hostName: DNSName { DNSName(labels: [hostLabel, "local"]) }
 
-    private static func typeName(_ service: Service) -> DNSName { DNSName("\(service.type).\(service.domain)") }
-
-    private static func instanceName(_ service: Service) -> DNSName {
-        typeName(service).prepending(service.name)
-    }
-
     private static let servicesName = DNSName("_services._dns-sd._udp.local")
 
     private func hostRecords(on interface: Int, ttl: UInt32 = hostTTL) -> [DNSRecord] {
@@ -162,7 +168,7 @@ struct MulticastDNSState {
     }
 
     private func uniqueRecords(_ r: Registration, ttl: UInt32? = nil) -> [DNSRecord] {
-        let name = Self.instanceName(r.service)
+        let name = r.instance
         return [
             DNSRecord(
                 name: name, data: .srv(priority: 0, weight: 0, port: r.service.port, target: hostName),
@@ -172,27 +178,39 @@ struct MulticastDNSState {
     }
 
     private func sharedRecords(_ r: Registration, ttl: UInt32? = nil) -> [DNSRecord] {
-        let type = Self.typeName(r.service)
         return [
-            DNSRecord(name: type, data: .ptr(Self.instanceName(r.service)), ttl: ttl ?? Self.serviceTTL),
-            DNSRecord(name: Self.servicesName, data: .ptr(type), ttl: ttl ?? Self.serviceTTL),
+            DNSRecord(name: r.type, data: .ptr(r.instance), ttl: ttl ?? Self.serviceTTL),
+            DNSRecord(name: Self.servicesName, data: .ptr(r.type), ttl: ttl ?? Self.serviceTTL),
         ]
     }
 
-    /// Every record this responder answers with on `interface` (established names only).
-    private func ownRecords(on interface: Int) -> [DNSRecord] {
+    /// The records this responder answers `question` with on `interface` (established names only).
+    private func ownRecords(answering question: DNSQuestion, on interface: Int) -> [DNSRecord] {
         guard hostPhase == .established else { return [] }
-        var records = hostRecords(on: interface)
-        for r in services.values where r.phase == .established {
-            records += uniqueRecords(r) + sharedRecords(r)
+        var records: [DNSRecord] = []
+        if question.name == hostName { records += hostRecords(on: interface) }
+        if let id = instanceIndex[question.name], let r = services[id], r.phase == .established {
+            records += uniqueRecords(r)
         }
-        return records
+        if question.name == Self.servicesName {
+            var types: Set<DNSName> = []
+            for r in services.values where r.phase == .established && types.insert(r.type).inserted {
+                records.append(DNSRecord(name: Self.servicesName, data: .ptr(r.type), ttl: Self.serviceTTL))
+            }
+        } else if question.name.labels.first?.hasPrefix("_") == true {
+            for r in services.values where r.phase == .established && r.type == question.name {
+                records.append(DNSRecord(name: r.type, data: .ptr(r.instance), ttl: Self.serviceTTL))
+            }
+        }
+        return records.filter(question.isAnswered)
     }
 
     // MARK: Registration
 
     mutating func register(id: Int, _ service: Service, now: NIODeadline) -> [Action] {
-        var r = Registration(service: service, base: service.name)
+        let type = DNSName("\(service.type).\(service.domain)")
+        var r = Registration(service: service, type: type, instance: type.prepending(service.name), base: service.name)
+        instanceIndex[r.instance] = id
         if hostPhase == .established { r.phase = .probing(sent: 0, next: now + .milliseconds(random(0...250))) }
         services[id] = r
         return []
@@ -200,6 +218,7 @@ struct MulticastDNSState {
 
     mutating func unregister(id: Int) -> [Action] {
         guard let r = services.removeValue(forKey: id) else { return [] }
+        instanceIndex[r.instance] = nil
         // Anything announced (even once) gets its goodbye; a name still probing was never claimed.
         guard r.announcedName == r.service.name else { return [] }
         // Goodbye: every record with TTL 0.
@@ -239,7 +258,7 @@ struct MulticastDNSState {
             if case .probing(_, let next) = r.phase { all.append(next) }
             if case .announcing(_, let next) = r.phase { all.append(next) }
         }
-        for e in cache {
+        for e in cache.values.joined() {
             all.append(e.expires)
             if e.refreshes < 4, isWanted(e.record) { all.append(e.refreshDeadline) }
         }
@@ -282,7 +301,7 @@ struct MulticastDNSState {
                     services[id] = r
                     continue
                 }
-                let name = Self.instanceName(r.service)
+                let name = r.instance
                 actions.append(
                     .send(
                         .query(
@@ -315,7 +334,16 @@ struct MulticastDNSState {
         // Delayed responses.
         let due = pending.filter { $0.at <= now }
         pending.removeAll { $0.at <= now }
-        for p in due {
+        knownAnswers.removeAll { now - $0.at > .seconds(1) }
+        for var p in due {
+            var known: [DNSRecord: UInt32] = [:]
+            for k in knownAnswers where k.interface == p.interface {
+                let key = DNSRecord(name: k.record.name, data: k.record.data, ttl: 0)
+                known[key] = max(known[key] ?? 0, k.record.ttl)
+            }
+            p.answers.removeAll { r in (known[DNSRecord(name: r.name, data: r.data, ttl: 0)] ?? 0) >= max(r.ttl / 2, 1)
+            }
+            if p.answers.isEmpty { continue }
             actions.append(
                 .send(
                     .response(answers: p.answers, additionals: additionals(for: p.answers, on: p.interface)),
@@ -324,8 +352,8 @@ struct MulticastDNSState {
         // Browse queries, with the answers already known.
         for id in browses.keys.sorted() {
             guard var b = browses[id], b.next <= now else { continue }
-            let known = cache.filter {
-                $0.record.name == b.type && $0.record.type == DNSType.ptr
+            let known = (cache[b.type] ?? []).filter {
+                $0.record.type == DNSType.ptr
                     && $0.expires - now > .nanoseconds(Int64($0.record.ttl) * 500_000_000)
             }.map { entry -> DNSRecord in
                 var r = entry.record
@@ -346,22 +374,29 @@ struct MulticastDNSState {
         }
         // Cache: refresh what a browse uses, expire what ran out.
         var refresh: [DNSQuestion] = []
-        for i in cache.indices
-        where cache[i].refreshes < 4 && isWanted(cache[i].record) && cache[i].refreshDeadline <= now {
-            cache[i].refreshes += 1
-            let q = DNSQuestion(name: cache[i].record.name, type: cache[i].record.type)
-            if !refresh.contains(q) { refresh.append(q) }
+        for name in cache.keys {
+            for i in cache[name]!.indices {
+                let e = cache[name]![i]
+                guard e.refreshes < 4, isWanted(e.record), e.refreshDeadline <= now else { continue }
+                cache[name]![i].refreshes += 1
+                let q = DNSQuestion(name: e.record.name, type: e.record.type)
+                if !refresh.contains(q) { refresh.append(q) }
+            }
         }
         if !refresh.isEmpty { actions.append(.send(.query(refresh), interface: nil)) }
-        let before = cache.count
-        cache.removeAll { $0.expires <= now }
-        if cache.count != before { actions += reportBrowses() }
+        var expired = false
+        for name in Array(cache.keys) where cache[name]!.contains(where: { $0.expires <= now }) {
+            cache[name]!.removeAll { $0.expires <= now }
+            if cache[name]!.isEmpty { cache[name] = nil }
+            expired = true
+        }
+        if expired { actions += reportBrowses() }
         return actions
     }
 
     private func questions(for instance: DNSName) -> [DNSQuestion] {
         var q = [DNSQuestion(name: instance, type: DNSType.srv), DNSQuestion(name: instance, type: DNSType.txt)]
-        for e in cache where e.record.name == instance {
+        for e in cache[instance] ?? [] {
             if case .srv(_, _, _, let target) = e.record.data {
                 q += [DNSQuestion(name: target, type: DNSType.a), DNSQuestion(name: target, type: DNSType.aaaa)]
             }
@@ -408,25 +443,23 @@ struct MulticastDNSState {
             hostPhase = .probing(sent: 0, next: now + .milliseconds(random(0...250)))
             for id in services.keys { services[id]?.phase = .waiting }
         }
-        for id in services.keys.sorted() {
+        // Only another SRV record (another port or host) for one of our names is a conflict; another TXT record
+        // alone is not.
+        var clashing: [Int] = []
+        for other in records where other.type == DNSType.srv {
+            guard let id = instanceIndex[other.name], let r = services[id], r.phase != .waiting,
+                !uniqueRecords(r).contains(where: other.isSameRecord), !clashing.contains(id)
+            else { continue }
+            clashing.append(id)
+        }
+        for id in clashing {
             guard var r = services[id] else { continue }
-            switch r.phase {
-            case .waiting: continue
-            default: break
-            }
-            let name = Self.instanceName(r.service)
-            let own = uniqueRecords(r)
-            let clash = records.contains { other in
-                other.name == name && (other.type == DNSType.srv || other.type == DNSType.txt)
-                    && !own.contains(where: other.isSameRecord)
-                    // Only the SRV's port and target make a conflict; another TXT alone is a peer's update.
-                    && other.type == DNSType.srv
-            }
-            guard clash else { continue }
             let old = r.service.name
+            instanceIndex[r.instance] = nil
             r.conflicts += 1
             r.service.name = "\(r.base) (\(r.conflicts + 1))"
             r.phase = .probing(sent: 0, next: now + .milliseconds(random(0...250)))
+            instanceIndex[r.instance] = id
             services[id] = r
             actions.append(.renamed(id: id, from: old, to: r.service.name))
         }
@@ -437,9 +470,10 @@ struct MulticastDNSState {
     /// sorts earlier defers (waits a second and probes again) and gets renamed only if the name stays taken.
     private mutating func settleSimultaneousProbes(_ message: DNSMessage, now: NIODeadline) -> [Action] {
         guard !message.authorities.isEmpty else { return [] }
-        for id in services.keys.sorted() {
+        let probed = Set(message.authorities.compactMap { instanceIndex[$0.name] })
+        for id in probed.sorted() {
             guard let r = services[id], case .probing = r.phase else { continue }
-            let name = Self.instanceName(r.service)
+            let name = r.instance
             let theirs = message.authorities.filter { $0.name == name }
             guard !theirs.isEmpty else { continue }
             let ours = uniqueRecords(r)
@@ -475,18 +509,22 @@ struct MulticastDNSState {
     )
         -> [Action]
     {
-        let own = ownRecords(on: interface)
+        for known in query.answers { knownAnswers.append((known, interface, now)) }
+        // The asker's known answers by record (TTL aside), with the longest TTL it listed.
+        var known: [DNSRecord: UInt32] = [:]
+        for k in query.answers {
+            let key = DNSRecord(name: k.name, data: k.data, ttl: 0)
+            known[key] = max(known[key] ?? 0, k.ttl)
+        }
         var unique: [DNSRecord] = []
         var shared: [DNSRecord] = []
+        var chosen: Set<DNSRecord> = []
         for q in query.questions {
-            for r in own where q.isAnswered(by: r) {
+            for r in ownRecords(answering: q, on: interface) {
                 // Known-answer suppression: the asker already has it with at least half its TTL.
-                if query.answers.contains(where: { $0.isSameRecord(as: r) && $0.ttl >= r.ttl / 2 }) { continue }
-                if r.cacheFlush {
-                    if !unique.contains(r) { unique.append(r) }
-                } else if !shared.contains(r) {
-                    shared.append(r)
-                }
+                if let ttl = known[DNSRecord(name: r.name, data: r.data, ttl: 0)], ttl >= r.ttl / 2 { continue }
+                guard chosen.insert(r).inserted else { continue }
+                if r.cacheFlush { unique.append(r) } else { shared.append(r) }
             }
         }
         if unique.isEmpty && shared.isEmpty { return [] }
@@ -513,22 +551,26 @@ struct MulticastDNSState {
         if !shared.isEmpty {
             // Shared answers wait 20–120 ms (§6) so that several responders do not answer at once; answers already
             // waiting for the interface are merged.
+            // A truncated query (TC) has more known answers coming: wait 400–500 ms for them (§7.2).
+            let delay = query.flags & 0x0200 != 0 ? random(400...500) : random(20...120)
             if let i = pending.firstIndex(where: { $0.interface == interface }) {
                 for r in shared where !pending[i].answers.contains(r) { pending[i].answers.append(r) }
+                if query.flags & 0x0200 != 0 { pending[i].at = max(pending[i].at, now + .milliseconds(delay)) }
             } else {
-                pending.append(
-                    PendingResponse(at: now + .milliseconds(random(20...120)), interface: interface, answers: shared))
+                pending.append(PendingResponse(at: now + .milliseconds(delay), interface: interface, answers: shared))
             }
         }
         return actions
     }
 
-    /// The records that save the asker a second query (RFC 6763 §12).
+    /// The records that save the asker a second query (RFC 6763 §12). A response of many answers goes without them
+    /// (they are optional): it would take several packets more, and the asker resolves only what it connects to.
     private func additionals(for answers: [DNSRecord], on interface: Int) -> [DNSRecord] {
         var extra: [DNSRecord] = []
+        guard answers.count <= 8 else { return [] }
         for a in answers {
             if case .ptr(let instance) = a.data,
-                let r = services.values.first(where: { Self.instanceName($0.service) == instance })
+                let id = instanceIndex[instance], let r = services[id]
             {
                 for u in uniqueRecords(r) where !answers.contains(u) && !extra.contains(u) { extra.append(u) }
                 for h in hostRecords(on: interface) where !extra.contains(h) { extra.append(h) }
@@ -544,22 +586,24 @@ struct MulticastDNSState {
         for r in records {
             if r.cacheFlush {
                 // Other data for this unique name and type, cached more than a second ago, goes in a second (§10.2).
-                for i in cache.indices
-                where cache[i].interface == interface && cache[i].record.name == r.name
-                    && cache[i].record.type == r.type
-                    && !cache[i].record.isSameRecord(as: r) && now - cache[i].received > .seconds(1)
-                {
-                    cache[i].expires = min(cache[i].expires, now + .seconds(1))
+                for i in (cache[r.name] ?? []).indices {
+                    let e = cache[r.name]![i]
+                    guard e.interface == interface, e.record.type == r.type, !e.record.isSameRecord(as: r),
+                        now - e.received > .seconds(1)
+                    else { continue }
+                    cache[r.name]![i].expires = min(e.expires, now + .seconds(1))
                 }
             }
             let expires = r.ttl == 0 ? now + .seconds(1) : now + .seconds(Int64(r.ttl))
-            if let i = cache.firstIndex(where: { $0.interface == interface && $0.record.isSameRecord(as: r) }) {
-                cache[i].record.ttl = r.ttl == 0 ? cache[i].record.ttl : r.ttl
-                cache[i].received = now
-                cache[i].expires = expires
-                cache[i].refreshes = 0
+            if let i = cache[r.name]?.firstIndex(where: { $0.interface == interface && $0.record.isSameRecord(as: r) })
+            {
+                if r.ttl != 0 { cache[r.name]![i].record.ttl = r.ttl }
+                cache[r.name]![i].received = now
+                cache[r.name]![i].expires = expires
+                cache[r.name]![i].refreshes = 0
             } else if r.ttl > 0 {
-                cache.append(CacheEntry(record: r, interface: interface, received: now, expires: expires))
+                cache[r.name, default: []].append(
+                    CacheEntry(record: r, interface: interface, received: now, expires: expires))
             }
         }
         return reportBrowses() + checkResolves(now: now)
@@ -570,18 +614,19 @@ struct MulticastDNSState {
         for id in browses.keys.sorted() {
             guard let b = browses[id] else { continue }
             var found: [Instance] = []
-            for e in cache where e.record.name == b.type {
+            var seen: Set<String> = []
+            for e in cache[b.type] ?? [] {
                 guard case .ptr(let instance) = e.record.data, instance.parent == b.type,
                     let label = instance.labels.first
                 else { continue }
                 let type = b.type.labels.dropLast().joined(separator: ".")
                 var txt: [[UInt8]]?
-                for t in cache where t.record.name == instance {
+                for t in cache[instance] ?? [] {
                     if case .txt(let strings) = t.record.data { txt = strings }
                 }
                 let item = Instance(
                     name: label, type: type, domain: b.type.labels.last ?? "local", interface: e.interface, txt: txt)
-                if !found.contains(where: { $0.name == item.name }) { found.append(item) }
+                if seen.insert(label).inserted { found.append(item) }
             }
             found.sort { $0.name < $1.name }
             if found != b.reported {
@@ -596,9 +641,9 @@ struct MulticastDNSState {
         var actions: [Action] = []
         for id in resolves.keys.sorted() {
             guard let r = resolves[id] else { continue }
-            for e in cache where e.record.name == r.instance {
+            for e in cache[r.instance] ?? [] {
                 guard case .srv(_, _, let port, let target) = e.record.data else { continue }
-                let addresses = cache.filter { $0.record.name == target && $0.interface == e.interface }.compactMap {
+                let addresses = (cache[target] ?? []).filter { $0.interface == e.interface }.compactMap {
                     a -> [UInt8]? in
                     switch a.record.data {
                     case .a(let b), .aaaa(let b): return b
@@ -609,7 +654,7 @@ struct MulticastDNSState {
                 .filter { !($0.count == 16 && $0[0] == 0xFE && $0[1] & 0xC0 == 0x80) }
                 guard !addresses.isEmpty else { continue }
                 var txt: [[UInt8]] = []
-                for t in cache where t.record.name == r.instance {
+                for t in cache[r.instance] ?? [] {
                     if case .txt(let strings) = t.record.data { txt = strings }
                 }
                 resolves[id] = nil

@@ -4,6 +4,7 @@
 import Foundation
 import Logging
 import OpenNetwork
+import Synchronization
 
 // ORCHARD_TRACE=1 prints every multicast DNS packet on standard error.
 LoggingSystem.bootstrap { label in
@@ -45,6 +46,23 @@ func untilStdinCloses(_ body: @escaping @Sendable () async throws -> Void) -> Ne
     done.wait()
     say("stopped")
     exit(0)
+}
+
+/// Milliseconds, with three decimals.
+func ms(_ d: Duration) -> String {
+    String(format: "%.3f", Double(d.components.seconds) * 1e3 + Double(d.components.attoseconds) / 1e15)
+}
+
+/// A count shared between listeners' handlers.
+final class Counter: Sendable {
+    private let value = Mutex(0)
+    /// Adds one; returns the new count.
+    func increment() -> Int {
+        value.withLock {
+            $0 += 1
+            return $0
+        }
+    }
 }
 
 /// Echoes every TLV message back.
@@ -108,6 +126,58 @@ case "connect":
             "echo \(String(decoding: reply, as: UTF8.self)) discovered \(discovered) connected \(elapsed() - discovered)"
         )
         await connection.cancel()
+        while !Task.isCancelled { try await Task.sleep(for: .seconds(1)) }
+    }
+case "discover":
+    // discover TYPE: ms from the browse's start to the first endpoint ("discovered"), then ms to resolve it, connect
+    // and get one echo back ("connected")
+    let args = Array(arguments.dropFirst())
+    untilStdinCloses {
+        let start = ContinuousClock.now
+        let endpoint = try await NetworkBrowser(for: .bonjour(args[0])).run { endpoints in
+            endpoints.isEmpty ? .continue : .finish(endpoints[0])
+        }
+        let found = ContinuousClock.now
+        say("discovered \(ms(found - start))")
+        let connection = NetworkConnection(to: endpoint) { TLV { TCP() } }
+        try await connection.send(Data("ping".utf8), type: 1)
+        _ = try await connection.receive()
+        let connected = ContinuousClock.now
+        await connection.cancel()
+        say("connected \(ms(connected - found))")
+        while !Task.isCancelled { try await Task.sleep(for: .seconds(1)) }
+    }
+case "advertise-many":
+    // advertise-many COUNT TYPE: COUNT listeners, each advertised as "Service N"
+    let args = Array(arguments.dropFirst())
+    let count = Int(args[0]) ?? 1
+    let added = Counter()
+    untilStdinCloses {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for i in 0..<count {
+                group.addTask {
+                    try await NetworkListener { TLV { TCP() } }
+                        .service(.init(name: "Service \(i)", type: args[1]))
+                        .onServiceRegistrationUpdate { _, change in
+                            if case .add = change, added.increment() == count { say("added-all \(count)") }
+                        }
+                        .run { connection in try await echo(connection) }
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+case "count":
+    // count TYPE N: ms from the browse's start until N endpoints are seen
+    let args = Array(arguments.dropFirst())
+    let wanted = Int(args[1]) ?? 1
+    untilStdinCloses {
+        let start = ContinuousClock.now
+        let seen = try await NetworkBrowser(for: .bonjour(args[0])).run { endpoints in
+            endpoints.count >= wanted ? .finish(endpoints.count) : .continue
+        }
+        let d = ContinuousClock.now - start
+        say("counted \(seen) \(Double(d.components.seconds) * 1e3 + Double(d.components.attoseconds) / 1e15)")
         while !Task.isCancelled { try await Task.sleep(for: .seconds(1)) }
     }
 default:
