@@ -1,5 +1,5 @@
 // libFuzzer entry point for OpenNetwork's TLV and Coder decoders. Not a SwiftPM target: scripts/fuzz-smoke
-// compiles it with Sources/OpenNetwork/Framing/{FrameError,FrameHeader,CoderFormat}.swift using
+// compiles it with Sources/OpenNetwork/Framing/{FrameError,FrameHeader,NetworkCoder}.swift using
 // `swiftc -sanitize=fuzzer,address` and runs it bounded.
 //
 // Input layout: byte 0 picks the header layout (TLV widths, or Coder's 4-byte length) and how the rest is
@@ -30,7 +30,7 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let layout = layouts[Int(bytes[0] & 7)]
     let chunk = Int(bytes[0] >> 3) + 1
     var decoder = FrameDecoder(typeWidth: layout.type, lengthWidth: layout.length, limit: limit)
-    var position = 1      // where the next frame starts in `bytes`
+    var position = 1  // where the next frame starts in `bytes`
     var fed = 1
     feeding: while fed < bytes.count {
         let end = min(fed + chunk, bytes.count)
@@ -48,16 +48,17 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             }
             guard let frame else { break }
             precondition(frame.value.count <= limit)
-            let header = try! FrameHeader.encode(type: frame.type, length: frame.value.count,
-                                                 typeWidth: layout.type, lengthWidth: layout.length)
+            let header = try! FrameHeader.encode(
+                type: frame.type, length: frame.value.count,
+                typeWidth: layout.type, lengthWidth: layout.length)
             let original = Array(bytes[position..<(position + header.count + frame.value.count)])
             precondition(original == header + frame.value, "re-encoded frame differs from its bytes")
             position += original.count
             let value = Data(frame.value)
-            _ = try? CoderFormat.json.decode(GameMessage.self, from: value)
-            _ = try? CoderFormat.json.decode(Envelope.self, from: value)
-            _ = try? CoderFormat.propertyList.decode(GameMessage.self, from: value)
-            _ = try? CoderFormat.propertyList.decode(Envelope.self, from: value)
+            _ = try? NetworkJSONCoder().decode(GameMessage.self, from: value)
+            _ = try? NetworkJSONCoder().decode(Envelope.self, from: value)
+            _ = try? NetworkPropertyListCoder().decode(GameMessage.self, from: value)
+            _ = try? NetworkPropertyListCoder().decode(Envelope.self, from: value)
         }
     }
     precondition(position + decoder.bufferedByteCount == fed || fed < bytes.count)

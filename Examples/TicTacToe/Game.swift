@@ -16,7 +16,7 @@ struct Wire: Sendable {
 
 extension Wire {
     /// Over Coder: GameMessage values are sent and received as they are.
-    init(_ connection: NetworkConnection<Coder<GameMessage, GameMessage, CoderFormat>>) {
+    init(_ connection: NetworkConnection<Coder<GameMessage, GameMessage, NetworkJSONCoder>>) {
         send = { event in
             switch event {
             case .character(let c): try await connection.send(.selectedCharacter(c))
@@ -90,7 +90,8 @@ actor Referee {
         }
         while result == nil, let event = try await wire.receive() {
             guard case .move(let row, let column) = event, (turn % 2 == 0) == (me == firstMover),
-                  board.play(players[me].character, row: row, column: column) else {
+                board.play(players[me].character, row: row, column: column)
+            else {
                 throw NWError.malformedMessage("illegal move from \(players[me].character)")
             }
             turn += 1
@@ -120,7 +121,7 @@ func play(as me: String, over wire: Wire) async throws -> String {
         throw NWError.malformedMessage("expected the opponent's character")
     }
     var board = Board()
-    var myTurn = me < them   // the character that sorts first moves first (the referee's rule)
+    var myTurn = me < them  // the character that sorts first moves first (the referee's rule)
     while !board.isOver {
         if myTurn {
             let (row, column) = board.choose(for: me, against: them)

@@ -5,23 +5,31 @@ import Testing
 /// TLV and Coder round trips, partial and coalesced reads, limits, malformed frames, decode failures.
 @Suite("Framing", .timeLimit(.minutes(1)))
 struct FramingTests {
-    enum Request: Codable, Sendable, Equatable { case add(Int, Int), quit }
+    enum Request: Codable, Sendable, Equatable {
+        case add(Int, Int)
+        case quit
+    }
     struct Response: Codable, Sendable, Equatable { var sum: Int }
 
     /// A raw TCP peer that runs `script` on the accepted connection; `body` gets the port.
-    func withRawPeer(_ script: @escaping @Sendable (NetworkConnection<TCP>) async throws -> Void,
-                     _ body: (NWEndpoint.Port) async throws -> Void) async throws {
+    func withRawPeer(
+        _ script: @escaping @Sendable (NetworkConnection<TCP>) async throws -> Void,
+        _ body: (NWEndpoint.Port) async throws -> Void
+    ) async throws {
         let listener = NetworkListener(for: local(.any), using: { TCP() })
         try await withListener(listener, handler: script, body: body)
     }
 
     @Test func tlvRoundTripAndMessagesSequence() async throws {
         let listener = NetworkListener(for: local(.any), using: { TLV { TCP() } })
-        try await withListener(listener, handler: { c in
-            for try await (content, metadata) in c.messages {
-                try await c.send(content + content, type: metadata.type * 10)
+        try await withListener(
+            listener,
+            handler: { c in
+                for try await (content, metadata) in c.messages {
+                    try await c.send(content + content, type: metadata.type * 10)
+                }
             }
-        }) { port async throws in
+        ) { port async throws in
             let c = NetworkConnection(to: local(port)) { TLV { TCP() } }
             for (i, text) in ["a", "", "tic-tac-toe", String(repeating: "x", count: 70_000)].enumerated() {
                 try await c.send(Data(text.utf8), type: i)
@@ -121,10 +129,13 @@ struct FramingTests {
     @Test func largeMessagesAboveTheReadBuffer() async throws {
         let big = Data((0..<(5 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 7) })
         let listener = NetworkListener(for: local(.any), using: { TLV { TCP() } })
-        try await withListener(listener, handler: { c in
-            let m = try await c.receive()
-            try await c.send(m.content, type: m.content.count)
-        }) { port async throws in
+        try await withListener(
+            listener,
+            handler: { c in
+                let m = try await c.receive()
+                try await c.send(m.content, type: m.content.count)
+            }
+        ) { port async throws in
             let c = NetworkConnection(to: local(port)) { TLV { TCP() } }
             try await c.send(big, type: 1)
             let echo = try await c.receive()
@@ -135,7 +146,10 @@ struct FramingTests {
 
     @Test func oversizeFrameRejectedBeforeReadingIt() async throws {
         try await withRawPeer({ c in
-            try await c.send(Data(tlvFrame(type: 1, [UInt8](repeating: 0, count: 16)) + tlvFrame(type: 2, [UInt8](repeating: 0, count: 17))))
+            try await c.send(
+                Data(
+                    tlvFrame(type: 1, [UInt8](repeating: 0, count: 16))
+                        + tlvFrame(type: 2, [UInt8](repeating: 0, count: 17))))
             _ = try? await c.receive(exactly: 1)
         }) { port async throws in
             let c = NetworkConnection(to: local(port)) { TLV { TCP() }.maximumMessageSize(16) }
@@ -147,10 +161,13 @@ struct FramingTests {
 
     @Test func sendingAboveTheLimitThrowsAndSendsNothing() async throws {
         let listener = NetworkListener(for: local(.any), using: { TLV { TCP() }.maximumMessageSize(8) })
-        try await withListener(listener, handler: { c in
-            let m = try await c.receive()
-            try await c.send(m.content, type: 99)
-        }) { port async throws in
+        try await withListener(
+            listener,
+            handler: { c in
+                let m = try await c.receive()
+                try await c.send(m.content, type: 99)
+            }
+        ) { port async throws in
             let c = NetworkConnection(to: local(port)) { TLV { TCP() }.maximumMessageSize(8) }
             await #expect(throws: NWError.messageTooLarge(length: 9, limit: 8)) {
                 try await c.send(Data(count: 9), type: 1)
@@ -172,16 +189,19 @@ struct FramingTests {
         }
     }
 
-    @Test(arguments: [CoderFormat.json, .propertyList])
-    func coderRoundTrip(format: CoderFormat) async throws {
-        let listener = NetworkListener(for: local(.any), using: { Coder(Ping.self, using: format) { TCP() } })
-        try await withListener(listener, handler: { c in
-            for try await (ping, metadata) in c.messages {
-                #expect(metadata.encodedSize > 0)
-                try await c.send(Ping(text: ping.text.uppercased(), number: ping.number + 1))
+    /// Twenty values there and back with `coder` on both sides.
+    func roundTrip<C: NetworkCoder>(_ coder: C) async throws {
+        let listener = NetworkListener(for: local(.any), using: { Coder(Ping.self, using: coder) { TCP() } })
+        try await withListener(
+            listener,
+            handler: { c in
+                for try await (ping, metadata) in c.messages {
+                    #expect(metadata.encodedSize > 0)
+                    try await c.send(Ping(text: ping.text.uppercased(), number: ping.number + 1))
+                }
             }
-        }) { port async throws in
-            let c = NetworkConnection(to: local(port)) { Coder(Ping.self, using: format) { TCP() } }
+        ) { port async throws in
+            let c = NetworkConnection(to: local(port)) { Coder(Ping.self, using: coder) { TCP() } }
             for n in 0..<20 {
                 try await c.send(Ping(text: "tic \(n) 🐨", number: n))
                 #expect(try await c.receive().content == Ping(text: "TIC \(n) 🐨", number: n + 1))
@@ -189,18 +209,46 @@ struct FramingTests {
         }
     }
 
+    @Test func coderRoundTripsWithApplesCoders() async throws {
+        try await roundTrip(.json)
+        try await roundTrip(.propertyList)
+        try await roundTrip(NetworkPropertyListCoder(outputFormat: .xml))
+        try await roundTrip(NetworkJSONCoder(encoder: { $0.outputFormatting = .sortedKeys }))
+    }
+
+    /// An app's own format: JSON with every byte inverted (what matters is that it is not one of ours).
+    struct InvertedJSONCoder: NetworkCoder {
+        func encode<T: Encodable>(_ value: T) throws -> Data { Data(try JSONEncoder().encode(value).map { ~$0 }) }
+        func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+            try JSONDecoder().decode(type, from: Data(data.map { ~$0 }))
+        }
+    }
+
+    @Test func coderTakesAnAppsOwnNetworkCoder() async throws {
+        try await roundTrip(InvertedJSONCoder())
+        // The connection's type names the coder, as Apple's `Coder<Sending, Receiving, CoderType>` does.
+        let _: NetworkConnection<Coder<Ping, Ping, InvertedJSONCoder>> = NetworkConnection(to: local(1)) {
+            Coder(Ping.self, using: InvertedJSONCoder()) { TCP() }
+        }
+    }
+
     @Test func coderSendingReceivingDifferentTypes() async throws {
-        let listener = NetworkListener(for: local(.any), using: {
-            Coder(sending: Response.self, receiving: Request.self, using: .json) { TCP() }
-        })
-        try await withListener(listener, handler: { c in
-            loop: for try await (request, _) in c.messages {
-                switch request {
-                case .add(let a, let b): try await c.send(Response(sum: a + b))
-                case .quit: break loop
+        let listener = NetworkListener(
+            for: local(.any),
+            using: {
+                Coder(sending: Response.self, receiving: Request.self, using: .json) { TCP() }
+            })
+        try await withListener(
+            listener,
+            handler: { c in
+                loop: for try await (request, _) in c.messages {
+                    switch request {
+                    case .add(let a, let b): try await c.send(Response(sum: a + b))
+                    case .quit: break loop
+                    }
                 }
             }
-        }) { port async throws in
+        ) { port async throws in
             let c = NetworkConnection(to: local(port)) {
                 Coder(sending: Request.self, receiving: Response.self, using: .json) { TCP() }
             }
@@ -230,7 +278,9 @@ struct FramingTests {
 
     @Test func coderDecodeFailureLeavesTheConnectionUsable() async throws {
         try await withRawPeer({ c in
-            for body in [Array("not json".utf8), Array(#"{"text":"x"}"#.utf8), Array(#"{"text":"ok","number":1}"#.utf8)] {
+            for body in [
+                Array("not json".utf8), Array(#"{"text":"x"}"#.utf8), Array(#"{"text":"ok","number":1}"#.utf8),
+            ] {
                 try await c.send(Data([0, 0, 0, UInt8(body.count)] + body))
             }
             _ = try? await c.receive(exactly: 1)

@@ -255,7 +255,7 @@ extension NetworkConnection where ApplicationProtocol: CoderProtocol {
     /// Sends one value, encoded and framed.
     nonisolated(nonsending) public func send(_ value: ApplicationProtocol.Sending) async throws {
         let encoded: Data
-        do { encoded = try applicationProtocol.format.encode(value) } catch {
+        do { encoded = try applicationProtocol.coder.encode(value) } catch {
             throw NWError.malformedMessage("cannot encode \(ApplicationProtocol.Sending.self): \(error)")
         }
         let limit = config.maximumMessageSize
@@ -277,7 +277,7 @@ extension NetworkConnection where ApplicationProtocol: CoderProtocol {
     ) {
         let (_, body) = try await readFrame(typeWidth: 0, lengthWidth: 4)
         do {
-            let value = try applicationProtocol.format.decode(
+            let value = try applicationProtocol.coder.decode(
                 ApplicationProtocol.Receiving.self, from: Data(body.readableBytesView))
             return (value, CoderMetadata(encodedSize: body.readableBytes))
         } catch {

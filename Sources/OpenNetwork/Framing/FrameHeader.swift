@@ -19,7 +19,9 @@ public enum FrameHeader {
 
     /// Parses a header with the given field widths (type width 0 means no type field), enforcing `limit`
     /// on the value length before anything is allocated for it.
-    public static func parse<C: Collection>(_ bytes: C, typeWidth: Int, lengthWidth: Int, limit: Int) throws(FrameError) -> Parse
+    public static func parse<C: Collection>(
+        _ bytes: C, typeWidth: Int, lengthWidth: Int, limit: Int
+    ) throws(FrameError) -> Parse
     where C.Element == UInt8 {
         guard (0...8).contains(typeWidth), (1...8).contains(lengthWidth) else {
             throw .malformed("unsupported field widths \(typeWidth)/\(lengthWidth)")
@@ -42,8 +44,9 @@ public enum FrameHeader {
             }
         }
         guard length >= 0, lengthWidth >= 8 || UInt64(length) < (UInt64(1) << (8 * lengthWidth)) else {
-            throw .tooLarge(length: UInt64(max(length, 0)),
-                            limit: lengthWidth >= 8 ? Int.max : Int((UInt64(1) << (8 * lengthWidth)) - 1))
+            throw .tooLarge(
+                length: UInt64(max(length, 0)),
+                limit: lengthWidth >= 8 ? Int.max : Int((UInt64(1) << (8 * lengthWidth)) - 1))
         }
     }
 
@@ -56,13 +59,21 @@ public enum FrameHeader {
     }
 
     /// Encodes a header byte by byte into `sink` (no intermediate allocation).
-    public static func encode(type: Int, length: Int, typeWidth: Int, lengthWidth: Int,
-                              into sink: (UInt8) -> Void) throws(FrameError) {
+    public static func encode(
+        type: Int, length: Int, typeWidth: Int, lengthWidth: Int,
+        into sink: (UInt8) -> Void
+    ) throws(FrameError) {
         try validate(type: type, length: length, typeWidth: typeWidth, lengthWidth: lengthWidth)
         var i = typeWidth - 1
-        while i >= 0 { sink(UInt8(truncatingIfNeeded: UInt64(type) >> (8 * i))); i -= 1 }
+        while i >= 0 {
+            sink(UInt8(truncatingIfNeeded: UInt64(type) >> (8 * i)))
+            i -= 1
+        }
         i = lengthWidth - 1
-        while i >= 0 { sink(UInt8(truncatingIfNeeded: UInt64(length) >> (8 * i))); i -= 1 }
+        while i >= 0 {
+            sink(UInt8(truncatingIfNeeded: UInt64(length) >> (8 * i)))
+            i -= 1
+        }
     }
 }
 
@@ -98,8 +109,10 @@ public struct FrameDecoder: Sendable {
     /// or announces a value above the limit (before anything is allocated for the value).
     public mutating func next() throws(FrameError) -> (type: Int, value: [UInt8])? {
         let available = pending[start...]
-        guard case .header(let type, let length, let headerSize) = try FrameHeader.parse(
-            available, typeWidth: typeWidth, lengthWidth: lengthWidth, limit: limit) else { return nil }
+        guard
+            case .header(let type, let length, let headerSize) = try FrameHeader.parse(
+                available, typeWidth: typeWidth, lengthWidth: lengthWidth, limit: limit)
+        else { return nil }
         guard available.count - headerSize >= length else { return nil }
         let valueStart = start + headerSize
         let value = Array(pending[valueStart..<(valueStart + length)])

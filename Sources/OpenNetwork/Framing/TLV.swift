@@ -25,7 +25,9 @@ public struct TLV: MessageProtocol {
     }
 
     /// TLV with the given unsigned integer widths for the type and length fields.
-    public init<T: UnsignedInteger & FixedWidthInteger, L: UnsignedInteger & FixedWidthInteger, S: StreamProtocolOptions>(
+    public init<
+        T: UnsignedInteger & FixedWidthInteger, L: UnsignedInteger & FixedWidthInteger, S: StreamProtocolOptions
+    >(
         type: T.Type, length: L.Type, @ProtocolStackBuilder _ stack: () -> S
     ) {
         lower = stack().stackConfiguration
@@ -34,7 +36,11 @@ public struct TLV: MessageProtocol {
     }
 
     /// Sets the largest accepted message (value length) in bytes.
-    public func maximumMessageSize(_ bytes: Int) -> TLV { var c = self; c.maximumMessageSize = bytes; return c }
+    public func maximumMessageSize(_ bytes: Int) -> TLV {
+        var c = self
+        c.maximumMessageSize = bytes
+        return c
+    }
 
     /// The stack configuration with TLV framing on top.
     public var stackConfiguration: ProtocolStackConfiguration {
