@@ -114,9 +114,35 @@ let package = Package(
             name: "OpenNetworkTests",
             dependencies: [
                 "OpenNetwork", "TicTacToe", "DiscoveryProbe", "TestSupport",
+                "SeedNetworkTLS", "SeedNetworkIPOptions", "SeedNetworkParameters", "SeedNetworkSendReceive",
+                "SeedNetworkChunks", "SeedNetworkTLV", "SeedNetworkCoder",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .executableTarget(name: "TicTacToe", dependencies: ["OpenNetwork"], path: "Examples/TicTacToe"),
+        // The network seed's samples, extracted from ../shared/seeds at build time and compiled against OpenNetwork.
+        .target(
+            name: "SeedNetworkTLS", dependencies: ["OpenNetwork"], path: "Tests/SeedSamples/SeedNetworkTLS",
+            exclude: ["seed-sample.json"], plugins: ["SeedSamples"]),
+        .target(
+            name: "SeedNetworkIPOptions", dependencies: ["OpenNetwork"], path: "Tests/SeedSamples/SeedNetworkIPOptions",
+            exclude: ["seed-sample.json"], plugins: ["SeedSamples"]),
+        .target(
+            name: "SeedNetworkParameters", dependencies: ["OpenNetwork"],
+            path: "Tests/SeedSamples/SeedNetworkParameters",
+            exclude: ["seed-sample.json"], plugins: ["SeedSamples"]),
+        .target(
+            name: "SeedNetworkSendReceive", dependencies: ["OpenNetwork"],
+            path: "Tests/SeedSamples/SeedNetworkSendReceive",
+            exclude: ["seed-sample.json"], plugins: ["SeedSamples"]),
+        .target(
+            name: "SeedNetworkChunks", dependencies: ["OpenNetwork"], path: "Tests/SeedSamples/SeedNetworkChunks",
+            exclude: ["seed-sample.json"], plugins: ["SeedSamples"]),
+        .target(
+            name: "SeedNetworkTLV", dependencies: ["OpenNetwork"], path: "Tests/SeedSamples/SeedNetworkTLV",
+            exclude: ["seed-sample.json"], plugins: ["SeedSamples"]),
+        .target(
+            name: "SeedNetworkCoder", dependencies: ["OpenNetwork"], path: "Tests/SeedSamples/SeedNetworkCoder",
+            exclude: ["seed-sample.json"], plugins: ["SeedSamples"]),
         // A second host for the discovery tests, run inside network namespaces the tests create.
         .executableTarget(
             name: "DiscoveryProbe", dependencies: ["OpenNetwork", .product(name: "Logging", package: "swift-log")],
