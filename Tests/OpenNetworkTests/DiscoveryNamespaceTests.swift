@@ -1,4 +1,5 @@
 import Foundation
+import OpenNetwork
 import TestSupport
 import Testing
 
@@ -30,6 +31,84 @@ struct DiscoveryNamespaceTests {
             await client.stop()
             await server.stop()
             #expect(server.lines.contains("removed Kitchen._orchard._tcp.local."))
+        }
+    }
+
+    @Test func aDiscoveredServiceIsReachedOverTLSAndOnlyWithTheRightTrust() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("orchard-tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let stranger = try TLSIdentity.selfSigned(commonName: "Kitchen.local", dnsNames: ["Kitchen.local"])
+        try stranger.certificatePEM.write(
+            toFile: folder.appendingPathComponent("other.pem").path, atomically: true, encoding: .utf8)
+        try await withHosts { hosts in try await tlsScenario(hosts, folder: folder) }
+        try FileManager.default.removeItem(at: folder)
+    }
+
+    /// A TLS listener on host A; on host B a client trusting its certificate gets its echo, one trusting another
+    /// certificate (`other.pem` in `folder`) or expecting another name gets nothing through.
+    func tlsScenario(_ hosts: TwoHosts, folder: URL) async throws {
+        let certificate = folder.appendingPathComponent("kitchen.pem").path
+        let other = folder.appendingPathComponent("other.pem").path
+        let server = try HostProcess(
+            in: hosts.a, [Self.probe, "advertise-tls", "Kitchen", "_orchard-tls._tcp", certificate])
+        try await server.line("the registration") { $0.hasPrefix("added Kitchen._orchard-tls._tcp.local.") }
+        let client = try HostProcess(
+            in: hosts.b, [Self.probe, "connect-tls", "_orchard-tls._tcp", "secret", certificate, "Kitchen.local"])
+        try await client.line("the echo") { $0 == "echo secret over TLS" }
+        await client.stop()
+        let untrusting = try HostProcess(
+            in: hosts.b, [Self.probe, "connect-tls", "_orchard-tls._tcp", "secret", other, "Kitchen.local"])
+        try await untrusting.line("the refusal") { $0.hasPrefix("refused ") }
+        let misnamed = try HostProcess(
+            in: hosts.b, [Self.probe, "connect-tls", "_orchard-tls._tcp", "secret", certificate, "Den.local"])
+        try await misnamed.line("the refusal") { $0.hasPrefix("refused ") && $0.contains("Den.local") }
+        let echoed = (untrusting.lines + misnamed.lines).contains { $0.hasPrefix("echo") }
+        #expect(!echoed)
+        await untrusting.stop()
+        await misnamed.stop()
+        await server.stop()
+    }
+
+    /// Malformed multicast DNS packets from the other host: compression loops, pointers forwards, truncated
+    /// records, impossible counts, random bytes, and a query with 60,000 questions claimed; sent from the address
+    /// given as the first argument.
+    static let hostilePackets = #"""
+        import os, random, socket, struct, sys
+        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        s.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_TTL, 255)
+        s.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF, socket.inet_aton(sys.argv[1]))
+        s.bind(("0.0.0.0", 5353))
+        header = lambda flags, qd, an: struct.pack(">HHHHHH", 0, flags, qd, an, 0, 0)
+        name = b"\x08_orchard\x04_tcp\x05local\x00"
+        packets = [
+            header(0, 1, 0) + b"\xc0\x0c" + struct.pack(">HH", 12, 1),
+            header(0, 1, 0) + b"\xc0\x20" + struct.pack(">HH", 12, 1) + bytes(20),
+            header(0x8400, 0, 1) + name + struct.pack(">HHIH", 12, 1, 4500, 200) + b"xx",
+            header(0x8400, 0xFFFF, 0xFFFF) + bytes(40),
+            header(0, 60000, 0) + (name + struct.pack(">HH", 12, 1)) * 50,
+        ]
+        random.seed(7)
+        for i in range(2000):
+            packet = packets[i % len(packets)] if i % 2 else os.urandom(random.randint(0, 1500))
+            s.sendto(packet, ("224.0.0.251", 5353))
+        print("sent", flush=True)
+        """#
+
+    @Test func hostilePacketsLeaveTheResponderServing() async throws {
+        try await withHosts { hosts in
+            let server = try HostProcess(in: hosts.a, [Self.probe, "advertise", "Kitchen", "_orchard._tcp"])
+            try await server.line("the registration") { $0.hasPrefix("added Kitchen._orchard._tcp.local.") }
+            let attacker = try HostProcess(in: hosts.b, ["python3", "-c", Self.hostilePackets, hosts.addressB])
+            try await attacker.line("the packets sent") { $0 == "sent" }
+            await attacker.stop()
+            // The responder still answers, still owns its name, and still serves its connections.
+            let client = try HostProcess(in: hosts.b, [Self.probe, "connect", "_orchard._tcp", "still here"])
+            try await client.line("the echo") { $0.hasPrefix("echo still here") }
+            await client.stop()
+            await server.stop()
+            let failed = server.lines.contains { $0.hasPrefix("error") || $0.contains("Fatal") }
+            let saidGoodbye = server.lines.contains("removed Kitchen._orchard._tcp.local.")
+            #expect(!failed && saidGoodbye)
         }
     }
 

@@ -128,6 +128,42 @@ case "connect":
         await connection.cancel()
         while !Task.isCancelled { try await Task.sleep(for: .seconds(1)) }
     }
+case "advertise-tls":
+    // advertise-tls NAME TYPE CERTFILE: a TLS listener whose fresh self-signed certificate (for NAME.local) is
+    // written to CERTFILE for the client to trust
+    let args = Array(arguments.dropFirst())
+    let identity = try TLSIdentity.selfSigned(commonName: "\(args[0]).local", dnsNames: ["\(args[0]).local"])
+    try identity.certificatePEM.write(toFile: args[2], atomically: true, encoding: .utf8)
+    untilStdinCloses {
+        try await NetworkListener { TLV { TLS().localIdentity(identity) } }
+            .service(.init(name: args[0], type: args[1]))
+            .onServiceRegistrationUpdate { _, change in
+                if case .add(let endpoint) = change { say("added \(endpoint)") }
+            }
+            .run { connection in try await echo(connection) }
+    }
+case "connect-tls":
+    // connect-tls TYPE MESSAGE CERTFILE SERVERNAME: the first service found, over TLS trusting only CERTFILE and
+    // checking the certificate names SERVERNAME; one echo
+    let args = Array(arguments.dropFirst())
+    let root = try TLSCertificate(pemFile: args[2])
+    untilStdinCloses {
+        let endpoint = try await NetworkBrowser(for: .bonjour(args[0])).run { endpoints in
+            endpoints.isEmpty ? .continue : .finish(endpoints[0])
+        }
+        let connection = NetworkConnection(to: endpoint) {
+            TLV { TLS().trustRoots([root]).serverName(args[3]) }
+        }
+        do {
+            try await connection.send(Data(args[1].utf8), type: 1)
+            let (reply, _) = try await connection.receive()
+            say("echo \(String(decoding: reply, as: UTF8.self)) over TLS")
+        } catch {
+            say("refused \(error)")
+        }
+        await connection.cancel()
+        while !Task.isCancelled { try await Task.sleep(for: .seconds(1)) }
+    }
 case "discover":
     // discover TYPE: ms from the browse's start to the first endpoint ("discovered"), then ms to resolve it, connect
     // and get one echo back ("connected")
