@@ -165,6 +165,15 @@ struct DiscoveryStateTests {
         #expect(!actions.contains(.registered(id: 1, name: "Kitchen")))
     }
 
+    @Test func twoServicesOfOneProcessWithOneNameGetTwoNames() {
+        var s = Self.state()
+        _ = s.register(id: 1, .init(name: "Kitchen", type: "_orchard._tcp", port: 1), now: Self.t0)
+        _ = s.register(id: 2, .init(name: "kitchen", type: "_orchard._tcp", port: 2), now: Self.t0)
+        let actions = Self.advance(&s, from: Self.t0, until: Self.t0 + .seconds(5))
+        #expect(actions.contains(.registered(id: 1, name: "Kitchen")))
+        #expect(actions.contains(.registered(id: 2, name: "kitchen (2)")))
+    }
+
     @Test func queriesAreAnsweredWithoutWhatTheAskerKnows() {
         var (s, _) = Self.registered()
         let now = Self.t0 + .seconds(10)

@@ -68,6 +68,7 @@ enum Transport {
             }
             throw lastError
         }
+        if config.transport == .quic { throw QUIC.unavailable }
         if config.transport == .udp { return try await connectUDP(to: endpoint, config: config) }
         // One read per wakeup: the inbound buffer's mark holds within one read (see ConnectionBuffers.largestRead).
         var bootstrap = ClientBootstrap(group: group).channelOption(.maxMessagesPerRead, value: 1)

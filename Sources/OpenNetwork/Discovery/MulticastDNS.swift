@@ -61,21 +61,49 @@ final class MulticastDNS: Sendable {
             return promise.futureResult
         }
         do { try await future.get() } catch {
+            // A start that failed (no multicast interface yet, the port taken) is forgotten: the next browse or
+            // registration tries again.
+            started.withLockedValue { if $0 === future { $0 = nil } }
             throw NWError.transport("multicast DNS could not start: \(error)")
         }
     }
 
     private func open() async throws {
-        let devices = try System.enumerateDevices().filter { d in
+        let candidates = try System.enumerateDevices().filter { d in
             guard let address = d.address, case .v4 = address, d.multicastSupported else { return false }
             return !d.name.hasPrefix("lo") && !(address.ipAddress ?? "").hasPrefix("127.")
         }
+        // One socket per interface (an interface with several IPv4 addresses is listed once per address).
+        var seen: Set<Int> = []
+        let devices = candidates.filter { seen.insert($0.interfaceIndex).inserted }
         guard !devices.isEmpty else {
             throw NWError.transport("no interface with IPv4 multicast (only loopback or none is up)")
         }
         var interfaces: [MulticastDNSState.Interface] = []
         var channels: [Int: Channel] = [:]
         let all = try System.enumerateDevices()
+        do {
+            try await openSockets(on: devices, all: all, into: &channels, interfaces: &interfaces)
+        } catch {
+            // Nothing half-open stays behind a failed start.
+            for channel in channels.values { channel.close(promise: nil) }
+            throw error
+        }
+        let host = Self.hostLabel()
+        let (finalChannels, finalInterfaces) = (channels, interfaces)
+        try await loop.submit {
+            self.running.value.channels = finalChannels
+            self.running.value.state = MulticastDNSState(hostName: host, interfaces: finalInterfaces, now: .now())
+            self.rearm()
+        }.get()
+    }
+
+    /// Binds a socket on port 5353 for each device, joined to the multicast group there, sending from it; adds each
+    /// to `channels` as soon as it is bound (so that a failure closes it too).
+    private func openSockets(
+        on devices: [NIONetworkDevice], all: [NIONetworkDevice], into channels: inout [Int: Channel],
+        interfaces: inout [MulticastDNSState.Interface]
+    ) async throws {
         for device in devices {
             let index = device.interfaceIndex
             let channel = try await DatagramBootstrap(group: loop)
@@ -92,6 +120,7 @@ final class MulticastDNS: Sendable {
                     }
                 }
                 .bind(host: "0.0.0.0", port: 5353).get()
+            channels[index] = channel
             guard let multicast = channel as? MulticastChannel, let provider = channel as? SocketOptionProvider,
                 case .v4(let v4) = device.address!
             else {
@@ -101,20 +130,12 @@ final class MulticastDNS: Sendable {
             try await provider.setIPMulticastIF(v4.address.sin_addr).get()
             try await provider.setIPMulticastTTL(255).get()
             try await provider.setIPMulticastLoop(1).get()
-            channels[index] = channel
             let addresses = all.filter { $0.interfaceIndex == index }.compactMap(\.address).filter {
                 // Link-local IPv6 addresses need a scope a peer cannot use off this link: only global ones are published.
                 $0.protocol == .inet || !($0.ipAddress ?? "").lowercased().hasPrefix("fe80")
             }
             interfaces.append(.init(index: index, name: device.name, addresses: addresses.map(Self.bytes)))
         }
-        let host = Self.hostLabel()
-        let (finalChannels, finalInterfaces) = (channels, interfaces)
-        try await loop.submit {
-            self.running.value.channels = finalChannels
-            self.running.value.state = MulticastDNSState(hostName: host, interfaces: finalInterfaces, now: .now())
-            self.rearm()
-        }.get()
     }
 
     /// The interface with this kernel index (nil when it is gone).

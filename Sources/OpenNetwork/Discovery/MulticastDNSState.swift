@@ -210,6 +210,12 @@ struct MulticastDNSState {
     mutating func register(id: Int, _ service: Service, now: NIODeadline) -> [Action] {
         let type = DNSName("\(service.type).\(service.domain)")
         var r = Registration(service: service, type: type, instance: type.prepending(service.name), base: service.name)
+        // Another registration of this process holds the name: its packets come back as our own, so no probe would
+        // see the clash. It is renamed here, as a peer's answer would have it renamed.
+        while instanceIndex[r.instance] != nil && services[instanceIndex[r.instance]!] != nil {
+            r.conflicts += 1
+            r.service.name = "\(r.base) (\(r.conflicts + 1))"
+        }
         instanceIndex[r.instance] = id
         if hostPhase == .established { r.phase = .probing(sent: 0, next: now + .milliseconds(random(0...250))) }
         services[id] = r

@@ -160,6 +160,10 @@ public final class NetworkListener<ApplicationProtocol: NetworkProtocolOptions>:
     ) async throws {
         let proto = applicationProtocol
         let config = proto.stackConfiguration
+        if config.transport == .quic {
+            set(.failed(QUIC.unavailable))
+            throw QUIC.unavailable
+        }
         guard config.transport == .tcp else {
             let e = NWError.transport(
                 "NetworkListener supports TCP-based stacks only; UDP listeners are not implemented")

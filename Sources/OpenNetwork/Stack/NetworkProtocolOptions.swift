@@ -28,7 +28,7 @@ public struct ProtocolStackConfiguration: Sendable {
     var maximumMessageSize: Int = 16 * 1024 * 1024
     var transport: TransportKind = .tcp
 
-    enum TransportKind: Sendable { case tcp, udp }
+    enum TransportKind: Sendable { case tcp, udp, quic }
     /// Fixed name-resolution answers (tests of the Happy Eyeballs race); nil resolves with getaddrinfo.
     var resolvedAddresses: [String]?
 
