@@ -112,6 +112,18 @@ struct DiscoveryNamespaceTests {
         }
     }
 
+    @Test func theNWAPIAdvertisesBrowsesAndConnects() async throws {
+        try await withHosts { hosts in
+            let server = try HostProcess(in: hosts.a, [Self.probe, "nw-advertise", "Den", "_orchard-nw._tcp"])
+            try await server.line("the registration") { $0 == "added Den._orchard-nw._tcp.local." }
+            let client = try HostProcess(in: hosts.b, [Self.probe, "nw-connect", "_orchard-nw._tcp", "over NW"])
+            try await client.line("the TXT record") { $0 == "txt api=nw" }
+            try await client.line("the echo") { $0 == "echo over NW" }
+            await client.stop()
+            await server.stop()
+        }
+    }
+
     @Test func avahiSeesOurServiceWithItsTXTRecordAndItsGoodbye() async throws {
         try await withHosts { hosts in
             let avahi = try await AvahiDaemon(in: hosts.b, interface: hosts.interfaceB, hostName: "peer-b")

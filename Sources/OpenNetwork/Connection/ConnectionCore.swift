@@ -178,6 +178,12 @@ actor ConnectionCore {
         cancel()
     }
 
+    /// Finishes the sending side once what is queued is written (TCP half-closure); the connection still reads.
+    func finishSending() async throws {
+        guard !isFinished, let ch = channel, let io else { throw NWError.connectionClosed }
+        do { try await io.finishOutput(on: ch) } catch { throw NWError.from(error) }
+    }
+
     /// Cancels the connection at once: closes the channel, drops what is queued, wakes every waiting operation.
     func cancel() {
         guard !isFinished else { return }

@@ -95,6 +95,16 @@ final class ConnectionIO: Sendable {
         try? await closed.get()
     }
 
+    /// Hands everything queued to the channel, then closes its sending side (a TCP FIN once it is written); reading
+    /// goes on. One trip to the event loop.
+    nonisolated(nonsending) func finishOutput(on channel: any Channel) async throws {
+        guard let link = locked.withLockedValue({ $0.link }) else { throw NWError.connectionClosed }
+        try await link.loop.flatSubmit {
+            link.handler.value.flushOutbound()
+            return channel.close(mode: .output)
+        }.get()
+    }
+
     /// On the event loop: what to write and flush now, and whether to set the next backstop timer.
     func takeOutbound(backstop: Bool) -> (stream: ByteBuffer?, datagrams: [ByteBuffer], rearm: Bool) {
         let now = NIODeadline.now().uptimeNanoseconds

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import NIOCore
 import NIOPosix
 import NIOSSL
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// An error reported by a connection or a listener, saying what happened.
 public enum NWError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -36,6 +36,7 @@ public final class NetworkConnection<ApplicationProtocol: NetworkProtocolOptions
         applicationProtocol = parameters.applicationProtocol
         var stack = parameters.applicationProtocol.stackConfiguration
         stack.resolvedAddresses = parameters.resolvedAddresses
+        stack.halfClosure = parameters.halfClosure
         let config = stack
         self.config = config
         core = ConnectionCore(config: config, retries: true, notify: { s in box.withLockedValue { $0 }?(s) }) {

@@ -15,7 +15,10 @@ public struct NetworkMessages<Content: Sendable, Metadata: Sendable>: AsyncSeque
         public mutating func next() async throws -> Element? {
             guard !finished else { return nil }
             do {
-                guard let e = try await next() else { finished = true; return nil }
+                guard let e = try await next() else {
+                    finished = true
+                    return nil
+                }
                 return e
             } catch {
                 finished = true

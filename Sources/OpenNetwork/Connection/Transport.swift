@@ -72,6 +72,7 @@ enum Transport {
         if config.transport == .udp { return try await connectUDP(to: endpoint, config: config) }
         // One read per wakeup: the inbound buffer's mark holds within one read (see ConnectionBuffers.largestRead).
         var bootstrap = ClientBootstrap(group: group).channelOption(.maxMessagesPerRead, value: 1)
+            .channelOption(.allowRemoteHalfClosure, value: config.halfClosure)
         if let timeout = config.tcp.connectionTimeout {
             bootstrap = bootstrap.connectTimeout(.nanoseconds(nanoseconds(timeout)))
         }

@@ -40,6 +40,8 @@ public final class NetworkListener<ApplicationProtocol: NetworkProtocolOptions>:
     let shared = NIOLockedValueBox(Shared())
     let applicationProtocol: ApplicationProtocol
     let local: NWEndpoint
+    /// TCP half-closure on accepted connections (internal: NWListener's connections use it).
+    let halfClosure: Bool
 
     /// A listener on all interfaces, on an ephemeral port (read it from ``port`` once ready).
     public convenience init(@ProtocolStackBuilder using stack: () -> ApplicationProtocol) {
@@ -56,6 +58,7 @@ public final class NetworkListener<ApplicationProtocol: NetworkProtocolOptions>:
     public init(for local: NWEndpoint, using parameters: NetworkParameters<ApplicationProtocol>) {
         self.local = local
         applicationProtocol = parameters.applicationProtocol
+        halfClosure = parameters.halfClosure
     }
 
     /// The bound port once the listener is ready.
@@ -159,7 +162,9 @@ public final class NetworkListener<ApplicationProtocol: NetworkProtocolOptions>:
         _ handler: @escaping @Sendable (NetworkConnection<ApplicationProtocol>) async throws -> Void
     ) async throws {
         let proto = applicationProtocol
-        let config = proto.stackConfiguration
+        var stack = proto.stackConfiguration
+        stack.halfClosure = halfClosure
+        let config = stack
         if config.transport == .quic {
             set(.failed(QUIC.unavailable))
             throw QUIC.unavailable
@@ -193,6 +198,7 @@ public final class NetworkListener<ApplicationProtocol: NetworkProtocolOptions>:
             .serverChannelOption(.backlog, value: 1024)
             // One read per wakeup: the inbound buffer's mark holds within one read (ConnectionBuffers.largestRead).
             .childChannelOption(.maxMessagesPerRead, value: 1)
+            .childChannelOption(.allowRemoteHalfClosure, value: config.halfClosure)
         let server: NIOAsyncChannel<Transport.Established, Never>
         do {
             switch local {

@@ -9,9 +9,17 @@ public struct IP: Sendable {
     public init() {}
 
     /// Restricts the connection to one IP version (resolved addresses of the other family are skipped).
-    public func version(_ version: Version) -> IP { var c = self; c.version = version; return c }
+    public func version(_ version: Version) -> IP {
+        var c = self
+        c.version = version
+        return c
+    }
 
     /// Enables or disables IP fragmentation. On Linux, `false` sets IP_MTU_DISCOVER to IP_PMTUDISC_DO
     /// (the Don't Fragment bit) on IPv4 sockets; on IPv6 the kernel never fragments in transit anyway.
-    public func fragmentationEnabled(_ enabled: Bool) -> IP { var c = self; c.fragmentationEnabled = enabled; return c }
+    public func fragmentationEnabled(_ enabled: Bool) -> IP {
+        var c = self
+        c.fragmentationEnabled = enabled
+        return c
+    }
 }

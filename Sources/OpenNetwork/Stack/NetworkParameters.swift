@@ -11,6 +11,9 @@ public struct NetworkParameters<ApplicationProtocol: NetworkProtocolOptions>: Se
 
     /// Fixed answers for name resolution (internal: tests drive the Happy Eyeballs race with them).
     var resolvedAddresses: [String]?
+    /// Whether the connection's sending side can close on its own (TCP half-closure; internal: NWConnection's final
+    /// message uses it).
+    var halfClosure = false
 
     /// Parameters for the given stack.
     public init(_ applicationProtocol: ApplicationProtocol) { self.applicationProtocol = applicationProtocol }
@@ -22,16 +25,29 @@ public struct NetworkParameters<ApplicationProtocol: NetworkProtocolOptions>: Se
 
     /// Prohibits constrained paths (no effect on Linux, see ``prohibitsConstrainedPaths``).
     public func constrainedPathsProhibited(_ prohibited: Bool) -> NetworkParameters {
-        var c = self; c.prohibitsConstrainedPaths = prohibited; return c
+        var c = self
+        c.prohibitsConstrainedPaths = prohibited
+        return c
     }
 
     /// Prohibits expensive paths (no effect on Linux, see ``prohibitsExpensivePaths``).
     public func expensivePathsProhibited(_ prohibited: Bool) -> NetworkParameters {
-        var c = self; c.prohibitsExpensivePaths = prohibited; return c
+        var c = self
+        c.prohibitsExpensivePaths = prohibited
+        return c
     }
 
     /// Resolves every host name to these addresses instead of asking the system (for tests).
     func resolvedAddresses(_ addresses: [String]) -> NetworkParameters {
-        var c = self; c.resolvedAddresses = addresses; return c
+        var c = self
+        c.resolvedAddresses = addresses
+        return c
+    }
+
+    /// Lets either side finish sending while the other goes on (TCP half-closure).
+    func halfClosure(_ enabled: Bool) -> NetworkParameters {
+        var c = self
+        c.halfClosure = enabled
+        return c
     }
 }

@@ -27,6 +27,8 @@ public struct ProtocolStackConfiguration: Sendable {
     var framing: Framing = .none
     var maximumMessageSize: Int = 16 * 1024 * 1024
     var transport: TransportKind = .tcp
+    /// TCP half-closure: the peer finishing its sending leaves ours open, and ours can finish on its own.
+    var halfClosure = false
 
     enum TransportKind: Sendable { case tcp, udp, quic }
     /// Fixed name-resolution answers (tests of the Happy Eyeballs race); nil resolves with getaddrinfo.

@@ -15,17 +15,33 @@ public struct TCP: StreamProtocolOptions {
     public init(@ProtocolStackBuilderIP _ ip: () -> IP) { self.ip = ip() }
 
     /// Disables (true, the default here) or enables Nagle's algorithm.
-    public func noDelay(_ enabled: Bool) -> TCP { var c = self; c.options.noDelay = enabled; return c }
+    public func noDelay(_ enabled: Bool) -> TCP {
+        var c = self
+        c.options.noDelay = enabled
+        return c
+    }
     /// Enables TCP keep-alive probes (SO_KEEPALIVE).
-    public func enableKeepalive(_ enabled: Bool = true) -> TCP { var c = self; c.options.keepAlive = enabled; return c }
+    public func enableKeepalive(_ enabled: Bool = true) -> TCP {
+        var c = self
+        c.options.keepAlive = enabled
+        return c
+    }
     /// Fails the connection with ETIMEDOUT when it is not ready within the timeout (connect plus
     /// handshakes, including time spent waiting). Without a timeout a connection waits until cancelled.
-    public func connectionTimeout(_ timeout: Duration) -> TCP { var c = self; c.options.connectionTimeout = timeout; return c }
+    public func connectionTimeout(_ timeout: Duration) -> TCP {
+        var c = self
+        c.options.connectionTimeout = timeout
+        return c
+    }
 
     /// Fails the connection with ETIMEDOUT when nothing has been sent or received for `timeout` once it
     /// is established (OpenNetwork's addition, to shed idle or stalled peers; no timeout by default).
     /// In a listener's stack it applies to every accepted connection.
-    public func idleTimeout(_ timeout: Duration) -> TCP { var c = self; c.options.idleTimeout = timeout; return c }
+    public func idleTimeout(_ timeout: Duration) -> TCP {
+        var c = self
+        c.options.idleTimeout = timeout
+        return c
+    }
 
     /// The stack configuration of this TCP layer.
     public var stackConfiguration: ProtocolStackConfiguration {

@@ -27,22 +27,49 @@ public struct TLS: StreamProtocolOptions {
     public init(@ProtocolStackBuilderTCP _ tcp: () -> TCP) { self.tcp = tcp() }
 
     /// The name sent in SNI and checked against the peer certificate (defaults to the endpoint's host).
-    public func serverName(_ name: String) -> TLS { var c = self; c.options.serverName = name; return c }
+    public func serverName(_ name: String) -> TLS {
+        var c = self
+        c.options.serverName = name
+        return c
+    }
     /// Certificates trusted as roots instead of the system trust store.
-    public func trustRoots(_ roots: [TLSCertificate]) -> TLS { var c = self; c.options.trustRoots = roots; return c }
+    public func trustRoots(_ roots: [TLSCertificate]) -> TLS {
+        var c = self
+        c.options.trustRoots = roots
+        return c
+    }
     /// The local identity: the server certificate in a listener, the client certificate on a connection.
-    public func localIdentity(_ identity: TLSIdentity) -> TLS { var c = self; c.options.identity = identity; return c }
+    public func localIdentity(_ identity: TLSIdentity) -> TLS {
+        var c = self
+        c.options.identity = identity
+        return c
+    }
     /// The lowest TLS version accepted (default TLS 1.2).
-    public func minimumVersion(_ version: Version) -> TLS { var c = self; c.options.minimumVersion = version; return c }
+    public func minimumVersion(_ version: Version) -> TLS {
+        var c = self
+        c.options.minimumVersion = version
+        return c
+    }
     /// ALPN protocol names offered (client) or accepted (server).
-    public func applicationProtocols(_ names: [String]) -> TLS { var c = self; c.options.applicationProtocols = names; return c }
+    public func applicationProtocols(_ names: [String]) -> TLS {
+        var c = self
+        c.options.applicationProtocols = names
+        return c
+    }
     /// Whether the peer's certificate is verified. Clients verify by default; servers request and verify
     /// a client certificate only when this is set to true.
     public func peerVerification(_ enabled: Bool) -> TLS {
-        var c = self; c.options.peerVerification = enabled; c.options.peerVerificationSet = true; return c
+        var c = self
+        c.options.peerVerification = enabled
+        c.options.peerVerificationSet = true
+        return c
     }
     /// How long a TLS handshake may take before the connection fails with ETIMEDOUT (default 10 s).
-    public func handshakeTimeout(_ timeout: Duration) -> TLS { var c = self; c.options.handshakeTimeout = timeout; return c }
+    public func handshakeTimeout(_ timeout: Duration) -> TLS {
+        var c = self
+        c.options.handshakeTimeout = timeout
+        return c
+    }
 
     /// The stack configuration of this TLS layer.
     public var stackConfiguration: ProtocolStackConfiguration {

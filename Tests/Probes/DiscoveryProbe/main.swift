@@ -164,6 +164,54 @@ case "connect-tls":
         await connection.cancel()
         while !Task.isCancelled { try await Task.sleep(for: .seconds(1)) }
     }
+case "nw-advertise":
+    // nw-advertise NAME TYPE: an NWListener advertising a service, echoing with the callback API
+    let args = Array(arguments.dropFirst())
+    untilStdinCloses {
+        let queue = DispatchQueue(label: "nw-advertise")
+        let listener = try NWListener(
+            service: .init(name: args[0], type: args[1], txtRecord: NWTXTRecord(["api": "nw"])), using: .tcp)
+        listener.serviceRegistrationUpdateHandler = { change in
+            if case .add(let endpoint) = change { say("added \(endpoint)") }
+        }
+        listener.newConnectionHandler = { connection in
+            connection.start(queue: queue)
+            connection.receive(minimumIncompleteLength: 1, maximumLength: 1024) { data, _, _, _ in
+                connection.send(content: data, contentContext: .finalMessage, completion: .idempotent)
+            }
+        }
+        listener.start(queue: queue)
+        defer { listener.cancel() }
+        while !Task.isCancelled { try await Task.sleep(for: .seconds(1)) }
+    }
+case "nw-connect":
+    // nw-connect TYPE MESSAGE: NWBrowser finds the service (with its TXT record), NWConnection sends one message
+    let args = Array(arguments.dropFirst())
+    untilStdinCloses {
+        let queue = DispatchQueue(label: "nw-connect")
+        let browser = NWBrowser(for: .bonjourWithTXTRecord(type: args[0], domain: nil), using: .tcp)
+        let found = AsyncStream<NWBrowser.Result>.makeStream()
+        browser.browseResultsChangedHandler = { results, _ in
+            if let first = results.first { found.continuation.yield(first) }
+        }
+        browser.start(queue: queue)
+        var iterator = found.stream.makeAsyncIterator()
+        guard let result = await iterator.next() else { return }
+        browser.cancel()
+        if case .bonjour(let txt) = result.metadata { say("txt \(txt)") }
+        let connection = NWConnection(to: result.endpoint, using: .tcp)
+        let reply = AsyncStream<String>.makeStream()
+        connection.start(queue: queue)
+        connection.send(content: Data(args[1].utf8), completion: .idempotent)
+        connection.receiveMessage { data, _, _, error in
+            reply.continuation.yield(
+                data.map { String(decoding: $0, as: UTF8.self) } ?? "error \(String(describing: error))")
+        }
+        var replies = reply.stream.makeAsyncIterator()
+        say("echo \(await replies.next() ?? "")")
+        connection.cancel()
+        while !Task.isCancelled { try await Task.sleep(for: .seconds(1)) }
+    }
 case "discover":
     // discover TYPE: ms from the browse's start to the first endpoint ("discovered"), then ms to resolve it, connect
     // and get one echo back ("connected")

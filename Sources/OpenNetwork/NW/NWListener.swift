@@ -1,0 +1,231 @@
+import Dispatch
+import Foundation
+import NIOConcurrencyHelpers
+
+/// The Network framework's callback API for a listener, built on ``NetworkListener``: new connections, state
+/// changes and service registrations arrive on the `DispatchQueue` given to ``start(queue:)``.
+///
+/// ```swift
+/// let listener = try NWListener(using: .tcp, on: 7000)
+/// listener.newConnectionHandler = { connection in connection.start(queue: .main) ... }
+/// listener.start(queue: .main)
+/// ```
+///
+/// A new connection is ready when it is handed over; it lives until the app cancels it or the listener is cancelled.
+/// TCP only on Linux for now: UDP and TLS parameters make the initializer throw, saying why.
+public final class NWListener: Sendable, CustomDebugStringConvertible {
+    /// The listener's states.
+    public enum State: Sendable, Equatable {
+        /// Created, not started.
+        case setup
+        /// Waiting for the network (not entered on Linux: binding works or fails).
+        case waiting(NWError)
+        /// Bound and accepting; ``port`` is known.
+        case ready
+        /// Binding or accepting failed.
+        case failed(NWError)
+        /// Cancelled.
+        case cancelled
+    }
+
+    /// A Bonjour service the listener advertises.
+    public struct Service: Sendable, Hashable {
+        /// The instance name; nil uses the machine's host name.
+        public var name: String?
+        /// The service type, `_name._tcp`.
+        public var type: String
+        /// The domain; nil advertises in `local.`.
+        public var domain: String?
+        /// The TXT record's wire form, if any.
+        public var txtRecord: Data?
+
+        /// A service with a TXT record in its wire form.
+        public init(name: String? = nil, type: String, domain: String? = nil, txtRecord: Data? = nil) {
+            self.name = name
+            self.type = type
+            self.domain = domain
+            self.txtRecord = txtRecord
+        }
+
+        /// A service with a TXT record.
+        public init(name: String? = nil, type: String, domain: String? = nil, txtRecord: NWTXTRecord) {
+            self.init(name: name, type: type, domain: domain, txtRecord: txtRecord.data)
+        }
+    }
+
+    /// A change to the advertised service.
+    public enum ServiceRegistrationChange: Sendable, Hashable {
+        /// Advertised under this endpoint.
+        case add(NWEndpoint)
+        /// No longer advertised under this endpoint.
+        case remove(NWEndpoint)
+    }
+
+    /// The parameters the listener was made with.
+    public let parameters: NWParameters
+    private let requestedPort: NWEndpoint.Port
+    private let listener: NetworkListener<TCP>
+    private let shared = NIOLockedValueBox(Shared())
+
+    private struct Shared {
+        var queue: DispatchQueue?
+        var state: State = .setup
+        var stateUpdateHandler: (@Sendable (State) -> Void)?
+        var newConnectionHandler: (@Sendable (NWConnection) -> Void)?
+        var serviceRegistrationUpdateHandler: (@Sendable (ServiceRegistrationChange) -> Void)?
+        var service: Service?
+        var task: Task<Void, Never>?
+    }
+
+    /// A listener on `port` (`.any`: one the system picks; read it from ``port`` once ready).
+    public init(using parameters: NWParameters, on port: NWEndpoint.Port = .any) throws {
+        guard parameters.transport == .tcp else {
+            throw NWError.transport("NWListener supports TCP on Linux; UDP listeners are not implemented yet")
+        }
+        guard parameters.tlsOptions == nil else {
+            throw NWError.transport(
+                "NWListener cannot serve TLS on Linux yet: a server identity is set through sec_protocol_options, "
+                    + "which is not built; serve TLS with NetworkListener { TLS().localIdentity(identity) }")
+        }
+        self.parameters = parameters
+        requestedPort = port
+        let tcp = parameters.tcpOptions.declared
+        listener = NetworkListener(
+            for: .hostPort(host: "::", port: port), using: NetworkParameters(tcp).halfClosure(true))
+    }
+
+    /// A listener on a port the system picks, advertising `service`.
+    public convenience init(service: Service, using parameters: NWParameters) throws {
+        try self.init(using: parameters)
+        self.service = service
+    }
+
+    /// Called on the listener's queue with each new connection (ready; start it to get its callbacks).
+    public var newConnectionHandler: (@Sendable (NWConnection) -> Void)? {
+        get { shared.withLockedValue { $0.newConnectionHandler } }
+        set { shared.withLockedValue { $0.newConnectionHandler = newValue } }
+    }
+
+    /// Called on the listener's queue with every state change.
+    public var stateUpdateHandler: (@Sendable (State) -> Void)? {
+        get { shared.withLockedValue { $0.stateUpdateHandler } }
+        set { shared.withLockedValue { $0.stateUpdateHandler = newValue } }
+    }
+
+    /// Called on the listener's queue when the advertised service is registered, renamed or withdrawn.
+    public var serviceRegistrationUpdateHandler: (@Sendable (ServiceRegistrationChange) -> Void)? {
+        get { shared.withLockedValue { $0.serviceRegistrationUpdateHandler } }
+        set { shared.withLockedValue { $0.serviceRegistrationUpdateHandler = newValue } }
+    }
+
+    /// The Bonjour service advertised while the listener runs (set before ``start(queue:)``).
+    public var service: Service? {
+        get { shared.withLockedValue { $0.service } }
+        set { shared.withLockedValue { $0.service = newValue } }
+    }
+
+    /// The remaining number of connections to deliver (``NetworkListener/InfiniteConnectionLimit``, -1, for all).
+    public var newConnectionLimit: Int {
+        get { listener.newConnectionLimit }
+        set { listener.newConnectionLimit = newValue }
+    }
+
+    /// The bound port once ready.
+    public var port: NWEndpoint.Port? { listener.port }
+
+    /// The current state.
+    public var state: State { shared.withLockedValue { $0.state } }
+
+    /// The queue given to ``start(queue:)``.
+    public var queue: DispatchQueue? { shared.withLockedValue { $0.queue } }
+
+    /// Binds and starts accepting; handlers run on `queue`. A second call does nothing.
+    public func start(queue: DispatchQueue) {
+        let first = shared.withLockedValue { s -> Bool in
+            guard s.queue == nil else { return false }
+            s.queue = queue
+            return true
+        }
+        guard first else { return }
+        if let service {
+            let txt = service.txtRecord.flatMap { NWTXTRecord($0) } ?? NWTXTRecord()
+            listener.service(.init(name: service.name, type: service.type, domain: service.domain, txtRecord: txt))
+        }
+        listener.onServiceRegistrationUpdate { [weak self] _, change in
+            switch change {
+            case .add(let endpoint): self?.tell(.add(endpoint))
+            case .remove(let endpoint): self?.tell(.remove(endpoint))
+            }
+        }
+        listener.onStateUpdate { [weak self] _, state in
+            switch state {
+            case .setup: break
+            case .waiting(let e): self?.changed(to: .waiting(e))
+            case .ready: self?.changed(to: .ready)
+            case .failed(let e): self?.changed(to: .failed(e))
+            case .cancelled: self?.changed(to: .cancelled)
+            }
+        }
+        let listener = self.listener
+        let parameters = self.parameters
+        let shared = self.shared
+        let task = Task {
+            do {
+                try await listener.run { connection in
+                    let endpoint =
+                        await connection.remoteAddress.flatMap(Self.endpoint) ?? .hostPort(host: "::", port: .any)
+                    let accepted = NWConnection(endpoint: endpoint, parameters: parameters, link: .tcp(connection))
+                    let (queue, handler) = shared.withLockedValue { ($0.queue, $0.newConnectionHandler) }
+                    guard let queue, let handler else {
+                        // Apple's listener refuses connections while it has no handler: so does this one.
+                        accepted.forceCancel()
+                        return
+                    }
+                    queue.async { handler(accepted) }
+                    // The connection lives until the app ends it (or the listener's cancellation ends this task).
+                    await accepted.waitUntilEnded()
+                }
+            } catch {
+                // `run` reported the failure through the state handler already (state `failed`).
+            }
+        }
+        shared.withLockedValue { $0.task = task }
+    }
+
+    /// Stops accepting, closes the listener and every connection it accepted, and withdraws its service.
+    public func cancel() {
+        let task = shared.withLockedValue { s -> Task<Void, Never>? in
+            defer { s.task = nil }
+            return s.task
+        }
+        if let task { task.cancel() } else { changed(to: .cancelled) }
+    }
+
+    private func changed(to state: State) {
+        let (queue, handler) = shared.withLockedValue { s -> (DispatchQueue?, (@Sendable (State) -> Void)?) in
+            s.state = state
+            return (s.queue, s.stateUpdateHandler)
+        }
+        guard let queue, let handler else { return }
+        queue.async { handler(state) }
+    }
+
+    private func tell(_ change: ServiceRegistrationChange) {
+        let (queue, handler) = shared.withLockedValue { ($0.queue, $0.serviceRegistrationUpdateHandler) }
+        guard let queue, let handler else { return }
+        queue.async { handler(change) }
+    }
+
+    /// The peer's address as an endpoint ("[IPv4]127.0.0.1/127.0.0.1:5000" as SwiftNIO prints it, or "a:b").
+    static func endpoint(_ address: String) -> NWEndpoint? {
+        guard let colon = address.lastIndex(of: ":"), let port = UInt16(address[address.index(after: colon)...]) else {
+            return nil
+        }
+        var host = String(address[..<colon])
+        if let slash = host.lastIndex(of: "/") { host = String(host[host.index(after: slash)...]) }
+        return .hostPort(host: NWEndpoint.Host(host), port: NWEndpoint.Port(rawValue: port))
+    }
+
+    /// The port and state, as Apple prints a listener.
+    public var debugDescription: String { "[listener \(port.map(String.init(describing:)) ?? "-") \(state)]" }
+}
