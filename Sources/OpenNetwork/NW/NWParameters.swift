@@ -51,7 +51,7 @@ public final class NWProtocolTCP {
 /// UDP's options, as the Network framework names them.
 public final class NWProtocolUDP {
     /// UDP options (none apply on Linux beyond the defaults).
-    public final class Options: NWProtocolOptions, @unchecked Sendable {
+    public final class Options: NWProtocolOptions, @unchecked Sendable {  // Unchecked: no fields of its own.
         /// UDP's defaults.
         public override init() {}
     }
@@ -65,7 +65,7 @@ public final class NWProtocolUDP {
 /// `NWParameters` and ``NWListener`` refuses TLS parameters with an error saying so.
 public final class NWProtocolTLS {
     /// TLS options with the system's defaults.
-    public final class Options: NWProtocolOptions, @unchecked Sendable {
+    public final class Options: NWProtocolOptions, @unchecked Sendable {  // Unchecked: no fields of its own.
         /// TLS with the system's defaults.
         public override init() {}
     }
