@@ -82,7 +82,7 @@ enum Transport {
             let host: String? = { if case .hostPort(let h, _) = endpoint { return h.name } else { return nil } }()
             serverName = tls.serverName ?? host.flatMap { isIPLiteral($0) ? nil : $0 }
             let options = TLS(options: tls)
-            tlsContext = try NIOSSLContext(configuration: options.clientConfiguration(host: serverName))
+            tlsContext = try NIOSSLContext(configuration: try options.clientConfiguration(host: serverName))
         } else {
             tlsContext = nil
         }
@@ -93,7 +93,9 @@ enum Transport {
                     channel: channel, config: config,
                     tls: tlsContext.map { ctx in
                         { try NIOSSLClientHandler(context: ctx, serverHostname: sni) }
-                    }, expectedName: config.tls?.peerVerification == true ? sni : nil)
+                    },
+                    expectedName: config.tls?.peerVerification == true && config.tls?.preSharedKeys.isEmpty == true
+                        ? sni : nil)
             }
         }
         switch endpoint {
@@ -175,6 +177,12 @@ enum Transport {
             (.init(level: .tcp, name: .tcp_nodelay), config.tcp.noDelay ? 1 : 0)
         ]
         if config.tcp.keepAlive { options.append((.init(level: .socket, name: .so_keepalive), 1)) }
+        for (name, value) in [
+            (TCP_KEEPIDLE, config.tcp.keepaliveIdle), (TCP_KEEPINTVL, config.tcp.keepaliveInterval),
+            (TCP_KEEPCNT, config.tcp.keepaliveCount),
+        ] where value > 0 {
+            options.append((.init(level: .tcp, name: .init(rawValue: name)), SocketOptionValue(value)))
+        }
         if !config.ip.fragmentationEnabled && config.ip.version != .v6 && family != .inet6 {
             options.append(
                 (

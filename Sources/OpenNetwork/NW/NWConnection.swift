@@ -28,34 +28,15 @@ public final class NWConnection: Sendable, CustomDebugStringConvertible {
         case idempotent
     }
 
-    /// What a message is within the connection: `.defaultMessage`, or `.finalMessage` (the last one: over TCP the
-    /// connection's sending side closes after it and reading goes on; over TLS and UDP the connection closes
-    /// gracefully: TLS half-closure is not built yet).
-    public final class ContentContext: Sendable {
-        /// A name for the context.
-        public let identifier: String
-        /// Whether this is the last content sent on the connection.
-        public let isFinal: Bool
-
-        /// A context named `identifier`, final when `isFinal` is true.
-        public init(identifier: String, isFinal: Bool = false) {
-            self.identifier = identifier
-            self.isFinal = isFinal
-        }
-
-        /// An ordinary message.
-        public static let defaultMessage = ContentContext(identifier: "default")
-        /// The last message: the sending side closes once it is written.
-        public static let finalMessage = ContentContext(identifier: "final", isFinal: true)
-        /// Content of a stream that has no message boundaries.
-        public static let defaultStream = ContentContext(identifier: "stream")
-    }
-
     /// The endpoint the connection goes to (the peer's, for a connection a listener accepted).
     public let endpoint: NWEndpoint
     /// The parameters the connection was made with.
     public let parameters: NWParameters
     let link: Link
+    /// The framer the parameters put in the stack, if any.
+    private let framer: FramerSession?
+    /// A stack that cannot be built here: the connection fails with it when started.
+    private let refusal: NWError?
     private let shared = NIOLockedValueBox(Shared())
     private let sends: AsyncStream<@Sendable () async -> Void>.Continuation
     private let receives: AsyncStream<@Sendable () async -> Void>.Continuation
@@ -66,13 +47,8 @@ public final class NWConnection: Sendable, CustomDebugStringConvertible {
         var state: State = .setup
         var workers: [Task<Void, Never>] = []
         var endWaiters: [CheckedContinuation<Void, Never>] = []
-    }
-
-    /// The transport under the connection.
-    enum Link: Sendable {
-        case tcp(NetworkConnection<TCP>)
-        case tls(NetworkConnection<TLS>)
-        case udp(NetworkConnection<UDP>)
+        /// What is left of a framed message a `receive` with a smaller maximum took the start of.
+        var framedRemainder: (data: Data, message: NWProtocolFramer.Message)?
     }
 
     /// A connection to `host` and `port`.
@@ -87,7 +63,8 @@ public final class NWConnection: Sendable, CustomDebugStringConvertible {
         switch (parameters.transport, parameters.tlsOptions) {
         case (.udp, _): link = .udp(NetworkConnection(to: endpoint) { UDP() })
         case (.tcp, nil): link = .tcp(NetworkConnection(to: endpoint, using: NetworkParameters(tcp).halfClosure(true)))
-        case (.tcp, _): link = .tls(NetworkConnection(to: endpoint) { TLS { tcp } })
+        case (.tcp, let tls?):
+            link = .tls(NetworkConnection(to: endpoint, using: NetworkParameters(tls.declared(over: tcp))))
         }
         self.init(endpoint: endpoint, parameters: parameters, link: link)
     }
@@ -98,20 +75,25 @@ public final class NWConnection: Sendable, CustomDebugStringConvertible {
         self.link = link
         (sendStream, sends) = AsyncStream.makeStream()
         (receiveStream, receives) = AsyncStream.makeStream()
+        var refusal: NWError?
+        var framer: FramerSession?
+        do {
+            if let options = try parameters.framer() {
+                let instance = NWProtocolFramer.Instance(options: options, remote: endpoint, parameters: parameters)
+                framer = FramerSession(instance: instance, send: link.send, read: link.receive)
+            }
+        } catch {
+            refusal = NWError.from(error)
+        }
+        self.framer = framer
+        self.refusal = refusal
+        let core = link.core
+        framer?.attach(
+            onReady: { [weak self] in self?.changed(to: .ready) },
+            onFailure: { error in Task { await core.fail(error) } })
         // States are followed from the start (a connection that ends before `start` still ends its waiters); a
         // connection a listener accepted is ready already, and its current state is taken first.
-        let report: @Sendable (State) -> Void = { [weak self] state in self?.changed(to: state) }
-        switch link {
-        case .tcp(let c):
-            c.onStateUpdate { _, s in report(s) }
-            Task { report(await c.state) }
-        case .tls(let c):
-            c.onStateUpdate { _, s in report(s) }
-            Task { report(await c.state) }
-        case .udp(let c):
-            c.onStateUpdate { _, s in report(s) }
-            Task { report(await c.state) }
-        }
+        link.follow { [weak self] state in self?.transportChanged(to: state) }
     }
 
     private let sendStream: AsyncStream<@Sendable () async -> Void>
@@ -147,13 +129,27 @@ public final class NWConnection: Sendable, CustomDebugStringConvertible {
         ]
         shared.withLockedValue { $0.workers = workers }
         let link = self.link
-        Task {
-            switch link {
-            case .tcp(let c): await c.start()
-            case .tls(let c): await c.start()
-            case .udp(let c): await c.start()
+        if let refusal {
+            Task { await link.core.fail(refusal) }
+            return
+        }
+        Task { await link.start() }
+    }
+
+    /// A state of the transport below: with a framer, `ready` starts it, and the connection is ready when it is.
+    private func transportChanged(to state: State) {
+        if let framer {
+            if state == .ready {
+                framer.start()
+                return
+            }
+            switch state {
+            case .failed(let error): framer.end(error)
+            case .cancelled: framer.end(.cancelled)
+            default: break
             }
         }
+        changed(to: state)
     }
 
     private func changed(to state: State) {
@@ -183,48 +179,48 @@ public final class NWConnection: Sendable, CustomDebugStringConvertible {
     /// Closes the connection gracefully: content already sent is delivered first; the state becomes cancelled.
     public func cancel() {
         let link = self.link
-        Task {
-            switch link {
-            case .tcp(let c): await c.cancel()
-            case .tls(let c): await c.cancel()
-            case .udp(let c): await c.cancel()
-            }
-        }
+        Task { await link.close() }
     }
 
     /// Closes the connection at once, dropping what is not yet written.
     public func forceCancel() {
-        let core: ConnectionCore
-        switch link {
-        case .tcp(let c): core = c.core
-        case .tls(let c): core = c.core
-        case .udp(let c): core = c.core
-        }
+        let core = link.core
         Task { await core.cancel() }
     }
 
     /// Sends `content` (nil sends nothing, which with a final context just closes the sending side). The completion
     /// runs on the connection's queue once the connection has taken the content.
+    ///
+    /// With a framer in the stack, the content goes through its `handleOutput` with the framer message in
+    /// `contentContext`'s metadata (an empty one when there is none), also when `content` is nil but a message is.
     public func send(
         content: Data?, contentContext: ContentContext = .defaultMessage, isComplete: Bool = true,
         completion: SendCompletion
     ) {
         let link = self.link
+        let framer = self.framer
         let final = contentContext.isFinal && isComplete
+        let expiration = contentContext.expirationMilliseconds
+        let deadline = expiration > 0 ? ContinuousClock.now + .milliseconds(Int64(clamping: expiration)) : nil
         enqueue(on: sends) { [weak self] in
             var failure: NWError?
             do {
-                if let content, !content.isEmpty {
-                    switch link {
-                    case .tcp(let c): try await c.send(content)
-                    case .tls(let c): try await c.send(content)
-                    case .udp(let c): try await c.send(content)
-                    }
+                if let deadline, ContinuousClock.now > deadline {
+                    // Still queued past its expiration: dropped, as the context allowed.
+                    throw NWError.timedOut
+                }
+                if let framer,
+                    content != nil || contentContext.protocolMetadata(definition: framer.instance.definition) != nil
+                {
+                    try await framer.waitUntilReady()
+                    try await framer.send(content ?? Data(), context: contentContext, isComplete: isComplete)
+                } else if let content, !content.isEmpty {
+                    try await link.send(content)
                 }
                 if final {
                     // The last message: over TCP the sending side closes (the peer reads the end, ours goes on
                     // reading); over TLS and UDP the connection closes gracefully.
-                    if case .tcp(let c) = link { try await c.core.finishSending() } else { self?.cancel() }
+                    if let finish = link.finishSending { try await finish() } else { self?.cancel() }
                 }
             } catch {
                 failure = NWError.from(error)
@@ -237,6 +233,9 @@ public final class NWConnection: Sendable, CustomDebugStringConvertible {
     /// Receives between `minimumIncompleteLength` and `maximumLength` bytes (one datagram over UDP). The
     /// completion runs on the connection's queue with the data, its context, whether the peer finished sending
     /// (`isComplete`), and the error if the connection failed.
+    ///
+    /// With a framer in the stack it receives the next message the framer delivered (its start, when longer than
+    /// `maximumLength`; `isComplete` then says whether this is the message's end), its context carrying the message.
     public func receive(
         minimumIncompleteLength: Int, maximumLength: Int,
         completion: @escaping @Sendable (Data?, ContentContext?, Bool, NWError?) -> Void
@@ -245,16 +244,14 @@ public final class NWConnection: Sendable, CustomDebugStringConvertible {
         enqueue(on: receives) { [weak self] in
             let result: (Data?, ContentContext?, Bool, NWError?)
             do {
-                switch link {
-                case .tcp(let c):
-                    let (data, metadata) = try await c.receive(atLeast: minimumIncompleteLength, atMost: maximumLength)
-                    result = Self.streamResult(data, metadata)
-                case .tls(let c):
-                    let (data, metadata) = try await c.receive(atLeast: minimumIncompleteLength, atMost: maximumLength)
-                    result = Self.streamResult(data, metadata)
-                case .udp(let c):
-                    let (data, _) = try await c.receive()
+                if let self, self.framer != nil {
+                    result = try await self.receiveFramed(maximumLength: maximumLength)
+                } else if link.isDatagram {
+                    let (data, _) = try await link.receive(1, maximumLength)
                     result = (data, .defaultMessage, true, nil)
+                } else {
+                    let (data, complete) = try await link.receive(minimumIncompleteLength, maximumLength)
+                    result = (data.isEmpty ? nil : data, complete ? .finalMessage : .defaultMessage, complete, nil)
                 }
             } catch NWError.connectionClosed {
                 result = (nil, .finalMessage, true, nil)
@@ -265,11 +262,11 @@ public final class NWConnection: Sendable, CustomDebugStringConvertible {
         }
     }
 
-    /// Receives one whole message: one datagram over UDP; over TCP and TLS, everything until the peer finishes
-    /// sending (a stream has no other message boundary without a framer).
+    /// Receives one whole message: the next one a framer delivered, one datagram over UDP, or over TCP and TLS
+    /// without a framer everything until the peer finishes sending (a stream has no other message boundary).
     public func receiveMessage(completion: @escaping @Sendable (Data?, ContentContext?, Bool, NWError?) -> Void) {
-        if case .udp = link {
-            receive(minimumIncompleteLength: 1, maximumLength: 65_535, completion: completion)
+        if framer != nil || link.isDatagram {
+            receive(minimumIncompleteLength: 1, maximumLength: .max, completion: completion)
             return
         }
         let link = self.link
@@ -278,14 +275,9 @@ public final class NWConnection: Sendable, CustomDebugStringConvertible {
             var failure: NWError?
             reading: while true {
                 do {
-                    let (data, metadata): (Data, StreamMetadata)
-                    switch link {
-                    case .tcp(let c): (data, metadata) = try await c.receive(atLeast: 1, atMost: 1 << 20)
-                    case .tls(let c): (data, metadata) = try await c.receive(atLeast: 1, atMost: 1 << 20)
-                    case .udp: preconditionFailure("UDP messages are datagrams (above)")
-                    }
+                    let (data, complete) = try await link.receive(1, 1 << 20)
                     whole.append(data)
-                    if metadata.isComplete { break reading }
+                    if complete { break reading }
                 } catch NWError.connectionClosed {
                     break reading
                 } catch {
@@ -299,10 +291,28 @@ public final class NWConnection: Sendable, CustomDebugStringConvertible {
         }
     }
 
-    private static func streamResult(
-        _ data: Data, _ metadata: StreamMetadata
-    ) -> (Data?, ContentContext?, Bool, NWError?) {
-        (data.isEmpty ? nil : data, metadata.isComplete ? .finalMessage : .defaultMessage, metadata.isComplete, nil)
+    /// The next message (or its next part) the framer delivered, reading from the transport as it needs.
+    private func receiveFramed(maximumLength: Int) async throws -> (Data?, ContentContext?, Bool, NWError?) {
+        guard let framer else { preconditionFailure("called only with a framer") }
+        var next = shared.withLockedValue { s -> (data: Data, message: NWProtocolFramer.Message)? in
+            defer { s.framedRemainder = nil }
+            return s.framedRemainder
+        }
+        if next == nil {
+            try await framer.waitUntilReady()
+            switch try await framer.nextDelivery() {
+            case .message(let data, let message): next = (data, message)
+            case .end: return (nil, .finalMessage, true, nil)
+            }
+        }
+        guard let (data, message) = next else { preconditionFailure("set above") }
+        let context = ContentContext(identifier: message.definition.name, metadata: [message])
+        let limit = max(1, maximumLength)
+        if data.count > limit {
+            shared.withLockedValue { $0.framedRemainder = (data.dropFirst(limit), message) }
+            return (data.prefix(limit), context, false, nil)
+        }
+        return (data.isEmpty ? nil : data, context, true, nil)
     }
 
     /// Queues an operation behind the earlier ones of its kind; one that comes after the connection ended runs at

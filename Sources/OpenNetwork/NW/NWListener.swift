@@ -11,8 +11,8 @@ import NIOConcurrencyHelpers
 /// listener.start(queue: .main)
 /// ```
 ///
-/// A new connection is ready when it is handed over; it lives until the app cancels it or the listener is cancelled.
-/// TCP only on Linux for now: UDP and TLS parameters make the initializer throw, saying why.
+/// A new connection is ready when it is handed over (with a framer, once the framer is); it lives until the app
+/// cancels it or the listener is cancelled. TCP and TLS over TCP; UDP parameters make the initializer throw.
 public final class NWListener: Sendable, CustomDebugStringConvertible {
     /// The listener's states.
     public enum State: Sendable, Equatable {
@@ -64,7 +64,7 @@ public final class NWListener: Sendable, CustomDebugStringConvertible {
     /// The parameters the listener was made with.
     public let parameters: NWParameters
     private let requestedPort: NWEndpoint.Port
-    private let listener: NetworkListener<TCP>
+    private let server: Server
     private let shared = NIOLockedValueBox(Shared())
 
     private struct Shared {
@@ -77,21 +77,80 @@ public final class NWListener: Sendable, CustomDebugStringConvertible {
         var task: Task<Void, Never>?
     }
 
-    /// A listener on `port` (`.any`: one the system picks; read it from ``port`` once ready).
+    /// The ``NetworkListener`` under the listener, whatever its stack, seen through what this API needs.
+    struct Server: Sendable {
+        let listener: AnyObject & Sendable
+        let getLimit: @Sendable () -> Int
+        let setLimit: @Sendable (Int) -> Void
+        let port: @Sendable () -> NWEndpoint.Port?
+        let advertise: @Sendable (Service) -> Void
+        let follow:
+            @Sendable (
+                _ state: @escaping @Sendable (State) -> Void,
+                _ registration: @escaping @Sendable (ServiceRegistrationChange) -> Void
+            ) -> Void
+        let run:
+            @Sendable (_ accept: @escaping @Sendable (NWConnection.Link, String?) async -> Void) async throws -> Void
+
+        static func wrapping<P>(
+            _ listener: NetworkListener<P>, link: @escaping @Sendable (NetworkConnection<P>) -> NWConnection.Link
+        ) -> Server {
+            Server(
+                listener: listener, getLimit: { listener.newConnectionLimit },
+                setLimit: { listener.newConnectionLimit = $0 }, port: { listener.port },
+                advertise: { service in
+                    let txt = service.txtRecord.flatMap { NWTXTRecord($0) } ?? NWTXTRecord()
+                    listener.service(
+                        .init(name: service.name, type: service.type, domain: service.domain, txtRecord: txt))
+                },
+                follow: { state, registration in
+                    listener.onStateUpdate { _, s in
+                        switch s {
+                        case .setup: break
+                        case .waiting(let e): state(.waiting(e))
+                        case .ready: state(.ready)
+                        case .failed(let e): state(.failed(e))
+                        case .cancelled: state(.cancelled)
+                        }
+                    }
+                    listener.onServiceRegistrationUpdate { _, change in
+                        switch change {
+                        case .add(let endpoint): registration(.add(endpoint))
+                        case .remove(let endpoint): registration(.remove(endpoint))
+                        }
+                    }
+                },
+                run: { accept in
+                    try await listener.run { connection in
+                        await accept(link(connection), await connection.remoteAddress)
+                    }
+                })
+        }
+    }
+
+    /// A listener on `port` (`.any`: one the system picks; read it from ``port`` once ready). TCP, with TLS when the
+    /// parameters have it (a pre-shared key or a local identity set through `sec_protocol_options_*`), and a framer
+    /// when the stack has one. UDP parameters make it throw: UDP listeners are not built on Linux yet.
     public init(using parameters: NWParameters, on port: NWEndpoint.Port = .any) throws {
         guard parameters.transport == .tcp else {
             throw NWError.transport("NWListener supports TCP on Linux; UDP listeners are not implemented yet")
         }
-        guard parameters.tlsOptions == nil else {
-            throw NWError.transport(
-                "NWListener cannot serve TLS on Linux yet: a server identity is set through sec_protocol_options, "
-                    + "which is not built; serve TLS with NetworkListener { TLS().localIdentity(identity) }")
-        }
+        _ = try parameters.framer()
         self.parameters = parameters
         requestedPort = port
         let tcp = parameters.tcpOptions.declared
-        listener = NetworkListener(
-            for: .hostPort(host: "::", port: port), using: NetworkParameters(tcp).halfClosure(true))
+        let local = NWEndpoint.hostPort(host: "::", port: port)
+        if let tls = parameters.tlsOptions {
+            let declared = tls.declared(over: tcp)
+            // Refused now, with the reason, rather than when the first client arrives.
+            _ = try declared.options.serverConfiguration()
+            server = .wrapping(
+                NetworkListener(for: local, using: NetworkParameters(declared)), link: NWConnection.Link.tls)
+        } else {
+            server = .wrapping(
+                NetworkListener(for: local, using: NetworkParameters(tcp).halfClosure(true)),
+                link: NWConnection.Link.tcp)
+        }
     }
 
     /// A listener on a port the system picks, advertising `service`.
@@ -126,12 +185,12 @@ public final class NWListener: Sendable, CustomDebugStringConvertible {
 
     /// The remaining number of connections to deliver (``NetworkListener/InfiniteConnectionLimit``, -1, for all).
     public var newConnectionLimit: Int {
-        get { listener.newConnectionLimit }
-        set { listener.newConnectionLimit = newValue }
+        get { server.getLimit() }
+        set { server.setLimit(newValue) }
     }
 
     /// The bound port once ready.
-    public var port: NWEndpoint.Port? { listener.port }
+    public var port: NWEndpoint.Port? { server.port() }
 
     /// The current state.
     public var state: State { shared.withLockedValue { $0.state } }
@@ -147,34 +206,16 @@ public final class NWListener: Sendable, CustomDebugStringConvertible {
             return true
         }
         guard first else { return }
-        if let service {
-            let txt = service.txtRecord.flatMap { NWTXTRecord($0) } ?? NWTXTRecord()
-            listener.service(.init(name: service.name, type: service.type, domain: service.domain, txtRecord: txt))
-        }
-        listener.onServiceRegistrationUpdate { [weak self] _, change in
-            switch change {
-            case .add(let endpoint): self?.tell(.add(endpoint))
-            case .remove(let endpoint): self?.tell(.remove(endpoint))
-            }
-        }
-        listener.onStateUpdate { [weak self] _, state in
-            switch state {
-            case .setup: break
-            case .waiting(let e): self?.changed(to: .waiting(e))
-            case .ready: self?.changed(to: .ready)
-            case .failed(let e): self?.changed(to: .failed(e))
-            case .cancelled: self?.changed(to: .cancelled)
-            }
-        }
-        let listener = self.listener
+        if let service { server.advertise(service) }
+        server.follow({ [weak self] state in self?.changed(to: state) }, { [weak self] change in self?.tell(change) })
+        let server = self.server
         let parameters = self.parameters
         let shared = self.shared
         let task = Task {
             do {
-                try await listener.run { connection in
-                    let endpoint =
-                        await connection.remoteAddress.flatMap(Self.endpoint) ?? .hostPort(host: "::", port: .any)
-                    let accepted = NWConnection(endpoint: endpoint, parameters: parameters, link: .tcp(connection))
+                try await server.run { link, remote in
+                    let endpoint = remote.flatMap(Self.endpoint) ?? .hostPort(host: "::", port: .any)
+                    let accepted = NWConnection(endpoint: endpoint, parameters: parameters, link: link)
                     let (queue, handler) = shared.withLockedValue { ($0.queue, $0.newConnectionHandler) }
                     guard let queue, let handler else {
                         // Apple's listener refuses connections while it has no handler: so does this one.

@@ -5,6 +5,10 @@ public struct TCP: StreamProtocolOptions {
         var keepAlive = false
         var connectionTimeout: Duration?
         var idleTimeout: Duration?
+        /// TCP_KEEPIDLE, TCP_KEEPINTVL and TCP_KEEPCNT in seconds and probes (0: the system's; set by NWProtocolTCP).
+        var keepaliveIdle = 0
+        var keepaliveInterval = 0
+        var keepaliveCount = 0
     }
     var ip: IP
     var options = Options()

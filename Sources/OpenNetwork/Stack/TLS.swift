@@ -17,6 +17,25 @@ public struct TLS: StreamProtocolOptions {
         var peerVerification = true
         var peerVerificationSet = false
         var handshakeTimeout: Duration = .seconds(10)
+        /// Pre-shared keys (set through `sec_protocol_options_add_pre_shared_key`).
+        var preSharedKeys: [PreSharedKey] = []
+        /// IANA numbers of the cipher suites asked for (empty: BoringSSL's defaults).
+        var cipherSuites: [UInt16] = []
+        /// Versions set through `sec_protocol_options_set_min/max_tls_protocol_version`.
+        var minimumProtocol: tls_protocol_version_t?
+        var maximumProtocol: tls_protocol_version_t?
+    }
+
+    /// A pre-shared key and the identity that names it.
+    struct PreSharedKey: Sendable {
+        var key: [UInt8]
+        var identity: [UInt8]
+
+        /// The identity as BoringSSL carries it (a C string): UTF-8 without NUL as it is, other bytes in hexadecimal.
+        var identityText: String {
+            if !identity.contains(0), let text = String(validating: identity, as: UTF8.self) { return text }
+            return identity.map { String(format: "%02x", $0) }.joined()
+        }
     }
     var tcp: TCP
     var options = Options()
@@ -79,9 +98,22 @@ public struct TLS: StreamProtocolOptions {
     }
 
     /// Builds the NIOSSL client configuration.
-    func clientConfiguration(host: String?) -> TLSConfiguration {
+    func clientConfiguration(host: String?) throws -> TLSConfiguration {
         var config = TLSConfiguration.makeClientConfiguration()
         config.minimumTLSVersion = options.minimumVersion == .v1_3 ? .tlsv13 : .tlsv12
+        if let psk = options.preSharedKeys.first {
+            // Authenticated by the key: no certificate to verify.
+            let key = psk.key
+            let identity = psk.identityText
+            config.pskClientProvider = { _ in PSKClientIdentityResponse(key: NIOSSLSecureBytes(key), identity: identity)
+            }
+            config.certificateVerification = .none
+        }
+        try options.applyVersionsAndSuites(to: &config)
+        if !options.preSharedKeys.isEmpty {
+            config.applicationProtocols = options.applicationProtocols
+            return config
+        }
         if let roots = options.trustRoots {
             config.trustRoots = .certificates(roots.map(\.certificate))
         }
@@ -98,8 +130,24 @@ public struct TLS: StreamProtocolOptions {
 extension TLS.Options {
     /// Builds the NIOSSL server configuration; fails when no identity was given.
     func serverConfiguration() throws -> TLSConfiguration {
+        if !preSharedKeys.isEmpty && identity == nil {
+            var config = TLSConfiguration.makePreSharedKeyConfiguration()
+            let keys = preSharedKeys
+            config.pskServerProvider = { context in
+                guard let psk = keys.first(where: { $0.identityText == context.clientIdentity }) else {
+                    throw NWError.tls("the client presented an unknown pre-shared key identity")
+                }
+                return PSKServerIdentityResponse(key: NIOSSLSecureBytes(psk.key))
+            }
+            config.minimumTLSVersion = .tlsv12
+            config.applicationProtocols = applicationProtocols
+            try applyVersionsAndSuites(to: &config)
+            return config
+        }
         guard let identity else {
-            throw NWError.tls("a TLS listener needs a server identity: use TLS().localIdentity(...)")
+            throw NWError.tls(
+                "a TLS listener needs a server identity or a pre-shared key: use TLS().localIdentity(...), or "
+                    + "sec_protocol_options_set_local_identity / sec_protocol_options_add_pre_shared_key")
         }
         var config = TLSConfiguration.makeServerConfiguration(
             certificateChain: identity.certificateChain.map { .certificate($0) },
@@ -112,7 +160,48 @@ extension TLS.Options {
         } else {
             config.certificateVerification = .none
         }
+        try applyVersionsAndSuites(to: &config)
         return config
+    }
+
+    /// The BoringSSL names of the TLS 1.2 suites this layer's IANA numbers ask for (TLS 1.3's are always on).
+    static let suiteNames: [UInt16: String] = [
+        0x008C: "PSK-AES128-CBC-SHA", 0x008D: "PSK-AES256-CBC-SHA", 0xC035: "ECDHE-PSK-AES128-CBC-SHA",
+        0xC036: "ECDHE-PSK-AES256-CBC-SHA", 0xCCAC: "ECDHE-PSK-CHACHA20-POLY1305",
+        // BoringSSL has no PSK suite with AES-GCM: the ECDHE-PSK suites, authenticated by the same key, stand in.
+        0x00A8: "ECDHE-PSK-CHACHA20-POLY1305:ECDHE-PSK-AES128-CBC-SHA",
+        0x00A9: "ECDHE-PSK-CHACHA20-POLY1305:ECDHE-PSK-AES256-CBC-SHA",
+        0x009C: "AES128-GCM-SHA256", 0x009D: "AES256-GCM-SHA384", 0xC02B: "ECDHE-ECDSA-AES128-GCM-SHA256",
+        0xC02C: "ECDHE-ECDSA-AES256-GCM-SHA384", 0xC02F: "ECDHE-RSA-AES128-GCM-SHA256",
+        0xC030: "ECDHE-RSA-AES256-GCM-SHA384", 0xCCA8: "ECDHE-RSA-CHACHA20-POLY1305",
+        0xCCA9: "ECDHE-ECDSA-CHACHA20-POLY1305",
+    ]
+
+    /// Sets the versions and cipher suites asked for; a pre-shared key limits the connection to TLS 1.2 (BoringSSL
+    /// takes external PSKs there only) and to PSK suites.
+    func applyVersionsAndSuites(to config: inout TLSConfiguration) throws {
+        func version(_ v: tls_protocol_version_t) throws -> TLSVersion {
+            switch v {
+            case .TLSv12: return .tlsv12
+            case .TLSv13: return .tlsv13
+            default: throw NWError.tls("TLS version \(v) is not supported here: TLS 1.2 and 1.3 are")
+            }
+        }
+        if let minimumProtocol { config.minimumTLSVersion = try version(minimumProtocol) }
+        if let maximumProtocol { config.maximumTLSVersion = try version(maximumProtocol) }
+        var suites: [String] = []
+        for number in cipherSuites where !(0x1301...0x1303).contains(number) {
+            guard let name = Self.suiteNames[number] else {
+                throw NWError.tls("cipher suite 0x\(String(number, radix: 16)) is not available in BoringSSL")
+            }
+            suites.append(name)
+        }
+        if !preSharedKeys.isEmpty {
+            config.maximumTLSVersion = .tlsv12
+            config.minimumTLSVersion = .tlsv12
+            if suites.isEmpty { suites = ["ECDHE-PSK-CHACHA20-POLY1305:ECDHE-PSK-AES128-CBC-SHA:PSK-AES128-CBC-SHA"] }
+        }
+        if !suites.isEmpty { config.cipherSuites = suites.joined(separator: ":") }
     }
 }
 

@@ -1,0 +1,73 @@
+import Foundation
+
+extension NWConnection {
+    /// The transport under an ``NWConnection``: one ``NetworkConnection`` whatever its stack, seen through the few
+    /// operations the callback API needs (so the connection's code does not switch over stacks).
+    struct Link: Sendable {
+        /// The connection's core (state, cancellation).
+        let core: ConnectionCore
+        /// Whether each receive is one datagram (UDP) rather than bytes of a stream.
+        let isDatagram: Bool
+        /// Starts connecting.
+        let start: @Sendable () async -> Void
+        /// Closes gracefully: what was sent is delivered first.
+        let close: @Sendable () async -> Void
+        /// Sends bytes (one datagram over UDP).
+        let send: @Sendable (Data) async throws -> Void
+        /// Receives between `atLeast` and `atMost` bytes of a stream (one datagram over UDP, whatever its size);
+        /// the flag says the peer finished sending.
+        let receive: @Sendable (_ atLeast: Int, _ atMost: Int) async throws -> (Data, isComplete: Bool)
+        /// Closes the sending side only (TCP); nil where the stack cannot half-close.
+        let finishSending: (@Sendable () async throws -> Void)?
+        /// Installs the state handler and reads the current state.
+        let follow: @Sendable (_ report: @escaping @Sendable (ConnectionState) -> Void) -> Void
+
+        /// A TCP connection.
+        static func tcp(_ c: NetworkConnection<TCP>) -> Link {
+            Link(
+                core: c.core, isDatagram: false, start: { await c.start() }, close: { await c.cancel() },
+                send: { try await c.send($0) },
+                receive: { least, most in
+                    let (data, metadata) = try await c.receive(atLeast: least, atMost: most)
+                    return (data, metadata.isComplete)
+                },
+                finishSending: { try await c.core.finishSending() },
+                follow: { report in
+                    c.onStateUpdate { _, s in report(s) }
+                    Task { report(await c.state) }
+                })
+        }
+
+        /// A TLS connection.
+        static func tls(_ c: NetworkConnection<TLS>) -> Link {
+            Link(
+                core: c.core, isDatagram: false, start: { await c.start() }, close: { await c.cancel() },
+                send: { try await c.send($0) },
+                receive: { least, most in
+                    let (data, metadata) = try await c.receive(atLeast: least, atMost: most)
+                    return (data, metadata.isComplete)
+                },
+                finishSending: nil,
+                follow: { report in
+                    c.onStateUpdate { _, s in report(s) }
+                    Task { report(await c.state) }
+                })
+        }
+
+        /// A UDP connection.
+        static func udp(_ c: NetworkConnection<UDP>) -> Link {
+            Link(
+                core: c.core, isDatagram: true, start: { await c.start() }, close: { await c.cancel() },
+                send: { try await c.send($0) },
+                receive: { _, _ in
+                    let (data, _) = try await c.receive()
+                    return (data, false)
+                },
+                finishSending: nil,
+                follow: { report in
+                    c.onStateUpdate { _, s in report(s) }
+                    Task { report(await c.state) }
+                })
+        }
+    }
+}
