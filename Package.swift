@@ -118,7 +118,9 @@ let package = Package(
                 "SeedNetworkChunks", "SeedNetworkTLV", "SeedNetworkCoder",
                 .product(name: "Logging", package: "swift-log"),
             ]),
-        .executableTarget(name: "TicTacToe", dependencies: ["OpenNetwork"], path: "Examples/TicTacToe"),
+        .executableTarget(
+            name: "TicTacToe", dependencies: ["OpenNetwork", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Examples/TicTacToe"),
         // The network seed's samples, extracted from ../shared/seeds at build time and compiled against OpenNetwork.
         .target(
             name: "SeedNetworkTLS", dependencies: ["OpenNetwork"], path: "Tests/SeedSamples/SeedNetworkTLS",

@@ -16,7 +16,8 @@ struct Board: CustomStringConvertible {
 
     /// The winner's character, if a line is complete.
     var winner: String? {
-        let lines: [[(Int, Int)]] = (0..<3).map { r in (0..<3).map { (r, $0) } }
+        let lines: [[(Int, Int)]] =
+            (0..<3).map { r in (0..<3).map { (r, $0) } }
             + (0..<3).map { c in (0..<3).map { ($0, c) } }
             + [[(0, 0), (1, 1), (2, 2)], [(0, 2), (1, 1), (2, 0)]]
         for line in lines {

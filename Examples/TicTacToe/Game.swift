@@ -61,6 +61,50 @@ extension Wire {
     }
 }
 
+extension Wire {
+    /// Over NWConnection with the game's framer: the message type travels in the framer's header, the body is JSON.
+    init(_ connection: NWConnection) {
+        send = { event in
+            let (type, body): (GameMessageType, Data)
+            switch event {
+            case .character(let c):
+                (type, body) = (.selectedCharacter, try JSONEncoder().encode(GameCharacter(character: c)))
+            case .move(let row, let column):
+                (type, body) = (.move, try JSONEncoder().encode(GameMove(row: row, column: column)))
+            }
+            let context = NWConnection.ContentContext(
+                identifier: "\(type)", metadata: [NWProtocolFramer.Message(gameMessageType: type)])
+            try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
+                connection.send(
+                    content: body, contentContext: context, isComplete: true,
+                    completion: .contentProcessed { error in
+                        if let error { done.resume(throwing: error) } else { done.resume() }
+                    })
+            }
+        }
+        receive = {
+            let (body, context, error) = await withCheckedContinuation {
+                (got: CheckedContinuation<(Data?, NWConnection.ContentContext?, NWError?), Never>) in
+                connection.receiveMessage { body, context, _, error in got.resume(returning: (body, context, error)) }
+            }
+            if let error { throw error }
+            guard
+                let message = context?.protocolMetadata(definition: GameProtocol.definition)
+                    as? NWProtocolFramer.Message
+            else { return nil }  // The peer finished: no more messages.
+            switch message.gameMessageType {
+            case .selectedCharacter:
+                return .character(try JSONDecoder().decode(GameCharacter.self, from: body ?? Data()).character)
+            case .move:
+                let move = try JSONDecoder().decode(GameMove.self, from: body ?? Data())
+                return .move(row: move.row, column: move.column)
+            case .invalid:
+                throw NWError.malformedMessage("a game message of unknown type")
+            }
+        }
+    }
+}
+
 /// The listener side: pairs two players, checks every move and relays it to the opponent.
 actor Referee {
     private var players: [(wire: Wire, character: String)] = []

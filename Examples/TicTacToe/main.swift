@@ -1,6 +1,7 @@
 // Tic-Tac-Toe over OpenNetwork, from the WWDC25 session "Use structured concurrency with Network framework":
 // a listener referees two clients that play each other, first with Coder over TLS, then with TLV
-// (JSON values, message type in the TLV type field) over TLS. Each game ends by itself.
+// (JSON values, message type in the TLV type field) over TLS, then with the Network framework's callback API
+// (NWListener, NWConnection, a custom NWProtocolFramer, TLS keyed by a passcode). Each game ends by itself.
 import Foundation
 import OpenNetwork
 
@@ -71,5 +72,40 @@ try await game(
         await connection.cancel()
         return outcome
     })
+
+print("== NWConnection + NWProtocolFramer, TLS with a passcode")
+let referee = Referee()
+let nwQueue = DispatchQueue(label: "tictactoe")
+let nwListener = try NWListener(using: NWParameters(passcode: "2025"))
+let nwReady = AsyncStream<NWEndpoint.Port>.makeStream()
+nwListener.stateUpdateHandler = { [weak nwListener] state in
+    if state == .ready, let port = nwListener?.port { nwReady.continuation.yield(port) }
+    if case .failed(let error) = state {
+        print("listener failed: \(error)")
+        exit(1)
+    }
+}
+nwListener.newConnectionHandler = { connection in
+    connection.start(queue: nwQueue)
+    Task { try await referee.serve(Wire(connection)) }
+}
+nwListener.start(queue: nwQueue)
+/// The first value of a stream.
+func first<T>(_ stream: AsyncStream<T>) async -> T? {
+    for await value in stream { return value }
+    return nil
+}
+guard let nwPort = await first(nwReady.stream) else { exit(1) }
+@Sendable func nwPlayer(_ character: String) async throws -> String {
+    let connection = NWConnection(host: "127.0.0.1", port: nwPort, using: NWParameters(passcode: "2025"))
+    connection.start(queue: nwQueue)
+    defer { connection.cancel() }
+    return try await play(as: character, over: Wire(connection))
+}
+async let koala = nwPlayer("🐨")
+async let tiger = nwPlayer("🐯")
+print("  \(try await koala); \(try await tiger)")
+print("  referee: \(await referee.outcome())")
+nwListener.cancel()
 
 watchdog.cancel()

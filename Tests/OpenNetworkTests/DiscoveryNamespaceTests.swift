@@ -124,6 +124,26 @@ struct DiscoveryNamespaceTests {
         }
     }
 
+    /// Apple's peer-to-peer pattern between two hosts: Bonjour finds the peer, TLS keyed by a passcode admits only a
+    /// peer that knows it.
+    @Test func theNWAPIWithAPasscodeAdmitsOnlyAPeerThatKnowsIt() async throws {
+        try await withHosts { hosts in
+            let server = try HostProcess(
+                in: hosts.a, [Self.probe, "nw-advertise", "Game", "_orchard-psk._tcp", "4711"])
+            try await server.line("the registration") { $0 == "added Game._orchard-psk._tcp.local." }
+            let friend = try HostProcess(
+                in: hosts.b, [Self.probe, "nw-connect", "_orchard-psk._tcp", "with the passcode", "4711"])
+            try await friend.line("the echo") { $0 == "echo with the passcode" }
+            await friend.stop()
+            let stranger = try HostProcess(
+                in: hosts.b, [Self.probe, "nw-connect", "_orchard-psk._tcp", "without it", "1234"])
+            let refused = try await stranger.line("the refusal") { $0.hasPrefix("echo ") }
+            #expect(refused.hasPrefix("echo error"), "\(refused)")
+            await stranger.stop()
+            await server.stop()
+        }
+    }
+
     @Test func avahiSeesOurServiceWithItsTXTRecordAndItsGoodbye() async throws {
         try await withHosts { hosts in
             let avahi = try await AvahiDaemon(in: hosts.b, interface: hosts.interfaceB, hostName: "peer-b")

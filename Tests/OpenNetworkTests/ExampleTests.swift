@@ -9,13 +9,15 @@ struct ExampleTests {
     static var ticTacToe: URL {
         let runner = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         var folder = runner.deletingLastPathComponent()
-        while folder.path != "/" && !FileManager.default.fileExists(atPath: folder.appendingPathComponent("TicTacToe").path) {
+        while folder.path != "/"
+            && !FileManager.default.fileExists(atPath: folder.appendingPathComponent("TicTacToe").path)
+        {
             folder = folder.deletingLastPathComponent()
         }
         return folder.appendingPathComponent("TicTacToe")
     }
 
-    @Test func ticTacToeOverCoderAndTLV() async throws {
+    @Test func ticTacToeOverCoderTLVAndAFramerWithAPasscode() async throws {
         let binary = Self.ticTacToe
         #expect(FileManager.default.isExecutableFile(atPath: binary.path), "no TicTacToe binary at \(binary.path)")
         let game = try await InteropTests.Tool([binary.path])
@@ -24,13 +26,14 @@ struct ExampleTests {
         let lines = result.out.split(separator: "\n").map(String.init)
         #expect(lines.contains("== Coder(GameMessage.self, using: .json) { TLS() }"))
         #expect(lines.contains("== TLV { TLS() }"))
+        #expect(lines.contains("== NWConnection + NWProtocolFramer, TLS with a passcode"))
         // Each game: the referee's outcome, and the two players' views matching it.
         let outcomes = lines.filter { $0.hasPrefix("  referee: ") && !$0.contains(" plays ") }
-        #expect(outcomes.count == 2, "\(result.out)")
+        #expect(outcomes.count == 3, "\(result.out)")
         for outcome in outcomes {
             #expect(outcome.hasSuffix("draw") || outcome.hasSuffix("wins"), "\(outcome)")
         }
         let players = lines.filter { $0.hasPrefix("  🐨") || $0.hasPrefix("  🐯") }
-        #expect(players.count == 2, "\(result.out)")
+        #expect(players.count == 3, "\(result.out)")
     }
 }

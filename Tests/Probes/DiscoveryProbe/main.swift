@@ -165,12 +165,14 @@ case "connect-tls":
         while !Task.isCancelled { try await Task.sleep(for: .seconds(1)) }
     }
 case "nw-advertise":
-    // nw-advertise NAME TYPE: an NWListener advertising a service, echoing with the callback API
+    // nw-advertise NAME TYPE [PASSCODE]: an NWListener advertising a service, echoing with the callback API (over TLS
+    // keyed by the passcode when one is given)
     let args = Array(arguments.dropFirst())
     untilStdinCloses {
         let queue = DispatchQueue(label: "nw-advertise")
         let listener = try NWListener(
-            service: .init(name: args[0], type: args[1], txtRecord: NWTXTRecord(["api": "nw"])), using: .tcp)
+            service: .init(name: args[0], type: args[1], txtRecord: NWTXTRecord(["api": "nw"])),
+            using: parameters(passcode: args.count > 2 ? args[2] : nil))
         listener.serviceRegistrationUpdateHandler = { change in
             if case .add(let endpoint) = change { say("added \(endpoint)") }
         }
@@ -185,7 +187,8 @@ case "nw-advertise":
         while !Task.isCancelled { try await Task.sleep(for: .seconds(1)) }
     }
 case "nw-connect":
-    // nw-connect TYPE MESSAGE: NWBrowser finds the service (with its TXT record), NWConnection sends one message
+    // nw-connect TYPE MESSAGE [PASSCODE]: NWBrowser finds the service (with its TXT record), NWConnection sends one
+    // message (over TLS keyed by the passcode when one is given)
     let args = Array(arguments.dropFirst())
     untilStdinCloses {
         let queue = DispatchQueue(label: "nw-connect")
@@ -199,7 +202,7 @@ case "nw-connect":
         guard let result = await iterator.next() else { return }
         browser.cancel()
         if case .bonjour(let txt) = result.metadata { say("txt \(txt)") }
-        let connection = NWConnection(to: result.endpoint, using: .tcp)
+        let connection = NWConnection(to: result.endpoint, using: parameters(passcode: args.count > 2 ? args[2] : nil))
         let reply = AsyncStream<String>.makeStream()
         connection.start(queue: queue)
         connection.send(content: Data(args[1].utf8), completion: .idempotent)
@@ -267,4 +270,14 @@ case "count":
 default:
     say("usage: DiscoveryProbe advertise NAME TYPE [k=v ...] | browse TYPE [--txt] | connect TYPE MESSAGE")
     exit(2)
+}
+
+/// TCP, or TLS keyed by `passcode` (a pre-shared key, as Apple's peer-to-peer sample sets it up).
+func parameters(passcode: String?) -> NWParameters {
+    guard let passcode else { return .tcp }
+    let tls = NWProtocolTLS.Options()
+    let key = Data(passcode.utf8).withUnsafeBytes { DispatchData(bytes: $0) }
+    let identity = Data("probe".utf8).withUnsafeBytes { DispatchData(bytes: $0) }
+    sec_protocol_options_add_pre_shared_key(tls.securityProtocolOptions, key, identity)
+    return NWParameters(tls: tls)
 }
