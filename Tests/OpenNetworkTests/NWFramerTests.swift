@@ -261,6 +261,37 @@ struct NWFramerTests {
         #expect(got.all.isEmpty)
     }
 
+    /// The last message over TLS closes only the sending side: the peer reads the end, answers, and the answer
+    /// still arrives. The same through NetworkConnection's `send(_:endOfStream:)` over TCP.
+    @Test func aFinalMessageHalfClosesTLSAndTCP() async throws {
+        let queue = DispatchQueue(label: "framer")
+        let answer: @Sendable (NWConnection) -> Void = { connection in
+            connection.receiveMessage { data, _, isComplete, _ in
+                let reply = Data("got \(data?.count ?? 0) bytes, complete \(isComplete)".utf8)
+                connection.send(content: reply, contentContext: .finalMessage, completion: .idempotent)
+            }
+        }
+        let psk = Self.parameters(passcode: "half", framer: nil)
+        let (tlsListener, tlsPort) = try await Self.listen(psk, queue: queue, accepted: answer)
+        defer { tlsListener.cancel() }
+        let (connection, states) = try await Self.connect(
+            Self.parameters(passcode: "half", framer: nil), port: tlsPort, queue: queue)
+        defer { connection.cancel() }
+        try await states.waitFor { $0 == .ready }
+        connection.send(content: Data("question".utf8), contentContext: .finalMessage, completion: .idempotent)
+        let reply = await Self.receiveMessage(connection)
+        #expect(reply.data.map { String(decoding: $0, as: UTF8.self) } == "got 8 bytes, complete true")
+
+        let (tcpListener, tcpPort) = try await Self.listen(.tcp, queue: queue, accepted: answer)
+        defer { tcpListener.cancel() }
+        let stream = NetworkConnection(to: .hostPort(host: "127.0.0.1", port: tcpPort)) { TCP() }
+        try await stream.send(Data("question?".utf8), endOfStream: true)
+        let (content, _) = try await stream.receive(atLeast: 1, atMost: 100)
+        #expect(String(decoding: content, as: UTF8.self) == "got 9 bytes, complete true")
+        await #expect(throws: NWError.self) { try await stream.send(Data("more".utf8)) }
+        await stream.cancel()
+    }
+
     @Test func aHandshakingFramerMakesTheConnectionReadyOnlyAfterItsHello() async throws {
         let queue = DispatchQueue(label: "framer")
         let parameters = { Self.parameters(framer: HelloProtocol.definition) }

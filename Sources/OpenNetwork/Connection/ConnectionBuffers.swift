@@ -395,6 +395,10 @@ struct ConnectionBuffers {
         return wakeReaders()
     }
 
+    /// The app finished sending (half-closure): what is queued is still written; later sends fail with
+    /// ``NWError/connectionClosed``.
+    mutating func finishSending() { outputClosed = true }
+
     /// The channel closed: reads take what is buffered, then fail with ``NWError/connectionClosed``; sends fail
     /// with it at once (what was queued and not written is dropped).
     mutating func closed() -> Wakeups {

@@ -98,7 +98,11 @@ final class ConnectionIO: Sendable {
     /// Hands everything queued to the channel, then closes its sending side (a TCP FIN once it is written); reading
     /// goes on. One trip to the event loop.
     nonisolated(nonsending) func finishOutput(on channel: any Channel) async throws {
-        guard let link = locked.withLockedValue({ $0.link }) else { throw NWError.connectionClosed }
+        let link = locked.withLockedValue { l in
+            l.buffers.finishSending()
+            return l.link
+        }
+        guard let link else { throw NWError.connectionClosed }
         try await link.loop.flatSubmit {
             link.handler.value.flushOutbound()
             return channel.close(mode: .output)

@@ -172,6 +172,18 @@ extension NetworkConnection where ApplicationProtocol: StreamProtocolOptions {
         try await withIO { io in try await io.send(byteCount: content.count) { $0.writeBytes(content) } }
     }
 
+    /// Sends bytes and, with `endOfStream`, then finishes the sending side: the peer reads the end of the stream
+    /// after them, and this connection goes on receiving until the peer finishes too (TCP half-closure; over TLS a
+    /// close_notify first). Further sends throw.
+    nonisolated(nonsending) public func send(_ content: Data, endOfStream: Bool) async throws {
+        if !content.isEmpty { try await send(content) }
+        if endOfStream {
+            let core = self.core
+            _ = try await withIO { _ in true }  // Ready first: a stream not yet connected has nothing to finish.
+            try await core.finishSending()
+        }
+    }
+
     /// Receives exactly `byteCount` bytes.
     nonisolated(nonsending) public func receive(exactly byteCount: Int) async throws -> Message<Data> {
         precondition(byteCount > 0, "receive(exactly:) needs a positive byte count")

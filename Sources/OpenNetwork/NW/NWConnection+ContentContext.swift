@@ -5,8 +5,8 @@ extension NWConnection {
     /// (`.finalMessage`), or a message carrying protocol metadata such as a framer's
     /// ``NWProtocolFramer/Message``.
     ///
-    /// The last message: over TCP the connection's sending side closes after it and reading goes on; over TLS and
-    /// UDP the connection closes gracefully (TLS half-closure is not built).
+    /// The last message: the connection's sending side closes after it (over TLS with a close_notify first) and
+    /// reading goes on; over UDP the connection closes gracefully.
     public final class ContentContext: @unchecked Sendable {  // Unchecked: every field is immutable.
         /// A name for the context.
         public let identifier: String

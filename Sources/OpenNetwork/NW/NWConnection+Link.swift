@@ -47,7 +47,7 @@ extension NWConnection {
                     let (data, metadata) = try await c.receive(atLeast: least, atMost: most)
                     return (data, metadata.isComplete)
                 },
-                finishSending: nil,
+                finishSending: { try await c.core.finishSending() },
                 follow: { report in
                     c.onStateUpdate { _, s in report(s) }
                     Task { report(await c.state) }

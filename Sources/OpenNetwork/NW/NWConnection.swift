@@ -64,7 +64,8 @@ public final class NWConnection: Sendable, CustomDebugStringConvertible {
         case (.udp, _): link = .udp(NetworkConnection(to: endpoint) { UDP() })
         case (.tcp, nil): link = .tcp(NetworkConnection(to: endpoint, using: NetworkParameters(tcp).halfClosure(true)))
         case (.tcp, let tls?):
-            link = .tls(NetworkConnection(to: endpoint, using: NetworkParameters(tls.declared(over: tcp))))
+            link = .tls(
+                NetworkConnection(to: endpoint, using: NetworkParameters(tls.declared(over: tcp)).halfClosure(true)))
         }
         self.init(endpoint: endpoint, parameters: parameters, link: link)
     }
@@ -202,7 +203,10 @@ public final class NWConnection: Sendable, CustomDebugStringConvertible {
         let final = contentContext.isFinal && isComplete
         let expiration = contentContext.expirationMilliseconds
         let deadline = expiration > 0 ? ContinuousClock.now + .milliseconds(Int64(clamping: expiration)) : nil
-        enqueue(on: sends) { [weak self] in
+        let shared = self.shared
+        // The operations capture what they use, not the connection: a connection the app let go of still completes
+        // what was asked of it (as Apple's does), and its end releases them.
+        enqueue(on: sends) {
             var failure: NWError?
             do {
                 if let deadline, ContinuousClock.now > deadline {
@@ -218,15 +222,15 @@ public final class NWConnection: Sendable, CustomDebugStringConvertible {
                     try await link.send(content)
                 }
                 if final {
-                    // The last message: over TCP the sending side closes (the peer reads the end, ours goes on
-                    // reading); over TLS and UDP the connection closes gracefully.
-                    if let finish = link.finishSending { try await finish() } else { self?.cancel() }
+                    // The last message: over TCP and TLS the sending side closes (the peer reads the end, ours goes
+                    // on reading); over UDP the connection closes gracefully.
+                    if let finish = link.finishSending { try await finish() } else { await link.close() }
                 }
             } catch {
                 failure = NWError.from(error)
             }
             let failed = failure
-            if case .contentProcessed(let done) = completion { self?.deliver { done(failed) } }
+            if case .contentProcessed(let done) = completion { Self.deliver(on: shared) { done(failed) } }
         }
     }
 
@@ -241,11 +245,14 @@ public final class NWConnection: Sendable, CustomDebugStringConvertible {
         completion: @escaping @Sendable (Data?, ContentContext?, Bool, NWError?) -> Void
     ) {
         let link = self.link
-        enqueue(on: receives) { [weak self] in
+        let framer = self.framer
+        let shared = self.shared
+        enqueue(on: receives) {
             let result: (Data?, ContentContext?, Bool, NWError?)
             do {
-                if let self, self.framer != nil {
-                    result = try await self.receiveFramed(maximumLength: maximumLength)
+                if let framer {
+                    result = try await Self.receiveFramed(
+                        framer: framer, shared: shared, maximumLength: maximumLength)
                 } else if link.isDatagram {
                     let (data, _) = try await link.receive(1, maximumLength)
                     result = (data, .defaultMessage, true, nil)
@@ -258,7 +265,7 @@ public final class NWConnection: Sendable, CustomDebugStringConvertible {
             } catch {
                 result = (nil, nil, false, NWError.from(error))
             }
-            self?.deliver { completion(result.0, result.1, result.2, result.3) }
+            Self.deliver(on: shared) { completion(result.0, result.1, result.2, result.3) }
         }
     }
 
@@ -270,7 +277,8 @@ public final class NWConnection: Sendable, CustomDebugStringConvertible {
             return
         }
         let link = self.link
-        enqueue(on: receives) { [weak self] in
+        let shared = self.shared
+        enqueue(on: receives) {
             var whole = Data()
             var failure: NWError?
             reading: while true {
@@ -287,13 +295,14 @@ public final class NWConnection: Sendable, CustomDebugStringConvertible {
             }
             let result: (Data?, ContentContext?, Bool, NWError?) =
                 failure.map { (nil, nil, false, $0) } ?? (whole.isEmpty ? nil : whole, .finalMessage, true, nil)
-            self?.deliver { completion(result.0, result.1, result.2, result.3) }
+            Self.deliver(on: shared) { completion(result.0, result.1, result.2, result.3) }
         }
     }
 
     /// The next message (or its next part) the framer delivered, reading from the transport as it needs.
-    private func receiveFramed(maximumLength: Int) async throws -> (Data?, ContentContext?, Bool, NWError?) {
-        guard let framer else { preconditionFailure("called only with a framer") }
+    private static func receiveFramed(
+        framer: FramerSession, shared: NIOLockedValueBox<Shared>, maximumLength: Int
+    ) async throws -> (Data?, ContentContext?, Bool, NWError?) {
         var next = shared.withLockedValue { s -> (data: Data, message: NWProtocolFramer.Message)? in
             defer { s.framedRemainder = nil }
             return s.framedRemainder
@@ -326,7 +335,7 @@ public final class NWConnection: Sendable, CustomDebugStringConvertible {
     }
 
     /// Runs `body` on the connection's queue (at once when not started: there is no queue to wait for).
-    private func deliver(_ body: @escaping @Sendable () -> Void) {
+    private static func deliver(on shared: NIOLockedValueBox<Shared>, _ body: @escaping @Sendable () -> Void) {
         if let queue = shared.withLockedValue({ $0.queue }) { queue.async(execute: body) } else { body() }
     }
 

@@ -145,7 +145,8 @@ public final class NWListener: Sendable, CustomDebugStringConvertible {
             // Refused now, with the reason, rather than when the first client arrives.
             _ = try declared.options.serverConfiguration()
             server = .wrapping(
-                NetworkListener(for: local, using: NetworkParameters(declared)), link: NWConnection.Link.tls)
+                NetworkListener(for: local, using: NetworkParameters(declared).halfClosure(true)),
+                link: NWConnection.Link.tls)
         } else {
             server = .wrapping(
                 NetworkListener(for: local, using: NetworkParameters(tcp).halfClosure(true)),
