@@ -373,7 +373,7 @@ struct NWFramerTests {
             return false
         }
         connection.cancel()
-        #expect(throws: NWError.self) { try NWListener(using: udp) }
+        #expect(throws: NWError.self) { try NWListener(using: udp) }  // The framer over UDP, not UDP itself.
 
         let under = Self.parameters(passcode: "1")
         let framer = under.defaultProtocolStack.applicationProtocols.removeFirst()

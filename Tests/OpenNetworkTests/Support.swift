@@ -11,8 +11,10 @@ final class Recorder<Element: Sendable>: @unchecked Sendable {
     var all: [Element] { lock.withLock { items } }
 
     /// Waits (bounded, polling) until some recorded element matches.
-    func waitFor(_ what: String = "state", timeout: Duration = .seconds(20),
-                 _ matches: (Element) -> Bool) async throws {
+    func waitFor(
+        _ what: String = "state", timeout: Duration = .seconds(20),
+        _ matches: (Element) -> Bool
+    ) async throws {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if all.contains(where: matches) { return }
@@ -28,6 +30,13 @@ final class Counter: @unchecked Sendable {
     private let lock = NSLock()
     private var n = 0
     func add(_ k: Int = 1) { lock.withLock { n += k } }
+    /// Adds one and returns the new value, at once.
+    func next() -> Int {
+        lock.withLock {
+            n += 1
+            return n
+        }
+    }
     var value: Int { lock.withLock { n } }
 }
 

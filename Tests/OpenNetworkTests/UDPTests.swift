@@ -42,10 +42,4 @@ struct UDPTests {
         try await c.send(Data("anyone?".utf8))
         await #expect(throws: NWError.connectionRefused) { try await c.receive() }
     }
-
-    @Test func listenerRejectsUDP() async throws {
-        let listener = NetworkListener(for: local(.any), using: { UDP() })
-        await #expect(throws: NWError.self) { try await listener.run { _ in } }
-        if case .failed = listener.state {} else { Issue.record("listener state \(listener.state)") }
-    }
 }

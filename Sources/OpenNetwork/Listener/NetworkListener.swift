@@ -101,7 +101,7 @@ public final class NetworkListener<ApplicationProtocol: NetworkProtocolOptions>:
     }
 
     /// Takes one unit of the connection limit, waiting while it is zero; false when cancelled meanwhile.
-    private func admitOne() async -> Bool {
+    func admitOne() async -> Bool {
         while true {
             if Task.isCancelled { return false }
             let admitted = shared.withLockedValue { s -> Bool in
@@ -140,14 +140,14 @@ public final class NetworkListener<ApplicationProtocol: NetworkProtocolOptions>:
     }
 
     /// Logs an error a connection handler threw, with the connection's peer.
-    private func report(_ error: any Error, from connection: NetworkConnection<ApplicationProtocol>) async {
+    func report(_ error: any Error, from connection: NetworkConnection<ApplicationProtocol>) async {
         let peer = await connection.remoteAddress ?? "unknown peer"
         logger.error(
             "connection handler threw: \(error)",
             metadata: ["peer": .string(peer), "error.type": .string(String(reflecting: type(of: error)))])
     }
 
-    private func set(_ s: State) {
+    func set(_ s: State) {
         let h: (@Sendable (State) -> Void)? = shared.withLockedValue {
             guard $0.state != s else { return nil }
             $0.state = s
@@ -169,11 +169,9 @@ public final class NetworkListener<ApplicationProtocol: NetworkProtocolOptions>:
             set(.failed(QUIC.unavailable))
             throw QUIC.unavailable
         }
-        guard config.transport == .tcp else {
-            let e = NWError.transport(
-                "NetworkListener supports TCP-based stacks only; UDP listeners are not implemented")
-            set(.failed(e))
-            throw e
+        if config.transport == .udp {
+            try await runUDP(config: config, applicationProtocol: proto, handler)
+            return
         }
         let sslContext: NIOSSLContext?
         do {

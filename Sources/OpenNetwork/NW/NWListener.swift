@@ -12,7 +12,7 @@ import NIOConcurrencyHelpers
 /// ```
 ///
 /// A new connection is ready when it is handed over (with a framer, once the framer is); it lives until the app
-/// cancels it or the listener is cancelled. TCP and TLS over TCP; UDP parameters make the initializer throw.
+/// cancels it or the listener is cancelled. TCP, TLS over TCP, and UDP (a connection per remote address and port).
 public final class NWListener: Sendable, CustomDebugStringConvertible {
     /// The listener's states.
     public enum State: Sendable, Equatable {
@@ -130,17 +130,17 @@ public final class NWListener: Sendable, CustomDebugStringConvertible {
 
     /// A listener on `port` (`.any`: one the system picks; read it from ``port`` once ready). TCP, with TLS when the
     /// parameters have it (a pre-shared key or a local identity set through `sec_protocol_options_*`), and a framer
-    /// when the stack has one. UDP parameters make it throw: UDP listeners are not built on Linux yet.
+    /// when the stack has one; or UDP, with one connection per remote address and port.
     public init(using parameters: NWParameters, on port: NWEndpoint.Port = .any) throws {
-        guard parameters.transport == .tcp else {
-            throw NWError.transport("NWListener supports TCP on Linux; UDP listeners are not implemented yet")
-        }
         _ = try parameters.framer()
         self.parameters = parameters
         requestedPort = port
         let tcp = parameters.tcpOptions.declared
         let local = NWEndpoint.hostPort(host: "::", port: port)
-        if let tls = parameters.tlsOptions {
+        if parameters.transport == .udp {
+            server = .wrapping(
+                NetworkListener(for: local, using: NetworkParameters(UDP())), link: NWConnection.Link.udp)
+        } else if let tls = parameters.tlsOptions {
             let declared = tls.declared(over: tcp)
             // Refused now, with the reason, rather than when the first client arrives.
             _ = try declared.options.serverConfiguration()
@@ -265,6 +265,12 @@ public final class NWListener: Sendable, CustomDebugStringConvertible {
         }
         var host = String(address[..<colon])
         if let slash = host.lastIndex(of: "/") { host = String(host[host.index(after: slash)...]) }
+        // An IPv4 peer of a dual-stack socket shows as an IPv4-mapped IPv6 address: it is the IPv4 peer.
+        if host.lowercased().hasPrefix("::ffff:"), Transport.isIPLiteral(String(host.dropFirst(7))),
+            !host.dropFirst(7).contains(":")
+        {
+            host = String(host.dropFirst(7))
+        }
         return .hostPort(host: NWEndpoint.Host(host), port: NWEndpoint.Port(rawValue: port))
     }
 

@@ -1,7 +1,7 @@
 /// UDP datagrams over IP: `NetworkConnection(to: endpoint) { UDP() }`; each `send` is one datagram and each
-/// `receive` returns one. OpenNetwork supports UDP on outgoing connections (a connected socket: datagrams
-/// from other addresses are dropped by the kernel); a NetworkListener with a UDP stack fails with a
-/// clear error.
+/// `receive` returns one. A connection is a connected socket (datagrams from other addresses are dropped by the
+/// kernel). `NetworkListener { UDP() }` hands over one connection per remote address and port (a flow), as Apple's
+/// listener does.
 public struct UDP: DatagramProtocol {
     /// Metadata of a received datagram.
     public struct Metadata: Sendable {
