@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "OpenCoreData", targets: ["OpenCoreData"]),
         .executable(name: "coredata-tool", targets: ["coredata-tool"]),
         .library(name: "OpenNetwork", targets: ["OpenNetwork"]),
+        .library(name: "WiFiAware", targets: ["WiFiAware"]),
         .library(name: "SwiftUIWeb", targets: ["SwiftUIWeb"]),
         .library(name: "Charts", targets: ["Charts"]),
         .library(name: "Combine", targets: ["Combine"]),
@@ -109,13 +110,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Wi-Fi Aware's types, so code written for Apple's systems compiles; using them fails (no Linux support).
+        .target(name: "WiFiAware", dependencies: ["OpenNetwork"]),
 
         .testTarget(
             name: "OpenNetworkTests",
             dependencies: [
                 "OpenNetwork", "TicTacToe", "DiscoveryProbe", "TestSupport",
                 "SeedNetworkTLS", "SeedNetworkIPOptions", "SeedNetworkParameters", "SeedNetworkSendReceive",
-                "SeedNetworkChunks", "SeedNetworkTLV", "SeedNetworkCoder",
+                "SeedNetworkChunks", "SeedNetworkTLV", "SeedNetworkCoder", "SeedNetworkWiFiAware", "WiFiAware",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .executableTarget(
@@ -145,6 +148,9 @@ let package = Package(
         .target(
             name: "SeedNetworkCoder", dependencies: ["OpenNetwork"], path: "Tests/SeedSamples/SeedNetworkCoder",
             exclude: ["seed-sample.json"], plugins: ["SeedSamples"]),
+        .target(
+            name: "SeedNetworkWiFiAware", dependencies: ["OpenNetwork", "WiFiAware"],
+            path: "Tests/SeedSamples/SeedNetworkWiFiAware", exclude: ["seed-sample.json"], plugins: ["SeedSamples"]),
         // A second host for the discovery tests, run inside network namespaces the tests create.
         .executableTarget(
             name: "DiscoveryProbe", dependencies: ["OpenNetwork", .product(name: "Logging", package: "swift-log")],

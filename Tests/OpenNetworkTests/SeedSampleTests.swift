@@ -9,12 +9,13 @@ import Testing
 @testable import SeedNetworkSendReceive
 @testable import SeedNetworkTLS
 @testable import SeedNetworkTLV
+@testable import SeedNetworkWiFiAware
 
 /// The network talk's samples, cut from ../shared/seeds at build time by the SeedSamples plugin (a missing seed
 /// fails the build, and so these tests) with the fixes each target's seed-sample.json lists, compiled against
 /// OpenNetwork: that they build is most of the test. Here their declarations are checked for the types the talk
-/// gives them, and the game samples' messages travel over a real connection. Not built: the Wi-Fi Aware sample
-/// (17:39), which needs Apple's WiFiAware framework.
+/// gives them, and the game samples' messages travel over a real connection. The Wi-Fi Aware sample (17:39) builds
+/// against Orchard's WiFiAware module and fails, when run, saying Linux has no Wi-Fi Aware.
 @Suite("The network seed's samples")
 struct SeedSampleTests {
     @Test func theConnectionSamplesDeclareWhatTheTalkSays() async {
@@ -31,6 +32,15 @@ struct SeedSampleTests {
         let _: () async throws -> Void = SeedNetworkCoder.sendWithCoder
         let _: () async throws -> Void = SeedNetworkCoder.receiveWithCoder
         let _: () async throws -> Void = SeedNetworkCoder.listenForIncomingConnections
+    }
+
+    @Test func theWiFiAwareSampleBuildsAndSaysLinuxHasNoWiFiAware() async throws {
+        do {
+            try await SeedNetworkWiFiAware.findNearbyDevice()
+            Issue.record("a Wi-Fi Aware browse succeeded on Linux")
+        } catch {
+            #expect("\(error)".contains("Wi-Fi Aware is not supported on Linux"), "\(error)")
+        }
     }
 
     @Test func theTLVGameMessagesTravelAsTheTalkFramesThem() async throws {

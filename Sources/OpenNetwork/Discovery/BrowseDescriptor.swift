@@ -1,5 +1,16 @@
 /// What a ``NetworkBrowser`` looks for.
-public protocol BrowseDescriptor: Sendable {}
+///
+/// A descriptor for a kind of discovery Linux cannot do (Wi-Fi Aware) says why in ``unsupportedReason``; a browse
+/// with it throws that reason.
+public protocol BrowseDescriptor: Sendable {
+    /// Why browsing with this descriptor cannot work here; nil when it can.
+    var unsupportedReason: String? { get }
+}
+
+extension BrowseDescriptor {
+    /// Nil: the descriptor's kind of discovery works.
+    public var unsupportedReason: String? { nil }
+}
 
 /// Bonjour services of one type in one domain: `.bonjour("_orchard._tcp")`.
 public struct BonjourBrowseDescriptor: BrowseDescriptor, Hashable {

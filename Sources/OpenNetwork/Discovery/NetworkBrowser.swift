@@ -29,6 +29,7 @@ public final class NetworkBrowser<Descriptor: BrowseDescriptor>: Sendable {
     public func run<Value: Sendable>(
         _ handler: @Sendable ([NWEndpoint]) async throws -> Action<Value>
     ) async throws -> Value {
+        if let reason = descriptor.unsupportedReason { throw NWError.transport(reason) }
         guard let bonjour = descriptor as? BonjourBrowseDescriptor else {
             throw NWError.transport("\(Descriptor.self) browsing is not supported on Linux; browse with .bonjour(_:)")
         }
