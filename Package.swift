@@ -156,7 +156,8 @@ let package = Package(
             name: "DiscoveryProbe", dependencies: ["OpenNetwork", .product(name: "Logging", package: "swift-log")],
             path: "Tests/Probes/DiscoveryProbe"),
         .executableTarget(
-            name: "DiscoveryBenchmark", dependencies: ["BenchmarkKit"], path: "Benchmarks/DiscoveryBenchmark"),
+            name: "DiscoveryBenchmark", dependencies: ["BenchmarkKit", "TestSupport"],
+            path: "Benchmarks/DiscoveryBenchmark"),
         .executableTarget(
             name: "NetworkBenchmark",
             dependencies: [

@@ -21,36 +21,39 @@ public func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T)
 /// exit, and its waiters spin forever. `waitpid` asks the kernel instead.
 @discardableResult
 public func reap(_ process: Process, timeout: Duration? = nil) async -> Int32 {
-    let pid = process.processIdentifier
     // `try?`: the body does not throw.
-    return
-        (try? await onOwnThread { () -> Int32 in
-            let start = ContinuousClock.now
-            var signalled = false
-            var killed = false
-            while true {
-                var status: Int32 = 0
-                let result = waitpid(pid, &status, WNOHANG)
-                if result == pid {
-                    let signal = status & 0x7F
-                    return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
-                }
-                // Foundation's own reaper got there first: the process is gone, and Foundation records its status.
-                if result < 0 {
-                    while process.isRunning { usleep(1_000) }
-                    return process.terminationStatus
-                }
-                if let timeout {
-                    let waited = ContinuousClock.now - start
-                    if !signalled && waited > timeout {
-                        kill(pid, SIGTERM)
-                        signalled = true
-                    } else if !killed && waited > timeout + .seconds(1) {
-                        kill(pid, SIGKILL)
-                        killed = true
-                    }
-                }
-                usleep(5_000)
+    (try? await onOwnThread { reapNow(process, timeout: timeout) }) ?? -1
+}
+
+/// ``reap(_:timeout:)``, blocking the calling thread.
+@discardableResult
+public func reapNow(_ process: Process, timeout: Duration? = nil) -> Int32 {
+    let pid = process.processIdentifier
+    let start = ContinuousClock.now
+    var signalled = false
+    var killed = false
+    while true {
+        var status: Int32 = 0
+        let result = waitpid(pid, &status, WNOHANG)
+        if result == pid {
+            let signal = status & 0x7F
+            return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
+        }
+        // Foundation's own reaper got there first: the process is gone, and Foundation records its status.
+        if result < 0 {
+            while process.isRunning { usleep(1_000) }
+            return process.terminationStatus
+        }
+        if let timeout {
+            let waited = ContinuousClock.now - start
+            if !signalled && waited > timeout {
+                kill(pid, SIGTERM)
+                signalled = true
+            } else if !killed && waited > timeout + .seconds(1) {
+                kill(pid, SIGKILL)
+                killed = true
             }
-        }) ?? -1
+        }
+        usleep(5_000)
+    }
 }

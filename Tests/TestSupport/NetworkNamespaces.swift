@@ -1,19 +1,23 @@
 import Foundation
-import TestSupport
-import Testing
 
 /// Two hosts on one link, made of two network namespaces joined by a veth pair (10.N.0.1 and 10.N.0.2), so that
 /// multicast DNS crosses a real link between independent network stacks and never touches the host's own network.
 /// Needs root (CI runs as root) and iproute2; a run without them fails with a message saying so.
-final class TwoHosts: Sendable {
-    let a: String
-    let b: String
-    let interfaceA: String
-    let interfaceB: String
-    let addressA: String
-    let addressB: String
+///
+/// Shared by the namespace tests and the discovery benchmark.
+public final class TwoHosts: Sendable {
+    /// The namespaces' names.
+    public let a: String
+    public let b: String
+    /// The veth ends, one in each namespace.
+    public let interfaceA: String
+    public let interfaceB: String
+    /// The hosts' IPv4 addresses on the link.
+    public let addressA: String
+    public let addressB: String
 
-    init() async throws {
+    /// Makes the two namespaces and their link.
+    public init() async throws {
         let tag = String(UInt32.random(in: 0...0xFFFFF), radix: 16)
         let subnet = Int.random(in: 16...250)
         a = "orchard-\(tag)-a"
@@ -40,27 +44,40 @@ final class TwoHosts: Sendable {
 
     /// Kills whatever still runs in the namespaces (a failed test's probes and daemons), then deletes them (and with
     /// them the veth pair).
-    func remove() async {
+    public func remove() async {
+        // `try?`: the body does not throw.
+        _ = try? await onOwnThread { self.removeNow() }
+    }
+
+    /// ``remove()``, blocking the calling thread (for a program's exit path).
+    public func removeNow() {
         for ns in [a, b] {
             // `try?`: a namespace that cannot be listed has nothing left to kill.
-            let pids = (try? await run("/usr/sbin/ip", ["netns", "pids", ns])) ?? ""
+            let pids = (try? runNow("/usr/sbin/ip", ["netns", "pids", ns])) ?? ""
             for pid in pids.split(separator: "\n").compactMap({ Int32($0) }) { kill(pid, SIGKILL) }
         }
         for ns in [a, b] {
             // `try?`: a namespace already gone is what removal wants.
-            _ = try? await run("/usr/sbin/ip", ["netns", "del", ns])
+            _ = try? runNow("/usr/sbin/ip", ["netns", "del", ns])
         }
     }
 }
 
-struct HostError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+/// A failure of a host helper, saying what happened.
+public struct HostError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }
 
 /// Runs a command to its end; throws with its output when it fails.
 @discardableResult
-func run(_ path: String, _ arguments: [String], environment: [String: String] = [:]) async throws -> String {
+public func run(_ path: String, _ arguments: [String], environment: [String: String] = [:]) async throws -> String {
+    try await onOwnThread { try runNow(path, arguments, environment: environment) }
+}
+
+/// ``run(_:_:environment:)``, blocking the calling thread.
+@discardableResult
+public func runNow(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws -> String {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
@@ -69,26 +86,28 @@ func run(_ path: String, _ arguments: [String], environment: [String: String] = 
     process.standardOutput = pipe
     process.standardError = pipe
     try process.run()
-    let output = try await onOwnThread {
-        return String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    }
-    let status = await reap(process)
+    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let status = reapNow(process)
     guard status == 0 else {
         throw HostError("\(path) \(arguments.joined(separator: " ")) failed (\(status)): \(output)")
     }
     return output
 }
 
-/// A long-running program in a namespace whose output lines the test reads. It ends when ``stop()`` closes its
-/// standard input (the probe's signal to say goodbye and exit) or, for other programs, sends SIGTERM.
-final class HostProcess: @unchecked Sendable {  // Unchecked: `output` is read and written under `lock`.
-    let process = Process()
+/// A long-running program in a namespace whose output lines are read, each with the time it arrived. It ends when
+/// ``stop()`` closes its standard input (the probe's signal to say goodbye and exit) or, for other programs, sends
+/// SIGTERM.
+public final class HostProcess: @unchecked Sendable {  // Unchecked: `output` is read and written under `lock`.
+    public let process = Process()
+    /// When the program was started.
+    public let started = ContinuousClock.now
     private let input = Pipe()
     private let lock = NSLock()
-    private var output: [String] = []
-    let name: String
+    private var output: [(text: String, at: ContinuousClock.Instant)] = []
+    public let name: String
 
-    init(in namespace: String, _ command: [String], environment: [String: String] = [:]) throws {
+    /// Starts `command` in `namespace`.
+    public init(in namespace: String, _ command: [String], environment: [String: String] = [:]) throws {
         name = command.joined(separator: " ")
         process.executableURL = URL(fileURLWithPath: "/usr/sbin/ip")
         process.arguments = ["netns", "exec", namespace] + command
@@ -107,37 +126,49 @@ final class HostProcess: @unchecked Sendable {  // Unchecked: `output` is read a
                 while let newline = pending.firstIndex(of: 10) {
                     let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
                     pending = Data(pending[(newline + 1)...])
-                    lock.withLock { output.append(line) }
+                    let now = ContinuousClock.now
+                    lock.withLock { output.append((line, now)) }
                 }
             }
         }.start()
     }
 
-    var lines: [String] { lock.withLock { output } }
+    /// Every line printed so far.
+    public var lines: [String] { lock.withLock { output.map(\.text) } }
+
+    /// How many lines printed so far satisfy `matches`.
+    public func count(_ matches: (String) -> Bool) -> Int { lock.withLock { output.filter { matches($0.text) }.count } }
 
     /// The first line (after the first `after` lines) that satisfies `matches`, waiting at most `timeout`; throws
     /// with everything printed so far.
     @discardableResult
-    func line(
+    nonisolated(nonsending) public func line(
         _ what: String, after: Int = 0, timeout: Duration = .seconds(15), _ matches: (String) -> Bool
     ) async throws -> String {
+        try await timedLine(what, after: after, timeout: timeout, matches).text
+    }
+
+    /// ``line(_:after:timeout:_:)`` with the moment the line arrived.
+    nonisolated(nonsending) public func timedLine(
+        _ what: String, after: Int = 0, timeout: Duration = .seconds(15), _ matches: (String) -> Bool
+    ) async throws -> (text: String, at: ContinuousClock.Instant) {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            if let found = lines.dropFirst(after).first(where: matches) { return found }
-            try await Task.sleep(for: .milliseconds(10))
+            if let found = lock.withLock({ output.dropFirst(after).first { matches($0.text) } }) { return found }
+            try await Task.sleep(for: .milliseconds(2))
         }
         throw HostError("\(name): no line with \(what) within \(timeout); it printed: \(lines)")
     }
 
     /// Closes standard input (a probe says goodbye and exits), then SIGTERM after a second, SIGKILL after two.
-    func stop() async {
+    public func stop() async {
         // `try?`: a program that already exited has closed its end; nothing is lost.
         try? input.fileHandleForWriting.close()
         await reap(process, timeout: .seconds(1))
     }
 
     /// Sends SIGTERM (for programs that do not read their standard input) and waits for the exit.
-    func terminate() async {
+    public func terminate() async {
         kill(process.processIdentifier, SIGTERM)
         await stop()
     }
@@ -145,14 +176,17 @@ final class HostProcess: @unchecked Sendable {  // Unchecked: `output` is read a
 
 /// avahi-daemon on one of the hosts, with a D-Bus of its own (so avahi-browse and avahi-publish in that namespace
 /// talk to it and to nothing on the machine), its pid file on a private tmpfs, IPv4 only, on the veth only.
-final class AvahiDaemon: Sendable {
+public final class AvahiDaemon: Sendable {
     let folder: URL
     let bus: HostProcess
     let daemon: HostProcess
     let namespace: String
-    var environment: [String: String] { ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(folder.path)/bus.sock"] }
+    /// What avahi's clients need to reach this daemon's bus.
+    public var environment: [String: String] { ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(folder.path)/bus.sock"] }
 
-    init(in namespace: String, interface: String, hostName: String) async throws {
+    /// Starts the bus and the daemon in `namespace`, on `interface`, as `hostName`; returns once avahi says it is up.
+    /// `ratelimitBurst` is avahi's packet rate limit (a benchmark that floods it raises it).
+    public init(in namespace: String, interface: String, hostName: String, ratelimitBurst: Int = 1_000) async throws {
         self.namespace = namespace
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("orchard-avahi-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -176,7 +210,7 @@ final class AvahiDaemon: Sendable {
         allow-interfaces=\(interface)
         enable-dbus=yes
         ratelimit-interval-usec=1000000
-        ratelimit-burst=1000
+        ratelimit-burst=\(ratelimitBurst)
         [wide-area]
         enable-wide-area=no
         [publish]
@@ -209,11 +243,12 @@ final class AvahiDaemon: Sendable {
     }
 
     /// An avahi client (avahi-browse, avahi-publish) in the daemon's namespace, on its bus.
-    func client(_ command: [String]) throws -> HostProcess {
+    public func client(_ command: [String]) throws -> HostProcess {
         try HostProcess(in: namespace, command, environment: environment)
     }
 
-    func stop() async {
+    /// Stops the daemon and its bus.
+    public func stop() async {
         await daemon.terminate()
         await bus.terminate()
         // `try?`: a leftover temporary folder is harmless.
