@@ -37,8 +37,8 @@ struct ListenerTests {
         try await withListener(first, handler: { _ in }) { port async throws in
             let states = Recorder<NetworkListener<TCP>.State>()
             let second = NetworkListener(for: local(port), using: { TCP() }).onStateUpdate { _, s in states.append(s) }
-            await #expect(throws: NWError.posix(EADDRINUSE)) { try await second.run { _ in } }
-            #expect(states.all == [.failed(.posix(EADDRINUSE))])
+            await #expect(throws: NWError.posix(.EADDRINUSE)) { try await second.run { _ in } }
+            #expect(states.all == [.failed(.posix(.EADDRINUSE))])
         }
     }
 

@@ -165,7 +165,7 @@ struct StreamingTests {
         }
         #expect(ContinuousClock.now - start < .seconds(10))
         let error = try #require(failure as? NWError)
-        #expect(error == .connectionReset || error == .connectionClosed || error == .posix(EPIPE), "\(error)")
+        #expect(error == .connectionReset || error == .connectionClosed || error == .posix(.EPIPE), "\(error)")
         if case .failed = await c.state {
         } else if await c.state != .ready {
             Issue.record("state \(await c.state)")

@@ -7,9 +7,14 @@ import NIOSSL
 #endif
 
 /// An error reported by a connection or a listener, saying what happened.
-public enum NWError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// A system error, named by its errno value (for example ECONNREFUSED, ECONNRESET, ETIMEDOUT).
-    case posix(Int32)
+///
+/// `.posix` carries a `POSIXErrorCode` as Apple's does (`if case .posix(.ECONNREFUSED) = error`). Linux difference:
+/// Apple's `.dns` carries a `DNSServiceErrorType` and `.tls` an `OSStatus`, codes of Apple's own DNS-SD and Security
+/// libraries, which Linux does not have; here they carry text naming what failed (the host, the TLS alert or
+/// check), and the other cases name failures Apple reports through those codes or its logs.
+public enum NWError: Error, Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
+    /// A system error (for example `.ECONNREFUSED`, `.ECONNRESET`, `.ETIMEDOUT`).
+    case posix(POSIXErrorCode)
     /// Name resolution failed for the named host.
     case dns(String)
     /// The TLS handshake or record layer failed; the text gives the reason.
@@ -28,11 +33,11 @@ public enum NWError: Error, Sendable, Equatable, CustomStringConvertible {
     case transport(String)
 
     /// errno for a refused connection.
-    public static let connectionRefused = NWError.posix(ECONNREFUSED)
+    public static let connectionRefused = NWError.posix(.ECONNREFUSED)
     /// errno for a reset connection.
-    public static let connectionReset = NWError.posix(ECONNRESET)
+    public static let connectionReset = NWError.posix(.ECONNRESET)
     /// errno for a timeout.
-    public static let timedOut = NWError.posix(ETIMEDOUT)
+    public static let timedOut = NWError.posix(.ETIMEDOUT)
 
     /// A human-readable explanation.
     public var description: String {
@@ -40,16 +45,16 @@ public enum NWError: Error, Sendable, Equatable, CustomStringConvertible {
         case .posix(let code):
             let name: String
             switch code {
-            case ECONNREFUSED: name = "connection refused"
-            case ECONNRESET: name = "connection reset by peer"
-            case ETIMEDOUT: name = "timed out"
-            case EPIPE: name = "broken pipe"
-            case EADDRINUSE: name = "address already in use"
-            case ENETUNREACH: name = "network unreachable"
-            case EHOSTUNREACH: name = "host unreachable"
-            default: name = String(cString: strerror(code))
+            case .ECONNREFUSED: name = "connection refused"
+            case .ECONNRESET: name = "connection reset by peer"
+            case .ETIMEDOUT: name = "timed out"
+            case .EPIPE: name = "broken pipe"
+            case .EADDRINUSE: name = "address already in use"
+            case .ENETUNREACH: name = "network unreachable"
+            case .EHOSTUNREACH: name = "host unreachable"
+            default: name = String(cString: strerror(code.rawValue))
             }
-            return "POSIX error \(code): \(name)"
+            return "POSIX error \(code.rawValue): \(name)"
         case .dns(let host): return "name resolution failed for \(host)"
         case .tls(let reason): return "TLS failure: \(reason)"
         case .messageTooLarge(let length, let limit):
@@ -62,12 +67,15 @@ public enum NWError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The same text as ``description``.
+    public var debugDescription: String { description }
+
     /// Whether the error is worth retrying in the waiting state (the peer may become reachable).
     var isTransient: Bool {
         switch self {
         case .posix(let c):
             // ENOENT: a Unix domain socket path that does not exist yet.
-            return c == ECONNREFUSED || c == ENETUNREACH || c == EHOSTUNREACH || c == ECONNRESET || c == ENOENT
+            return [.ECONNREFUSED, .ENETUNREACH, .EHOSTUNREACH, .ECONNRESET, .ENOENT].contains(c)
         case .dns: return true
         default: return false
         }
@@ -82,7 +90,7 @@ public enum NWError: Error, Sendable, Equatable, CustomStringConvertible {
             case .malformed(let why): return .malformedMessage(why)
             }
         }
-        if let e = error as? IOError { return .posix(e.errnoCode) }
+        if let e = error as? IOError { return .posix(POSIXErrorCode(rawValue: e.errnoCode) ?? .EIO) }
         if let e = error as? NIOConnectionError {
             if e.dnsAAAAError != nil && e.dnsAError != nil && e.connectionErrors.isEmpty {
                 return .dns(e.host)
@@ -92,7 +100,7 @@ public enum NWError: Error, Sendable, Equatable, CustomStringConvertible {
         }
         if let e = error as? ChannelError {
             switch e {
-            case .connectTimeout: return .posix(ETIMEDOUT)
+            case .connectTimeout: return .timedOut
             case .ioOnClosedChannel, .alreadyClosed, .eof, .outputClosed: return .connectionClosed
             default: return .transport("channel error: \(e)")
             }

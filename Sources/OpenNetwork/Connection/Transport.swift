@@ -286,7 +286,7 @@ final class HandshakeObserver: ChannelInboundHandler, RemovableChannelHandler {
         let nanos = Transport.nanoseconds(timeout)
         timer = context.eventLoop.scheduleTask(in: .nanoseconds(nanos)) {
             let (me, ctx) = bound.value
-            me.finish(.failure(NWError.posix(ETIMEDOUT)))
+            me.finish(.failure(NWError.timedOut))
             ctx.close(promise: nil)
         }
     }

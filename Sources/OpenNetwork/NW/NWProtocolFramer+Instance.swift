@@ -151,7 +151,7 @@ extension NWProtocolFramer {
         /// Writes the next `length` bytes of the message being sent (within `handleOutput`). Throws when the message
         /// has fewer bytes left.
         public func writeOutputNoCopy(length: Int) throws {
-            guard length >= 0, length <= content.count else { throw NWError.posix(EINVAL) }
+            guard length >= 0, length <= content.count else { throw NWError.posix(.EINVAL) }
             output.append(content.take(length))
         }
 
