@@ -104,6 +104,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOTLS", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -120,6 +122,10 @@ let package = Package(
                 "SeedNetworkTLS", "SeedNetworkIPOptions", "SeedNetworkParameters", "SeedNetworkSendReceive",
                 "SeedNetworkChunks", "SeedNetworkTLV", "SeedNetworkCoder", "SeedNetworkWiFiAware", "WiFiAware",
                 .product(name: "Logging", package: "swift-log"),
+                // An independent WebSocket implementation to test ours against, both ways.
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ]),
         .executableTarget(
             name: "TicTacToe", dependencies: ["OpenNetwork", .product(name: "Crypto", package: "swift-crypto")],

@@ -87,6 +87,11 @@ enum Transport {
             tlsContext = nil
         }
         let sni = serverName
+        // The Host header of a WebSocket upgrade: the name (or address) and port connected to.
+        let webSocketHost: String? = {
+            guard case .hostPort(let h, let p) = endpoint else { return nil }
+            return h.name.contains(":") ? "[\(h.name)]:\(p.rawValue)" : "\(h.name):\(p.rawValue)"
+        }()
         let initializer: @Sendable (Channel) -> EventLoopFuture<Established> = { channel in
             channel.eventLoop.makeCompletedFuture {
                 try configure(
@@ -95,7 +100,7 @@ enum Transport {
                         { try NIOSSLClientHandler(context: ctx, serverHostname: sni) }
                     },
                     expectedName: config.tls?.peerVerification == true && config.tls?.preSharedKeys.isEmpty == true
-                        ? sni : nil)
+                        ? sni : nil, host: webSocketHost)
             }
         }
         switch endpoint {
@@ -142,7 +147,7 @@ enum Transport {
     /// channel.
     static func configure(
         channel: Channel, config: ProtocolStackConfiguration,
-        tls: (() throws -> ChannelHandler)?, expectedName: String? = nil
+        tls: (() throws -> ChannelHandler)?, expectedName: String? = nil, isServer: Bool = false, host: String? = nil
     ) throws -> Established {
         let sync = channel.pipeline.syncOperations
         let ready: EventLoopFuture<String?>
@@ -161,7 +166,14 @@ enum Transport {
             try sync.addHandler(IdleStateHandler(allTimeout: .nanoseconds(nanoseconds(idle))))
             try sync.addHandler(IdleTimeoutHandler())
         }
-        let io = ConnectionIO(isDatagram: config.transport == .udp)
+        let io = ConnectionIO(isDatagram: config.isMessageTransport)
+        if case .webSocket(let path) = config.framing {
+            // The connection's handler joins the pipeline once the upgrade is done; ready after TLS and the upgrade.
+            let upgraded = try WebSocketPipeline.configure(
+                channel: channel, io: io, isServer: isServer, host: host, path: path,
+                maximumMessageSize: config.maximumMessageSize)
+            return (channel, io, ready.flatMap { alpn in upgraded.map { alpn } })
+        }
         try sync.addHandler(ConnectionHandler(io: io))
         return (channel, io, ready)
     }

@@ -188,7 +188,7 @@ public final class NetworkListener<ApplicationProtocol: NetworkProtocolOptions>:
                     channel: channel, config: config,
                     tls: sslContext.map { ctx in
                         { NIOSSLServerHandler(context: ctx) }
-                    })
+                    }, isServer: true)
             }
         }
         let bootstrap = ServerBootstrap(group: Transport.group)

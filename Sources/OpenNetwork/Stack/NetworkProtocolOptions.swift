@@ -38,6 +38,15 @@ public struct ProtocolStackConfiguration: Sendable {
         case none
         case tlv(typeWidth: Int, lengthWidth: Int)
         case coder
+        /// WebSocket messages, after an HTTP upgrade to `path`.
+        case webSocket(path: String)
+    }
+
+    /// Whether each message travels as one buffer of the data path (datagrams, WebSocket messages).
+    var isMessageTransport: Bool {
+        if transport == .udp { return true }
+        if case .webSocket = framing { return true }
+        return false
     }
 }
 

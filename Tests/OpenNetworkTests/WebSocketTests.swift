@@ -1,0 +1,200 @@
+import Foundation
+import Hummingbird
+import HummingbirdWSClient
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import OpenNetwork
+import Testing
+
+/// WebSocket in a stack: our client and listener with each other, and each against an independent implementation
+/// (Hummingbird's WebSocket server and client); text, binary, large and fragmented-by-the-peer messages; an HTTP
+/// request that is not an upgrade, and a peer breaking the protocol.
+@Suite("WebSocket", .timeLimit(.minutes(1)), .serialized)
+struct WebSocketTests {
+    /// Our listener: echoes each message with "echo " in front (text stays text, binary stays binary).
+    static func echoListener() -> (NetworkListener<WebSocket>, Task<Void, any Error>) {
+        let listener = NetworkListener(for: .hostPort(host: "127.0.0.1", port: .any)) { WebSocket { TCP() } }
+        let serving = Task {
+            try await listener.run { connection in
+                for try await (content, metadata) in connection.messages {
+                    try await connection.send(Data("echo ".utf8) + content, opcode: metadata.opcode)
+                }
+            }
+        }
+        return (listener, serving)
+    }
+
+    @Test func ourClientAndListenerTalk() async throws {
+        let (listener, serving) = Self.echoListener()
+        defer { serving.cancel() }
+        let port = try #require(try await waitReady(listener))
+        let connection = NetworkConnection(to: .hostPort(host: "127.0.0.1", port: port)) {
+            WebSocket(path: "/echo") { TCP() }
+        }
+        try await connection.send("hello")
+        let (text, textMetadata) = try await connection.receive()
+        #expect(String(decoding: text, as: UTF8.self) == "echo hello" && textMetadata.opcode == .text)
+        let large = Data((0..<1_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        try await connection.send(large)
+        let (bytes, bytesMetadata) = try await connection.receive()
+        #expect(bytes == Data("echo ".utf8) + large && bytesMetadata.opcode == .binary)
+        await #expect(throws: NWError.self) { try await connection.send(Data([0xFF, 0xFE]), opcode: .text) }
+        await connection.cancel()
+    }
+
+    @Test func ourClientTalksToHummingbirdsServer() async throws {
+        let router = Router(context: BasicWebSocketRequestContext.self)
+        router.ws("/chat") { inbound, outbound, _ in
+            for try await message in inbound.messages(maxSize: 1 << 22) {
+                switch message {
+                case .text(let text): try await outbound.write(.text("hb " + text))
+                case .binary(let bytes): try await outbound.write(.binary(bytes))
+                }
+            }
+        }
+        var configuration = WebSocketServerConfiguration()
+        configuration.maxFrameSize = 1 << 22
+        let port = PortBox()
+        let app = Application(
+            router: router,
+            server: .http1WebSocketUpgrade(webSocketRouter: router, configuration: .init(ws: configuration)),
+            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { await port.set($0.localAddress?.port ?? 0) })
+        let server = Task { try await app.runService() }
+        defer { server.cancel() }
+        let bound = try await port.wait()
+
+        let connection = NetworkConnection(
+            to: .hostPort(host: "127.0.0.1", port: NWEndpoint.Port(rawValue: UInt16(bound)))
+        ) {
+            WebSocket(path: "/chat") { TCP() }
+        }
+        try await connection.send("ping")
+        let (reply, metadata) = try await connection.receive()
+        #expect(String(decoding: reply, as: UTF8.self) == "hb ping" && metadata.opcode == .text)
+        let payload = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0) })
+        try await connection.send(payload)
+        let (echoed, echoedMetadata) = try await connection.receive()
+        #expect(echoed == payload && echoedMetadata.opcode == .binary)
+        await connection.cancel()
+
+        // A path the server does not serve: the upgrade is refused, and the connection fails saying so.
+        let refused = NetworkConnection(
+            to: .hostPort(host: "127.0.0.1", port: NWEndpoint.Port(rawValue: UInt16(bound)))
+        ) {
+            WebSocket(path: "/nowhere") { TCP() }
+        }
+        await #expect(throws: NWError.self) { try await refused.send("anyone?") }
+    }
+
+    @Test func hummingbirdsClientTalksToOurListener() async throws {
+        let (listener, serving) = Self.echoListener()
+        defer { serving.cancel() }
+        let port = try #require(try await waitReady(listener))
+        let replies = Recorder<String>()
+        var configuration = WebSocketClientConfiguration()
+        configuration.maxFrameSize = 1 << 22
+        _ = try await WebSocketClient.connect(
+            url: "ws://127.0.0.1:\(port.rawValue)/any", configuration: configuration, logger: Logger(label: "hb-client")
+        ) { inbound, outbound, _ in
+            try await outbound.write(.text("from hummingbird"))
+            try await outbound.write(.binary(ByteBuffer(bytes: [1, 2, 3])))
+            var messages = inbound.messages(maxSize: 1 << 22).makeAsyncIterator()
+            for _ in 0..<2 {
+                switch try await messages.next() {
+                case .text(let text): replies.append("text:" + text)
+                case .binary(let bytes):
+                    replies.append("binary:" + bytes.readableBytesView.map(String.init).joined(separator: ","))
+                case nil: replies.append("end")
+                }
+            }
+        }
+        #expect(replies.all == ["text:echo from hummingbird", "binary:101,99,104,111,32,1,2,3"])
+    }
+
+    /// An attacker's requests: plain HTTP (no upgrade) gets 426 and a close; frames a client must mask, unmasked,
+    /// fail that connection. The listener serves the next client as before.
+    @Test func nonWebSocketRequestsAndBrokenFramesAreTurnedAway() async throws {
+        let (listener, serving) = Self.echoListener()
+        defer { serving.cancel() }
+        let port = try #require(try await waitReady(listener))
+        let raw = NetworkConnection(to: .hostPort(host: "127.0.0.1", port: port)) { TCP() }
+        try await raw.send(Data("GET / HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        var answer = Data()
+        while true {
+            do {
+                let (chunk, metadata) = try await raw.receive(atLeast: 1, atMost: 4096)
+                answer.append(chunk)
+                if metadata.isComplete { break }
+            } catch { break }
+        }
+        #expect(String(decoding: answer, as: UTF8.self).hasPrefix("HTTP/1.1 426"))
+        await raw.cancel()
+
+        // A client that upgrades properly, then sends a frame without the mask a client must use.
+        let sloppy = NetworkConnection(to: .hostPort(host: "127.0.0.1", port: port)) { TCP() }
+        try await sloppy.send(
+            Data(
+                ("GET / HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                    + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n").utf8))
+        var handshake = Data()
+        while !String(decoding: handshake, as: UTF8.self).contains("\r\n\r\n") {
+            handshake.append(try await sloppy.receive(atLeast: 1, atMost: 4096).content)
+        }
+        #expect(String(decoding: handshake, as: UTF8.self).hasPrefix("HTTP/1.1 101"))
+        try await sloppy.send(Data([0x81, 0x05]) + Data("hello".utf8))
+        var after = Data()
+        while true {
+            do {
+                let (chunk, metadata) = try await sloppy.receive(atLeast: 1, atMost: 4096)
+                after.append(chunk)
+                if metadata.isComplete { break }
+            } catch { break }
+        }
+        // A close frame with 1002 (protocol error), and no echo.
+        #expect(after.starts(with: [0x88, 0x02, 0x03, 0xEA]), "\(Array(after))")
+        #expect(!String(decoding: after, as: UTF8.self).contains("echo"))
+        await sloppy.cancel()
+
+        let client = NetworkConnection(to: .hostPort(host: "127.0.0.1", port: port)) { WebSocket { TCP() } }
+        try await client.send("still there?")
+        let (reply, _) = try await client.receive()
+        #expect(String(decoding: reply, as: UTF8.self) == "echo still there?")
+        await client.cancel()
+    }
+
+    @Test func webSocketOverTLS() async throws {
+        let identity = try TLSIdentity.selfSigned()
+        let listener = NetworkListener(for: .hostPort(host: "127.0.0.1", port: .any)) {
+            WebSocket { TLS().localIdentity(identity) }
+        }
+        let serving = Task {
+            try await listener.run { connection in
+                for try await (content, _) in connection.messages { try await connection.send(content) }
+            }
+        }
+        defer { serving.cancel() }
+        let port = try #require(try await waitReady(listener))
+        let connection = NetworkConnection(to: .hostPort(host: "localhost", port: port)) {
+            WebSocket { TLS().trustRoots([identity.trustRoot]) }
+        }
+        try await connection.send(Data("secret".utf8))
+        let (reply, _) = try await connection.receive()
+        #expect(reply == Data("secret".utf8))
+        await connection.cancel()
+    }
+}
+
+/// A port learned from a server's start.
+actor PortBox {
+    private var port: Int?
+    func set(_ value: Int) { port = value }
+    func wait() async throws -> Int {
+        for _ in 0..<2000 {
+            if let port { return port }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        throw NWError.timedOut
+    }
+}
