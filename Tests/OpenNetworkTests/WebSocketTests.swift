@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Hummingbird
 import HummingbirdWSClient
@@ -196,5 +197,131 @@ actor PortBox {
             try await Task.sleep(for: .milliseconds(5))
         }
         throw NWError.timedOut
+    }
+}
+
+/// NWProtocolWebSocket: the callback API's WebSocket, as apps written for Apple's systems use it.
+@Suite("NWProtocolWebSocket", .timeLimit(.minutes(1)), .serialized)
+struct NWWebSocketTests {
+    typealias Received = (data: Data?, opcode: NWProtocolWebSocket.Opcode?, error: NWError?)
+
+    static func parameters(autoReplyPing: Bool) -> NWParameters {
+        let parameters = NWParameters.tcp
+        let options = NWProtocolWebSocket.Options()
+        options.autoReplyPing = autoReplyPing
+        parameters.defaultProtocolStack.applicationProtocols.insert(options, at: 0)
+        return parameters
+    }
+
+    static func send(_ connection: NWConnection, _ data: Data?, _ opcode: NWProtocolWebSocket.Opcode) async -> NWError?
+    {
+        await withCheckedContinuation { (done: CheckedContinuation<NWError?, Never>) in
+            let context = NWConnection.ContentContext(
+                identifier: "\(opcode)", metadata: [NWProtocolWebSocket.Metadata(opcode: opcode)])
+            connection.send(
+                content: data, contentContext: context, isComplete: true,
+                completion: .contentProcessed { done.resume(returning: $0) })
+        }
+    }
+
+    static func receive(_ connection: NWConnection) async -> Received {
+        await withCheckedContinuation { (got: CheckedContinuation<Received, Never>) in
+            connection.receiveMessage { data, context, _, error in
+                let metadata =
+                    context?.protocolMetadata(definition: NWProtocolWebSocket.definition)
+                    as? NWProtocolWebSocket.Metadata
+                got.resume(returning: (data, metadata?.opcode, error))
+            }
+        }
+    }
+
+    @Test func anNWListenerAndNWConnectionTalkWebSocketWithOpcodesAndPings() async throws {
+        let queue = DispatchQueue(label: "nw-websocket")
+        let pongs = Recorder<String>()
+        let (listener, port) = try await NWFramerTests.listen(Self.parameters(autoReplyPing: false), queue: queue) {
+            connection in
+            Task {
+                // Echo one message with its opcode, then ping and record the answer.
+                let first = await Self.receive(connection)
+                _ = await Self.send(connection, first.data, first.opcode ?? .binary)
+                _ = await Self.send(connection, Data("p1".utf8), .ping)
+                let pong = await Self.receive(connection)
+                pongs.append(
+                    "\(pong.opcode.map { "\($0)" } ?? "none") \(pong.data.map { String(decoding: $0, as: UTF8.self) } ?? "")"
+                )
+            }
+        }
+        defer { listener.cancel() }
+
+        // A client that answers pings itself (autoReplyPing true): the server gets the pong.
+        let automatic = NWConnection(
+            to: .url(URL(string: "ws://127.0.0.1:\(port.rawValue)/chat?room=1")!),
+            using: Self.parameters(autoReplyPing: true))
+        automatic.start(queue: queue)
+        #expect(await Self.send(automatic, Data("hello".utf8), .text) == nil)
+        let echoed = await Self.receive(automatic)
+        #expect(echoed.data == Data("hello".utf8) && echoed.opcode == .text)
+        try await pongs.waitFor("the first pong") { $0 == "pong p1" }
+        automatic.cancel()
+
+        // A client that does not: the ping reaches it as a message, and it answers.
+        let manual = NWConnection(
+            to: .url(URL(string: "ws://127.0.0.1:\(port.rawValue)/")!), using: Self.parameters(autoReplyPing: false))
+        manual.start(queue: queue)
+        #expect(await Self.send(manual, Data([1, 2, 3]), .binary) == nil)
+        let bytes = await Self.receive(manual)
+        #expect(bytes.data == Data([1, 2, 3]) && bytes.opcode == .binary)
+        let ping = await Self.receive(manual)
+        #expect(ping.opcode == .ping && ping.data == Data("p1".utf8))
+        #expect(await Self.send(manual, ping.data, .pong) == nil)
+        try await pongs.waitFor("the second pong") { $0.hasPrefix("pong") && pongs.all.count == 2 }
+        manual.cancel()
+    }
+
+    @Test func additionalHeadersReachTheServerAndAWssURLNeedsTLS() async throws {
+        let router = Router(context: BasicWebSocketRequestContext.self)
+        router.ws("/secure") { request, _ in
+            request.headers[.authorization] == "Bearer 42" ? .upgrade([:]) : .dontUpgrade
+        } onUpgrade: { inbound, outbound, _ in
+            for try await message in inbound.messages(maxSize: 1 << 20) {
+                if case .text(let text) = message { try await outbound.write(.text("authorized " + text)) }
+            }
+        }
+        let port = PortBox()
+        let app = Application(
+            router: router, server: .http1WebSocketUpgrade(webSocketRouter: router),
+            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { await port.set($0.localAddress?.port ?? 0) })
+        let server = Task { try await app.runService() }
+        defer { server.cancel() }
+        let bound = try await port.wait()
+        let queue = DispatchQueue(label: "nw-websocket-headers")
+
+        let parameters = Self.parameters(autoReplyPing: true)
+        (parameters.webSocketOptionsForTest)?.setAdditionalHeaders([(name: "Authorization", value: "Bearer 42")])
+        let connection = NWConnection(to: .url(URL(string: "ws://127.0.0.1:\(bound)/secure")!), using: parameters)
+        connection.start(queue: queue)
+        #expect(await Self.send(connection, Data("me".utf8), .text) == nil)
+        let reply = await Self.receive(connection)
+        #expect(reply.data == Data("authorized me".utf8))
+        connection.cancel()
+
+        let plain = NWConnection(
+            to: .url(URL(string: "wss://127.0.0.1:\(bound)/secure")!), using: Self.parameters(autoReplyPing: true))
+        let states = Recorder<NWConnection.State>()
+        plain.stateUpdateHandler = { states.append($0) }
+        plain.start(queue: queue)
+        try await states.waitFor("the refusal") {
+            if case .failed(let error) = $0 { return "\(error)".contains("asks for TLS") }
+            return false
+        }
+        plain.cancel()
+    }
+}
+
+extension NWParameters {
+    /// The WebSocket options the test put in the stack.
+    fileprivate var webSocketOptionsForTest: NWProtocolWebSocket.Options? {
+        defaultProtocolStack.applicationProtocols.lazy.compactMap { $0 as? NWProtocolWebSocket.Options }.first
     }
 }

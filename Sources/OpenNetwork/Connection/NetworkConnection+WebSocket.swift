@@ -41,6 +41,25 @@ extension NetworkConnection where ApplicationProtocol == WebSocket {
         }
     }
 
+    /// Sends one message with the RFC 6455 opcode `opcode` (the NW API's pings, pongs and closes as well).
+    nonisolated(nonsending) func send(_ content: Data, opcodeByte: UInt8) async throws {
+        try await withIO { io in
+            try await io.send(byteCount: content.count + 1) { buffer in
+                buffer.writeInteger(opcodeByte)
+                buffer.writeBytes(content)
+            }
+        }
+    }
+
+    /// Receives one message with its RFC 6455 opcode.
+    nonisolated(nonsending) func receiveWithOpcode() async throws -> (Data, UInt8) {
+        try await withIO { io in
+            var message = try await io.readDatagram()
+            let kind = message.readInteger(as: UInt8.self) ?? WebSocketMessageHandler.binary
+            return (Data(message.readableBytesView), kind)
+        }
+    }
+
     /// Every received message, until the peer closes (then the sequence ends) or the connection fails.
     public var messages: NetworkMessages<Data, WebSocket.Metadata> {
         NetworkMessages { [self] in

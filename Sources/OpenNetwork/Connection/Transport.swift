@@ -68,6 +68,10 @@ enum Transport {
             }
             throw lastError
         }
+        if case .url(let url) = endpoint {
+            let (hostPort, adjusted) = try resolve(url, config: config)
+            return try await connect(to: hostPort, config: adjusted)
+        }
         if config.transport == .quic { throw QUIC.unavailable }
         if config.transport == .udp { return try await connectUDP(to: endpoint, config: config) }
         // One read per wakeup: the inbound buffer's mark holds within one read (see ConnectionBuffers.largestRead).
@@ -104,7 +108,7 @@ enum Transport {
             }
         }
         switch endpoint {
-        case .service: preconditionFailure("service endpoints are resolved above")
+        case .service, .url: preconditionFailure("service and URL endpoints are resolved above")
         case .unix(let path):
             return try await bootstrap.connect(unixDomainSocketPath: path, channelInitializer: initializer)
         case .hostPort(let host, let port):
@@ -143,6 +147,29 @@ enum Transport {
         }
     }
 
+    /// A URL endpoint as a host and port, and the stack with a WebSocket layer's path taken from the URL.
+    static func resolve(
+        _ url: URL, config: ProtocolStackConfiguration
+    ) throws -> (NWEndpoint, ProtocolStackConfiguration) {
+        guard let host = url.host, !host.isEmpty else { throw NWError.transport("the URL \(url) has no host") }
+        let scheme = url.scheme?.lowercased() ?? ""
+        let secure = scheme == "wss" || scheme == "https"
+        if secure && config.tls == nil {
+            throw NWError.transport("the URL \(url) asks for TLS (\(scheme)) but the stack has none")
+        }
+        guard let port = UInt16(exactly: url.port ?? (secure ? 443 : 80)) else {
+            throw NWError.transport("the URL \(url) has an invalid port")
+        }
+        var adjusted = config
+        if case .webSocket(var settings) = config.framing {
+            var target = url.path.isEmpty ? "/" : url.path
+            if let query = url.query { target += "?" + query }
+            settings.path = target
+            adjusted.framing = .webSocket(settings)
+        }
+        return (.hostPort(host: NWEndpoint.Host(host), port: NWEndpoint.Port(rawValue: port)), adjusted)
+    }
+
     /// Adds TLS (if any), the handshake observer and the connection's handler (with a fresh data path) to a fresh
     /// channel.
     static func configure(
@@ -167,10 +194,10 @@ enum Transport {
             try sync.addHandler(IdleTimeoutHandler())
         }
         let io = ConnectionIO(isDatagram: config.isMessageTransport)
-        if case .webSocket(let path) = config.framing {
+        if case .webSocket(let settings) = config.framing {
             // The connection's handler joins the pipeline once the upgrade is done; ready after TLS and the upgrade.
             let upgraded = try WebSocketPipeline.configure(
-                channel: channel, io: io, isServer: isServer, host: host, path: path,
+                channel: channel, io: io, isServer: isServer, host: host, settings: settings,
                 maximumMessageSize: config.maximumMessageSize)
             return (channel, io, ready.flatMap { alpn in upgraded.map { alpn } })
         }

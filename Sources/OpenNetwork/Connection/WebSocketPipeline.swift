@@ -8,7 +8,8 @@ import NIOWebSocket
 enum WebSocketPipeline {
     /// Adds the handlers; returns the future that completes once the upgrade is done (or fails saying why not).
     static func configure(
-        channel: any Channel, io: ConnectionIO, isServer: Bool, host: String?, path: String, maximumMessageSize: Int
+        channel: any Channel, io: ConnectionIO, isServer: Bool, host: String?, settings: WebSocket.Settings,
+        maximumMessageSize: Int
     ) throws -> EventLoopFuture<Void> {
         let sync = channel.pipeline.syncOperations
         let watcher = WebSocketUpgradeWatcher(promise: channel.eventLoop.makePromise())
@@ -18,7 +19,7 @@ enum WebSocketPipeline {
             isServer
             ? UpgradeRequiredResponder()
             : UpgradeRequestWriter(
-                host: host ?? "localhost", path: path)
+                host: host ?? "localhost", path: settings.path, headers: settings.additionalHeaders)
         let bound = NIOLoopBound((watcher, httpSide), eventLoop: channel.eventLoop)
         let frameLimit = min(maximumMessageSize, Int(UInt32.max))
         let finish: @Sendable (any Channel) -> EventLoopFuture<Void> = { channel in
@@ -32,7 +33,7 @@ enum WebSocketPipeline {
                     NIOWebSocketFrameAggregator(
                         minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 4_096,
                         maxAccumulatedFrameSize: maximumMessageSize))
-                try sync.addHandler(WebSocketMessageHandler(isClient: !isServer))
+                try sync.addHandler(WebSocketMessageHandler(isClient: !isServer, autoReplyPing: settings.autoReplyPing))
                 try sync.addHandler(ConnectionHandler(io: io))
                 watcher.upgraded()
             }
@@ -65,14 +66,21 @@ final class WebSocketMessageHandler: ChannelDuplexHandler, RemovableChannelHandl
     typealias OutboundIn = ByteBuffer
     typealias OutboundOut = WebSocketFrame
 
-    /// The opcode byte in front of a message on the data path.
-    static let text: UInt8 = 1
-    static let binary: UInt8 = 2
+    /// The opcode byte in front of a message on the data path (RFC 6455's opcode values).
+    static let text: UInt8 = 0x1
+    static let binary: UInt8 = 0x2
+    static let close: UInt8 = 0x8
+    static let ping: UInt8 = 0x9
+    static let pong: UInt8 = 0xA
 
     private let isClient: Bool
+    private let autoReplyPing: Bool
     private var closeSent = false
 
-    init(isClient: Bool) { self.isClient = isClient }
+    init(isClient: Bool, autoReplyPing: Bool = true) {
+        self.isClient = isClient
+        self.autoReplyPing = autoReplyPing
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var frame = unwrapInboundIn(data)
@@ -98,9 +106,18 @@ final class WebSocketMessageHandler: ChannelDuplexHandler, RemovableChannelHandl
             var payload = frame.unmaskedData
             message.writeBuffer(&payload)
             context.fireChannelRead(wrapInboundOut(message))
-        case .ping:
+        case .ping where autoReplyPing:
             send(context: context, opcode: .pong, data: frame.unmaskedData, promise: nil)
             context.flush()
+        case .ping, .pong:
+            // Without automatic replies (the NW API's autoReplyPing false) pings and pongs reach the app as
+            // messages; with them, a pong (an answer to a ping the app sent) is dropped as carrying nothing.
+            guard !autoReplyPing else { return }
+            var message = context.channel.allocator.buffer(capacity: frame.length + 1)
+            message.writeInteger(frame.opcode == .ping ? Self.ping : Self.pong)
+            var payload = frame.unmaskedData
+            message.writeBuffer(&payload)
+            context.fireChannelRead(wrapInboundOut(message))
         case .connectionClose:
             // The peer closes: answer with its code (RFC 6455 5.5.1), then end the connection.
             var data = frame.unmaskedData
@@ -121,11 +138,20 @@ final class WebSocketMessageHandler: ChannelDuplexHandler, RemovableChannelHandl
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         var message = unwrapOutboundIn(data)
-        guard let kind = message.readInteger(as: UInt8.self) else {
-            promise?.fail(NWError.malformedMessage("an empty WebSocket message buffer"))
+        guard let kind = message.readInteger(as: UInt8.self), let opcode = WebSocketOpcode(encodedWebSocketOpcode: kind)
+        else {
+            promise?.fail(NWError.malformedMessage("a WebSocket message buffer without its opcode"))
             return
         }
-        send(context: context, opcode: kind == Self.text ? .text : .binary, data: message, promise: promise)
+        if opcode == .connectionClose {
+            // The app closes (NW API): the peer answers with its own close, which ends the connection.
+            guard !closeSent else {
+                promise?.succeed()
+                return
+            }
+            closeSent = true
+        }
+        send(context: context, opcode: opcode, data: message, promise: promise)
     }
 
     func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
@@ -158,11 +184,13 @@ final class UpgradeRequestWriter: ChannelInboundHandler, RemovableChannelHandler
 
     private let host: String
     private let path: String
+    private let extraHeaders: [(name: String, value: String)]
     private var written = false
 
-    init(host: String, path: String) {
+    init(host: String, path: String, headers: [(name: String, value: String)] = []) {
         self.host = host
         self.path = path
+        extraHeaders = headers
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -180,6 +208,7 @@ final class UpgradeRequestWriter: ChannelInboundHandler, RemovableChannelHandler
         var headers = HTTPHeaders()
         headers.add(name: "Host", value: host)
         headers.add(name: "Content-Length", value: "0")
+        for (name, value) in extraHeaders { headers.add(name: name, value: value) }
         let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: path, headers: headers)
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)

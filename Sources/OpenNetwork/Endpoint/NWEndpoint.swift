@@ -1,3 +1,5 @@
+import Foundation
+
 /// A local or remote endpoint: where a connection goes or a listener binds.
 public enum NWEndpoint: Sendable, Hashable, CustomStringConvertible {
     /// A host name or address literal and a port. Names are resolved (IPv4 and IPv6) and the resolved
@@ -9,6 +11,9 @@ public enum NWEndpoint: Sendable, Hashable, CustomStringConvertible {
     /// `type` ("_orchard._tcp"), `domain` ("local."), and the interface it was found on, if any. Connecting
     /// resolves its SRV and address records with multicast DNS first.
     case service(name: String, type: String, domain: String, interface: NWInterface?)
+    /// A URL: its host and port (the scheme's default when it has none: 443 for `wss` and `https`, 80 otherwise),
+    /// and for a WebSocket stack the path and query to upgrade at. A `wss` or `https` URL needs TLS in the stack.
+    case url(URL)
 
     /// A host name or an IPv4/IPv6 address literal.
     public struct Host: Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
@@ -54,6 +59,7 @@ public enum NWEndpoint: Sendable, Hashable, CustomStringConvertible {
             return host.name.contains(":") ? "[\(host.name)]:\(port)" : "\(host.name):\(port)"
         case .unix(let path): return "unix:\(path)"
         case .service(let name, let type, let domain, _): return "\(name).\(type).\(domain)"
+        case .url(let url): return url.absoluteString
         }
     }
 }

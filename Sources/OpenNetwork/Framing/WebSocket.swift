@@ -23,14 +23,24 @@ public struct WebSocket: MessageProtocol {
     /// A received message: its content and metadata.
     public typealias Message<Content> = (content: Content, metadata: Metadata)
 
+    /// What the WebSocket layer is configured with (here, and by ``NWProtocolWebSocket/Options``).
+    struct Settings: Sendable {
+        /// The request target of the upgrade.
+        var path = "/"
+        /// Whether pings are answered by the connection (false: they are delivered to the app, NW API only).
+        var autoReplyPing = true
+        /// Headers added to a client's upgrade request.
+        var additionalHeaders: [(name: String, value: String)] = []
+    }
+
     var lower: ProtocolStackConfiguration
-    var path: String
+    var settings = Settings()
     var maximumMessageSize = 16 * 1024 * 1024
 
     /// WebSocket at `path` (the request target of the upgrade: `/`, `/chat?room=1`) over the declared stream protocol.
     public init<S: StreamProtocolOptions>(path: String = "/", @ProtocolStackBuilder _ stack: () -> S) {
         lower = stack().stackConfiguration
-        self.path = path
+        settings.path = path
     }
 
     /// Sets the largest accepted message in bytes (default 16 MiB); a larger one fails the connection.
@@ -43,7 +53,7 @@ public struct WebSocket: MessageProtocol {
     /// The stack configuration with WebSocket on top.
     public var stackConfiguration: ProtocolStackConfiguration {
         var s = lower
-        s.framing = .webSocket(path: path)
+        s.framing = .webSocket(settings)
         s.maximumMessageSize = maximumMessageSize
         return s
     }

@@ -207,6 +207,8 @@ public final class NetworkListener<ApplicationProtocol: NetworkProtocolOptions>:
                 server = try await bootstrap.bind(
                     unixDomainSocketPath: path, cleanupExistingSocketFile: true,
                     childChannelInitializer: childInit)
+            case .url(let url):
+                throw NWError.transport("a listener binds to a host and port or a path, not to the URL \(url)")
             case .service(let name, _, _, _):
                 throw NWError.transport(
                     "a listener binds to a host and port or a path, not to the service \(name); "

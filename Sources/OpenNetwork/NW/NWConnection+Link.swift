@@ -21,6 +21,9 @@ extension NWConnection {
         let finishSending: (@Sendable () async throws -> Void)?
         /// Installs the state handler and reads the current state.
         let follow: @Sendable (_ report: @escaping @Sendable (ConnectionState) -> Void) -> Void
+        /// WebSocket only: sends a message with its RFC 6455 opcode, and receives one with it.
+        var sendWebSocket: (@Sendable (Data, UInt8) async throws -> Void)? = nil
+        var receiveWebSocket: (@Sendable () async throws -> (Data, UInt8))? = nil
 
         /// A TCP connection.
         static func tcp(_ c: NetworkConnection<TCP>) -> Link {
@@ -52,6 +55,25 @@ extension NWConnection {
                     c.onStateUpdate { _, s in report(s) }
                     Task { report(await c.state) }
                 })
+        }
+
+        /// A WebSocket connection (over TCP or TLS): message by message, each with its opcode.
+        static func webSocket(_ c: NetworkConnection<WebSocket>) -> Link {
+            var link = Link(
+                core: c.core, isDatagram: true, start: { await c.start() }, close: { await c.cancel() },
+                send: { try await c.send($0, opcodeByte: WebSocketMessageHandler.binary) },
+                receive: { _, _ in
+                    let (data, _) = try await c.receiveWithOpcode()
+                    return (data, false)
+                },
+                finishSending: nil,
+                follow: { report in
+                    c.onStateUpdate { _, s in report(s) }
+                    Task { report(await c.state) }
+                })
+            link.sendWebSocket = { try await c.send($0, opcodeByte: $1) }
+            link.receiveWebSocket = { try await c.receiveWithOpcode() }
+            return link
         }
 
         /// A UDP connection.

@@ -60,6 +60,15 @@ public final class NWConnection: Sendable, CustomDebugStringConvertible {
     public convenience init(to endpoint: NWEndpoint, using parameters: NWParameters) {
         let tcp = parameters.tcpOptions.declared
         let link: Link
+        if parameters.transport == .tcp, let webSocket = parameters.webSocketOptions {
+            if let tls = parameters.tlsOptions {
+                link = .webSocket(NetworkConnection(to: endpoint) { webSocket.declared(over: tls.declared(over: tcp)) })
+            } else {
+                link = .webSocket(NetworkConnection(to: endpoint) { webSocket.declared(over: tcp) })
+            }
+            self.init(endpoint: endpoint, parameters: parameters, link: link)
+            return
+        }
         switch (parameters.transport, parameters.tlsOptions) {
         case (.udp, _): link = .udp(NetworkConnection(to: endpoint) { UDP() })
         case (.tcp, nil): link = .tcp(NetworkConnection(to: endpoint, using: NetworkParameters(tcp).halfClosure(true)))
@@ -218,6 +227,18 @@ public final class NWConnection: Sendable, CustomDebugStringConvertible {
                 {
                     try await framer.waitUntilReady()
                     try await framer.send(content ?? Data(), context: contentContext, isComplete: isComplete)
+                } else if let sendWebSocket = link.sendWebSocket {
+                    // One WebSocket message, of the opcode its metadata names (binary without one); a close carries
+                    // its code first.
+                    let metadata =
+                        contentContext.protocolMetadata(definition: NWProtocolWebSocket.definition)
+                        as? NWProtocolWebSocket.Metadata
+                    let opcode = metadata?.opcode ?? .binary
+                    var payload = content ?? Data()
+                    if opcode == .close, let code = metadata?.closeCode.rawValue {
+                        payload = Data([UInt8(code >> 8), UInt8(code & 0xFF)]) + payload
+                    }
+                    if content != nil || metadata != nil { try await sendWebSocket(payload, opcode.byte) }
                 } else if let content, !content.isEmpty {
                     try await link.send(content)
                 }
@@ -253,6 +274,11 @@ public final class NWConnection: Sendable, CustomDebugStringConvertible {
                 if let framer {
                     result = try await Self.receiveFramed(
                         framer: framer, shared: shared, maximumLength: maximumLength)
+                } else if let receiveWebSocket = link.receiveWebSocket {
+                    let (data, opcode) = try await receiveWebSocket()
+                    let metadata = NWProtocolWebSocket.Metadata(opcode: .init(byte: opcode))
+                    let context = ContentContext(identifier: "websocket", metadata: [metadata])
+                    result = (data.isEmpty ? nil : data, context, true, nil)
                 } else if link.isDatagram {
                     let (data, _) = try await link.receive(1, maximumLength)
                     result = (data, .defaultMessage, true, nil)

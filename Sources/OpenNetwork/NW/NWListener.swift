@@ -137,7 +137,19 @@ public final class NWListener: Sendable, CustomDebugStringConvertible {
         requestedPort = port
         let tcp = parameters.tcpOptions.declared
         let local = NWEndpoint.hostPort(host: "::", port: port)
-        if parameters.transport == .udp {
+        if parameters.transport == .tcp, let webSocket = parameters.webSocketOptions {
+            if let tls = parameters.tlsOptions {
+                let declared = tls.declared(over: tcp)
+                _ = try declared.options.serverConfiguration()
+                server = .wrapping(
+                    NetworkListener(for: local, using: NetworkParameters(webSocket.declared(over: declared))),
+                    link: NWConnection.Link.webSocket)
+            } else {
+                server = .wrapping(
+                    NetworkListener(for: local, using: NetworkParameters(webSocket.declared(over: tcp))),
+                    link: NWConnection.Link.webSocket)
+            }
+        } else if parameters.transport == .udp {
             server = .wrapping(
                 NetworkListener(for: local, using: NetworkParameters(UDP())), link: NWConnection.Link.udp)
         } else if let tls = parameters.tlsOptions {

@@ -178,11 +178,21 @@ public final class NWParameters: @unchecked Sendable, CustomDebugStringConvertib
         defaultProtocolStack.applicationProtocols.lazy.compactMap { $0 as? NWProtocolTLS.Options }.first
     }
 
+    /// The WebSocket options among the application protocols, if any.
+    var webSocketOptions: NWProtocolWebSocket.Options? {
+        defaultProtocolStack.applicationProtocols.lazy.compactMap { $0 as? NWProtocolWebSocket.Options }.first
+    }
+
     /// The framer the stack puts over TLS or TCP, if any; throws for a stack that cannot be built here (two framers,
     /// a framer under TLS, a framer over UDP), saying which.
     func framer() throws -> NWProtocolFramer.Options? {
         let protocols = defaultProtocolStack.applicationProtocols
         let framers = protocols.compactMap { $0 as? NWProtocolFramer.Options }
+        if webSocketOptions != nil && (!framers.isEmpty || transport == .udp) {
+            throw NWError.transport(
+                "WebSocket runs over TCP or TLS, without a framer, on Linux; this stack has "
+                    + (transport == .udp ? "UDP" : "a framer"))
+        }
         guard let framer = framers.first else { return nil }
         guard framers.count == 1 else {
             throw NWError.transport("a stack with \(framers.count) framers: one framer per stack is supported on Linux")
@@ -204,6 +214,7 @@ public final class NWParameters: @unchecked Sendable, CustomDebugStringConvertib
             switch options {
             case let framer as NWProtocolFramer.Options: framer.definition.name
             case is NWProtocolTLS.Options: "tls"
+            case is NWProtocolWebSocket.Options: "websocket"
             default: "\(type(of: options))"
             }
         }

@@ -38,8 +38,8 @@ public struct ProtocolStackConfiguration: Sendable {
         case none
         case tlv(typeWidth: Int, lengthWidth: Int)
         case coder
-        /// WebSocket messages, after an HTTP upgrade to `path`.
-        case webSocket(path: String)
+        /// WebSocket messages, after an HTTP upgrade.
+        case webSocket(WebSocket.Settings)
     }
 
     /// Whether each message travels as one buffer of the data path (datagrams, WebSocket messages).
