@@ -144,6 +144,66 @@ struct DiscoveryNamespaceTests {
         }
     }
 
+    /// A DNS server (a few lines of Python, not ours) on host A serves a zone with a service in it; host B's resolv.conf
+    /// names that server. Our browser on B finds the service by unicast DNS-SD, resolves its SRV record and target
+    /// host through the same server, and connects.
+    @Test func unicastDNSSDFindsAServiceInAConfiguredDomain() async throws {
+        try await withHosts { hosts in
+            let server = try HostProcess(in: hosts.a, [Self.probe, "advertise", "Office", "_orchard-uc._tcp"])
+            let listening = try await server.line("the port") { $0.hasPrefix("listening ") }
+            let port = String(listening.dropFirst("listening ".count))
+            let dns = try HostProcess(in: hosts.a, ["python3", "-u", "-c", Self.dnsServer, hosts.addressA, port])
+            try await dns.line("the DNS server") { $0 == "serving" }
+            try hosts.setResolvConf("nameserver \(hosts.addressA)\n", in: hosts.b)
+            let client = try HostProcess(
+                in: hosts.b, [Self.probe, "connect", "_orchard-uc._tcp", "over unicast DNS", "example.test."])
+            try await client.line("the echo") { $0.hasPrefix("echo over unicast DNS") }
+            await client.stop()
+            await dns.terminate()
+            await server.stop()
+            // The browse asked for the PTR, the connection for the SRV, then the target's address.
+            #expect(dns.lines.contains("PTR _orchard-uc._tcp.example.test"), "\(dns.lines)")
+            #expect(dns.lines.contains("SRV Office._orchard-uc._tcp.example.test"), "\(dns.lines)")
+            #expect(dns.lines.contains("A hosta.example.test"), "\(dns.lines)")
+        }
+    }
+
+    /// The zone: a PTR for the service type, the instance's SRV (to hosta, the given port) and TXT, hosta's address;
+    /// other names get NXDOMAIN, other types of known names an empty answer.
+    static let dnsServer = """
+        import socket, struct, sys
+        address, port = sys.argv[1], int(sys.argv[2])
+        def name(n):
+            return b"".join(bytes([len(l)]) + l.encode() for l in n.split(".") if l) + b"\\0"
+        zone = {
+            ("_orchard-uc._tcp.example.test", 12): [name("Office._orchard-uc._tcp.example.test")],
+            ("office._orchard-uc._tcp.example.test", 33): [struct.pack(">HHH", 0, 0, port) + name("hosta.example.test")],
+            ("office._orchard-uc._tcp.example.test", 16): [b"\\x03v=1"],
+            ("hosta.example.test", 1): [socket.inet_aton(address)],
+        }
+        names = {n for n, _ in zone}
+        types = {1: "A", 12: "PTR", 16: "TXT", 28: "AAAA", 33: "SRV"}
+        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        s.bind((address, 53))
+        print("serving")
+        while True:
+            packet, peer = s.recvfrom(512)
+            qid, flags, qd = struct.unpack(">HHH", packet[:6])
+            i, labels = 12, []
+            while packet[i]:
+                labels.append(packet[i + 1 : i + 1 + packet[i]].decode())
+                i += 1 + packet[i]
+            qtype = struct.unpack(">H", packet[i + 1 : i + 3])[0]
+            question = packet[12 : i + 5]
+            qname = ".".join(labels)
+            print(types.get(qtype, str(qtype)), qname)
+            key = (qname.lower(), qtype)
+            answers = zone.get(key, [])
+            rcode = 0 if qname.lower() in names else 3
+            body = b"".join(name(qname) + struct.pack(">HHIH", qtype, 1, 60, len(d)) + d for d in answers)
+            s.sendto(struct.pack(">HHHHHH", qid, 0x8400 | rcode, 1, len(answers), 0, 0) + question + body, peer)
+        """
+
     @Test func avahiSeesOurServiceWithItsTXTRecordAndItsGoodbye() async throws {
         try await withHosts { hosts in
             let avahi = try await AvahiDaemon(in: hosts.b, interface: hosts.interfaceB, hostName: "peer-b")

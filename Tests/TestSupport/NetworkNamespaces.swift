@@ -49,6 +49,14 @@ public final class TwoHosts: Sendable {
         _ = try? await onOwnThread { self.removeNow() }
     }
 
+    /// Gives programs started in `namespace` (with `ip netns exec`, which mounts it over /etc/resolv.conf) a
+    /// resolv.conf of their own; ``remove()`` deletes it.
+    public func setResolvConf(_ text: String, in namespace: String) throws {
+        let folder = "/etc/netns/\(namespace)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try text.write(toFile: folder + "/resolv.conf", atomically: true, encoding: .utf8)
+    }
+
     /// ``remove()``, blocking the calling thread (for a program's exit path).
     public func removeNow() {
         for ns in [a, b] {
@@ -59,6 +67,8 @@ public final class TwoHosts: Sendable {
         for ns in [a, b] {
             // `try?`: a namespace already gone is what removal wants.
             _ = try? runNow("/usr/sbin/ip", ["netns", "del", ns])
+            // `try?`: most tests give a namespace no configuration of its own (see ``setResolvConf``).
+            try? FileManager.default.removeItem(atPath: "/etc/netns/\(ns)")
         }
     }
 }

@@ -53,6 +53,15 @@ enum Transport {
 
     /// Connects to `endpoint` with the stack's options.
     static func connect(to endpoint: NWEndpoint, config: ProtocolStackConfiguration) async throws -> Established {
+        if case .service(let name, let type, let domain, _) = endpoint,
+            NetworkBrowser<BonjourBrowseDescriptor>.normalized(domain).lowercased() != "local"
+        {
+            // A service in a unicast DNS domain: its SRV record from the system's DNS servers, then its target host.
+            let bare = NetworkBrowser<BonjourBrowseDescriptor>.normalized(domain)
+            let found = try await UnicastDNS.resolve(name: name, type: type, domain: bare)
+            return try await connect(
+                to: .hostPort(host: .init(found.host), port: .init(rawValue: found.port)), config: config)
+        }
         if case .service(let name, let type, let domain, _) = endpoint {
             // A Bonjour service: its SRV and address records first, then each address in turn (IPv6 ones first).
             let found = try await MulticastDNS.shared.resolve(name: name, type: type, domain: domain)

@@ -39,6 +39,9 @@ public final class NetworkBrowser<Descriptor: BrowseDescriptor>: Sendable {
             throw NWError.transport(
                 "Bonjour service type \"\(bonjour.type)\" is not of the form _name._tcp or _name._udp")
         }
+        if domain.lowercased() != "local" {
+            return try await browseUnicast(type: type, domain: domain, withTXT: bonjour.includeTxtRecord, handler)
+        }
         let (_, stream) = try await MulticastDNS.shared.browse(type: type, domain: domain)
         for await instances in stream {
             let endpoints = instances.map { i in
@@ -56,6 +59,31 @@ public final class NetworkBrowser<Descriptor: BrowseDescriptor>: Sendable {
         }
         // The stream ends only when this task is cancelled.
         throw CancellationError()
+    }
+
+    /// Browses a unicast DNS domain (``UnicastDNS``): asks for the instances, tells the handler, and asks again when
+    /// their TTL runs out (at least every 10 s, at most every 5 minutes), telling the handler when they changed.
+    private func browseUnicast<Value: Sendable>(
+        type: String, domain: String, withTXT: Bool, _ handler: @Sendable ([NWEndpoint]) async throws -> Action<Value>
+    ) async throws -> Value {
+        var last: [NWEndpoint]?
+        while true {
+            let (instances, ttl) = try await UnicastDNS.browse(type: type, domain: domain)
+            let endpoints = instances.map {
+                NWEndpoint.service(name: $0, type: type, domain: domain + ".", interface: nil)
+            }
+            if withTXT {
+                for (endpoint, name) in zip(endpoints, instances) {
+                    let txt = try await UnicastDNS.resolve(name: name, type: type, domain: domain, withTXT: true).txt
+                    DiscoveredTXTRecords.shared.withLockedValue { $0[endpoint] = txt.map(NWTXTRecord.init(strings:)) }
+                }
+            }
+            if endpoints != last {
+                last = endpoints
+                if case .finish(let value) = try await handler(endpoints) { return value }
+            }
+            try await Task.sleep(for: .seconds(Int(min(max(ttl, 10), 300))))
+        }
     }
 
     /// "local." and nil both mean the link-local domain; the label is kept without its trailing dot.

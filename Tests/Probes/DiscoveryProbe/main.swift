@@ -112,10 +112,12 @@ case "browse":
         }
     }
 case "connect":
-    // connect TYPE MESSAGE: the first service found, connected to with TLV, one echo
+    // connect TYPE MESSAGE [DOMAIN]: the first service found (in DOMAIN, unicast DNS-SD, when given), connected to
+    // with TLV, one echo
     let args = Array(arguments.dropFirst())
     untilStdinCloses {
-        let endpoint = try await NetworkBrowser(for: .bonjour(args[0])).run { endpoints in
+        let domain = args.count > 2 ? args[2] : nil
+        let endpoint = try await NetworkBrowser(for: .bonjour(args[0], domain: domain)).run { endpoints in
             endpoints.isEmpty ? .continue : .finish(endpoints[0])
         }
         let discovered = elapsed()
