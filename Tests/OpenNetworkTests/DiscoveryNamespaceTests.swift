@@ -11,8 +11,8 @@ struct DiscoveryNamespaceTests {
     static var probe: String { builtExecutable("DiscoveryProbe").path }
 
     /// Runs `body` with two fresh hosts, and removes them afterwards whatever happens.
-    func withHosts(_ body: (TwoHosts) async throws -> Void) async throws {
-        let hosts = try await TwoHosts()
+    func withHosts(ipv4: Bool = true, _ body: (TwoHosts) async throws -> Void) async throws {
+        let hosts = try await TwoHosts(ipv4: ipv4)
         do {
             try await body(hosts)
         } catch {
@@ -140,6 +140,19 @@ struct DiscoveryNamespaceTests {
             let refused = try await stranger.line("the refusal") { $0.hasPrefix("echo ") }
             #expect(refused.hasPrefix("echo error"), "\(refused)")
             await stranger.stop()
+            await server.stop()
+        }
+    }
+
+    /// A link with IPv6 link-local addresses only: discovery runs over IPv6 multicast (ff02::fb), the service's
+    /// address is link-local, and the connection reaches it through the interface it was heard on.
+    @Test func discoveryAndConnectionWorkOverIPv6Only() async throws {
+        try await withHosts(ipv4: false) { hosts in
+            let server = try HostProcess(in: hosts.a, [Self.probe, "advertise", "Attic", "_orchard6._tcp"])
+            try await server.line("the registration") { $0.hasPrefix("added Attic._orchard6._tcp.local.") }
+            let client = try HostProcess(in: hosts.b, [Self.probe, "connect", "_orchard6._tcp", "over IPv6"])
+            try await client.line("the echo") { $0.hasPrefix("echo over IPv6") }
+            await client.stop()
             await server.stop()
         }
     }

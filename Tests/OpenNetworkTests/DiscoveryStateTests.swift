@@ -323,8 +323,12 @@ struct DiscoveryStateTests {
                     name: DNSName("den.local"), data: .aaaa([0xFE, 0x80] + Array(repeating: 0, count: 13) + [1]),
                     ttl: 120, cacheFlush: true),
             ]), from: Self.peer, interface: 7, now: now)
-        // The link-local IPv6 address is left out: it needs a scope an endpoint cannot carry.
-        #expect(actions == [.resolved(id: 3, .init(port: 7000, addresses: [[10, 1, 0, 2]], txt: [], interface: 7))])
+        // The link-local IPv6 address is kept: the resolution names the interface that gives it its scope.
+        let linkLocal: [UInt8] = [0xFE, 0x80] + Array(repeating: 0, count: 13) + [1]
+        #expect(
+            actions == [
+                .resolved(id: 3, .init(port: 7000, addresses: [[10, 1, 0, 2], linkLocal], txt: [], interface: 7))
+            ])
     }
 
     // MARK: TXT records

@@ -16,8 +16,10 @@ public final class TwoHosts: Sendable {
     public let addressA: String
     public let addressB: String
 
-    /// Makes the two namespaces and their link.
-    public init() async throws {
+    /// Makes the two namespaces and their link: with IPv4 addresses (and IPv6 link-local ones, as every link has),
+    /// or with `ipv4` false IPv6 link-local addresses only. Duplicate address detection is off, so the IPv6
+    /// addresses work at once.
+    public init(ipv4: Bool = true) async throws {
         let tag = String(UInt32.random(in: 0...0xFFFFF), radix: 16)
         let subnet = Int.random(in: 16...250)
         a = "orchard-\(tag)-a"
@@ -29,15 +31,23 @@ public final class TwoHosts: Sendable {
         guard getuid() == 0 else {
             throw HostError("network namespace tests need root (ip netns add); run the suite as root, as CI does")
         }
-        for command in [
-            ["netns", "add", a], ["netns", "add", b],
+        let dadOff = ["sysctl", "-qw", "net.ipv6.conf.default.accept_dad=0", "net.ipv6.conf.all.accept_dad=0"]
+        var commands: [[String]] = [
+            ["netns", "add", a], ["netns", "add", b], ["netns", "exec", a] + dadOff, ["netns", "exec", b] + dadOff,
             ["link", "add", interfaceA, "type", "veth", "peer", "name", interfaceB],
             ["link", "set", interfaceA, "netns", a], ["link", "set", interfaceB, "netns", b],
-            ["-n", a, "addr", "add", addressA + "/24", "dev", interfaceA],
-            ["-n", b, "addr", "add", addressB + "/24", "dev", interfaceB],
+        ]
+        if ipv4 {
+            commands += [
+                ["-n", a, "addr", "add", addressA + "/24", "dev", interfaceA],
+                ["-n", b, "addr", "add", addressB + "/24", "dev", interfaceB],
+            ]
+        }
+        commands += [
             ["-n", a, "link", "set", interfaceA, "up"], ["-n", b, "link", "set", interfaceB, "up"],
             ["-n", a, "link", "set", "lo", "up"], ["-n", b, "link", "set", "lo", "up"],
-        ] {
+        ]
+        for command in commands {
             try await run("/usr/sbin/ip", command)
         }
     }

@@ -65,7 +65,13 @@ enum Transport {
         if case .service(let name, let type, let domain, _) = endpoint {
             // A Bonjour service: its SRV and address records first, then each address in turn (IPv6 ones first).
             let found = try await MulticastDNS.shared.resolve(name: name, type: type, domain: domain)
-            let hosts = found.addresses.sorted { $0.count > $1.count }.map(NWEndpoint.Host.init(bytes:))
+            // A link-local IPv6 address is reached through the interface it was heard on: it gets that scope.
+            let scope = MulticastDNS.interface(found.interface)?.name
+            let hosts = found.addresses.sorted { $0.count > $1.count }.compactMap { bytes -> NWEndpoint.Host? in
+                let host = NWEndpoint.Host(bytes: bytes)
+                guard bytes.count == 16, bytes[0] == 0xFE, bytes[1] & 0xC0 == 0x80 else { return host }
+                return scope.map { NWEndpoint.Host("\(host.name)%\($0)") }
+            }
             var lastError: any Error = NWError.dns(endpoint.description)
             for host in hosts {
                 do {

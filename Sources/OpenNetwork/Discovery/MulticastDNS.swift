@@ -7,12 +7,13 @@ import NIOPosix
     import Glibc
 #endif
 
-/// The process's multicast DNS responder and querier: ``MulticastDNSState`` driven on an event loop, with one UDP
-/// socket on port 5353 per suitable interface (up, IPv4, multicast-capable, not loopback).
+/// The process's multicast DNS responder and querier: ``MulticastDNSState`` driven on an event loop, with UDP sockets
+/// on port 5353 on every suitable interface (up, multicast-capable, not loopback): one for IPv4 (224.0.0.251) when
+/// the interface has an IPv4 address, one for IPv6 (ff02::fb) when it has an IPv6 one.
 ///
 /// One runs per process, started on first use and kept for the process's life, as the system's mDNSResponder
-/// serves every app on Apple's systems. It sends and answers over IPv4 (224.0.0.251); the records it publishes and
-/// resolves carry IPv6 addresses too. A packet that does not parse is dropped and logged at debug level
+/// serves every app on Apple's systems. Every question and announcement goes out on both families; the records it
+/// publishes carry every address of the interface, link-local IPv6 ones included. A packet that does not parse is dropped and logged at debug level
 /// (`OpenNetwork.MulticastDNS`) with the rule it broke: on a shared network, others' bad packets are not ours to
 /// fail on.
 final class MulticastDNS: Sendable {
@@ -20,6 +21,7 @@ final class MulticastDNS: Sendable {
     static let shared = MulticastDNS()
 
     static let group4 = try! SocketAddress(ipAddress: "224.0.0.251", port: 5353)
+    static let group6 = try! SocketAddress(ipAddress: "ff02::fb", port: 5353)
     let loop: any EventLoop
     private let running: NIOLoopBoundBox<Running>
     private let logger = Logger(label: "OpenNetwork.MulticastDNS")
@@ -28,7 +30,8 @@ final class MulticastDNS: Sendable {
     /// What is touched on the loop only.
     private struct Running {
         var state: MulticastDNSState?
-        var channels: [Int: Channel] = [:]
+        /// Each interface's sockets: IPv4, IPv6 or both.
+        var channels: [Int: [Channel]] = [:]
         /// Packets sent in the last two seconds: multicast loopback brings them back, and they are not a peer's.
         var recentlySent: [(bytes: [UInt8], at: NIODeadline)] = []
         var timer: Scheduled<Void>?
@@ -69,24 +72,42 @@ final class MulticastDNS: Sendable {
     }
 
     private func open() async throws {
-        let candidates = try System.enumerateDevices().filter { d in
-            guard let address = d.address, case .v4 = address, d.multicastSupported else { return false }
-            return !d.name.hasPrefix("lo") && !(address.ipAddress ?? "").hasPrefix("127.")
+        let all = try System.enumerateDevices()
+        // Every multicast interface but loopback, with the families it has an address of (one entry per address).
+        var families: [Int: (device: NIONetworkDevice, v4: NIONetworkDevice?, v6: NIONetworkDevice?)] = [:]
+        for d in all where d.multicastSupported && !d.name.hasPrefix("lo") {
+            guard let address = d.address else { continue }
+            var entry = families[d.interfaceIndex] ?? (d, nil, nil)
+            switch address {
+            case .v4 where !(address.ipAddress ?? "").hasPrefix("127."): entry.v4 = entry.v4 ?? d
+            case .v6 where address.ipAddress != "::1": entry.v6 = entry.v6 ?? d
+            default: break
+            }
+            families[d.interfaceIndex] = entry
         }
-        // One socket per interface (an interface with several IPv4 addresses is listed once per address).
-        var seen: Set<Int> = []
-        let devices = candidates.filter { seen.insert($0.interfaceIndex).inserted }
-        guard !devices.isEmpty else {
-            throw NWError.transport("no interface with IPv4 multicast (only loopback or none is up)")
+        let usable = families.values.filter { $0.v4 != nil || $0.v6 != nil }.sorted {
+            $0.device.interfaceIndex < $1.device.interfaceIndex
+        }
+        guard !usable.isEmpty else {
+            throw NWError.transport("no interface with multicast (only loopback or none is up)")
         }
         var interfaces: [MulticastDNSState.Interface] = []
-        var channels: [Int: Channel] = [:]
-        let all = try System.enumerateDevices()
+        var channels: [Int: [Channel]] = [:]
         do {
-            try await openSockets(on: devices, all: all, into: &channels, interfaces: &interfaces)
+            for entry in usable {
+                let index = entry.device.interfaceIndex
+                if let v4 = entry.v4 { channels[index, default: []].append(try await openSocket(v4: v4)) }
+                if let v6 = entry.v6 { channels[index, default: []].append(try await openSocket(v6: v6)) }
+                // Link-local IPv6 addresses are published too: a peer on this link reaches them with the scope of
+                // the interface it heard them on.
+                let addresses = all.filter { $0.interfaceIndex == index }.compactMap(\.address).filter {
+                    $0.protocol == .inet || $0.protocol == .inet6
+                }
+                interfaces.append(.init(index: index, name: entry.device.name, addresses: addresses.map(Self.bytes)))
+            }
         } catch {
             // Nothing half-open stays behind a failed start.
-            for channel in channels.values { channel.close(promise: nil) }
+            for channel in channels.values.joined() { channel.close(promise: nil) }
             throw error
         }
         let host = Self.hostLabel()
@@ -98,29 +119,34 @@ final class MulticastDNS: Sendable {
         }.get()
     }
 
-    /// Binds a socket on port 5353 for each device, joined to the multicast group there, sending from it; adds each
-    /// to `channels` as soon as it is bound (so that a failure closes it too).
-    private func openSockets(
-        on devices: [NIONetworkDevice], all: [NIONetworkDevice], into channels: inout [Int: Channel],
-        interfaces: inout [MulticastDNSState.Interface]
-    ) async throws {
-        for device in devices {
-            let index = device.interfaceIndex
-            let channel = try await DatagramBootstrap(group: loop)
-                .channelOption(.socketOption(.so_reuseaddr), value: 1)
-                .channelOption(
-                    ChannelOptions.Types.SocketOption(level: .socket, name: .init(rawValue: SO_REUSEPORT)), value: 1
-                )
-                .channelOption(.receivePacketInfo, value: true)
-                // A browse of many services gets bursts of answers: room for a few hundred packets.
-                .channelOption(.socketOption(.so_rcvbuf), value: 1 << 20)
-                .channelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(InboundHandler(owner: self, interface: index))
-                    }
+    /// A socket on port 5353 sharing the port with others (SO_REUSEPORT), hearing which interface each packet came in
+    /// on; `any` is the family's wildcard address.
+    private func bind(any: String, interface index: Int) async throws -> Channel {
+        var bootstrap = DatagramBootstrap(group: loop)
+            .channelOption(.socketOption(.so_reuseaddr), value: 1)
+            .channelOption(
+                ChannelOptions.Types.SocketOption(level: .socket, name: .init(rawValue: SO_REUSEPORT)), value: 1
+            )
+            .channelOption(.receivePacketInfo, value: true)
+            // A browse of many services gets bursts of answers: room for a few hundred packets.
+            .channelOption(.socketOption(.so_rcvbuf), value: 1 << 20)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(InboundHandler(owner: self, interface: index))
                 }
-                .bind(host: "0.0.0.0", port: 5353).get()
-            channels[index] = channel
+            }
+        if any == "::" {
+            // The IPv6 socket hears IPv6 only (the IPv4 socket hears IPv4); set before binding, as it must be.
+            bootstrap = bootstrap.channelOption(
+                ChannelOptions.Types.SocketOption(level: .ipv6, name: .init(rawValue: IPV6_V6ONLY)), value: 1)
+        }
+        return try await bootstrap.bind(host: any, port: 5353).get()
+    }
+
+    /// The IPv4 socket of an interface: joined to 224.0.0.251 there, sending from it.
+    private func openSocket(v4 device: NIONetworkDevice) async throws -> Channel {
+        let channel = try await bind(any: "0.0.0.0", interface: device.interfaceIndex)
+        do {
             guard let multicast = channel as? MulticastChannel, let provider = channel as? SocketOptionProvider,
                 case .v4(let v4) = device.address!
             else {
@@ -130,11 +156,28 @@ final class MulticastDNS: Sendable {
             try await provider.setIPMulticastIF(v4.address.sin_addr).get()
             try await provider.setIPMulticastTTL(255).get()
             try await provider.setIPMulticastLoop(1).get()
-            let addresses = all.filter { $0.interfaceIndex == index }.compactMap(\.address).filter {
-                // Link-local IPv6 addresses need a scope a peer cannot use off this link: only global ones are published.
-                $0.protocol == .inet || !($0.ipAddress ?? "").lowercased().hasPrefix("fe80")
+            return channel
+        } catch {
+            channel.close(promise: nil)
+            throw error
+        }
+    }
+
+    /// The IPv6 socket of an interface (IPv6 only): joined to ff02::fb there, sending from it.
+    private func openSocket(v6 device: NIONetworkDevice) async throws -> Channel {
+        let channel = try await bind(any: "::", interface: device.interfaceIndex)
+        do {
+            guard let multicast = channel as? MulticastChannel, let provider = channel as? SocketOptionProvider else {
+                throw NWError.transport("the UDP channel on \(device.name) cannot join multicast groups")
             }
-            interfaces.append(.init(index: index, name: device.name, addresses: addresses.map(Self.bytes)))
+            try await multicast.joinGroup(Self.group6, device: device).get()
+            try await provider.setIPv6MulticastIF(CUnsignedInt(device.interfaceIndex)).get()
+            try await provider.setIPv6MulticastHops(255).get()
+            try await provider.setIPv6MulticastLoop(1).get()
+            return channel
+        } catch {
+            channel.close(promise: nil)
+            throw error
         }
     }
 
@@ -194,8 +237,8 @@ final class MulticastDNS: Sendable {
                 let now = NIODeadline.now()
                 running.value.recentlySent.removeAll { now - $0.at > .seconds(2) }
                 let targets =
-                    interface.map { i in running.value.channels[i].map { [$0] } ?? [] }
-                    ?? Array(running.value.channels.values)
+                    interface.map { i in running.value.channels[i] ?? [] }
+                    ?? Array(running.value.channels.values.joined())
                 for bytes in message.packets() {
                     running.value.recentlySent.append((bytes, now))
                     send(bytes, to: peer, on: targets)
@@ -208,10 +251,13 @@ final class MulticastDNS: Sendable {
         }
     }
 
+    /// Sends on each channel: to its family's group, or to `peer` on the channels of the peer's family.
     private func send(_ bytes: [UInt8], to peer: SocketAddress?, on channels: [Channel]) {
         for channel in channels {
-            let envelope = AddressedEnvelope(
-                remoteAddress: peer ?? Self.group4, data: channel.allocator.buffer(bytes: bytes))
+            let family = channel.localAddress?.protocol
+            if let peer, peer.protocol != family { continue }
+            let destination = peer ?? (family == .inet6 ? Self.group6 : Self.group4)
+            let envelope = AddressedEnvelope(remoteAddress: destination, data: channel.allocator.buffer(bytes: bytes))
             channel.writeAndFlush(envelope).whenFailure { [logger] error in
                 logger.warning("multicast DNS send failed: \(error)")
             }

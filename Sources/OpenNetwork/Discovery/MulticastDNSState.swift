@@ -656,8 +656,8 @@ struct MulticastDNSState {
                     default: return nil
                     }
                 }
-                // A link-local IPv6 address needs its interface's scope, which an endpoint's host cannot carry.
-                .filter { !($0.count == 16 && $0[0] == 0xFE && $0[1] & 0xC0 == 0x80) }
+                // Link-local IPv6 addresses are kept: the resolution names the interface, whose scope the connection
+                // gives them.
                 guard !addresses.isEmpty else { continue }
                 var txt: [[UInt8]] = []
                 for t in cache[r.instance] ?? [] {

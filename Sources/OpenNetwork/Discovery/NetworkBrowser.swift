@@ -7,7 +7,7 @@ import NIOConcurrencyHelpers
 /// leaving with a goodbye, or expiring), until the handler returns ``Action/finish(_:)``; then `run` returns that
 /// value. Cancelling the calling task stops the browse and makes `run` throw `CancellationError`. Bonjour browsing
 /// uses this process's multicast DNS responder (``MulticastDNS``), which starts on first use; `run` throws an
-/// ``NWError`` when it cannot (no interface with IPv4 multicast, port 5353 unavailable).
+/// ``NWError`` when it cannot (no multicast interface, port 5353 unavailable).
 public final class NetworkBrowser<Descriptor: BrowseDescriptor>: Sendable {
     /// What the handler tells the browser.
     public enum Action<Value: Sendable>: Sendable {
