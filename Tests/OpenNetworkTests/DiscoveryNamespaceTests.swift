@@ -172,6 +172,11 @@ struct DiscoveryNamespaceTests {
                 in: hosts.b, [Self.probe, "connect", "_orchard-uc._tcp", "over unicast DNS", "example.test."])
             try await client.line("the echo") { $0.hasPrefix("echo over unicast DNS") }
             await client.stop()
+            // The NW API's browser finds it the same way, with its TXT record (the probe prints it before connecting).
+            let nw = try HostProcess(
+                in: hosts.b, [Self.probe, "nw-connect", "_orchard-uc._tcp", "unused", "-", "example.test."])
+            try await nw.line("the TXT record") { $0 == "txt v=1" }
+            await nw.stop()
             await dns.terminate()
             await server.stop()
             // The browse asked for the PTR, the connection for the SRV, then the target's address.

@@ -136,6 +136,34 @@ public final class NWBrowser: Sendable, CustomDebugStringConvertible {
             }
         }()
         let shared = self.shared
+        let normalizedDomain = NetworkBrowser<BonjourBrowseDescriptor>.normalized(domain)
+        if normalizedDomain.lowercased() != "local" {
+            // A unicast DNS-SD domain: browsed through NetworkBrowser, which asks the system's DNS servers.
+            let task = Task {
+                do {
+                    Self.set(.ready, in: shared)
+                    let _: Never = try await NetworkBrowser(
+                        for: .bonjour(type, domain: normalizedDomain, includeTxtRecord: withTXT)
+                    ).run { endpoints in
+                        let results = Set(
+                            endpoints.map { endpoint in
+                                Result(
+                                    endpoint: endpoint,
+                                    metadata: withTXT ? .bonjour(endpoint.txtRecord ?? NWTXTRecord()) : .none,
+                                    interfaces: [])
+                            })
+                        Self.update(results, in: shared)
+                        return .continue
+                    }
+                } catch is CancellationError {
+                    Self.set(.cancelled, in: shared)
+                } catch {
+                    Self.set(.failed(NWError.from(error)), in: shared)
+                }
+            }
+            shared.withLockedValue { $0.task = task }
+            return
+        }
         let task = Task {
             do {
                 let (_, stream) = try await MulticastDNS.shared.browse(

@@ -189,12 +189,13 @@ case "nw-advertise":
         while !Task.isCancelled { try await Task.sleep(for: .seconds(1)) }
     }
 case "nw-connect":
-    // nw-connect TYPE MESSAGE [PASSCODE]: NWBrowser finds the service (with its TXT record), NWConnection sends one
-    // message (over TLS keyed by the passcode when one is given)
+    // nw-connect TYPE MESSAGE [PASSCODE or -] [DOMAIN]: NWBrowser finds the service (with its TXT record; in DOMAIN by
+    // unicast DNS-SD when given), NWConnection sends one message (over TLS keyed by the passcode when one is given)
     let args = Array(arguments.dropFirst())
     untilStdinCloses {
         let queue = DispatchQueue(label: "nw-connect")
-        let browser = NWBrowser(for: .bonjourWithTXTRecord(type: args[0], domain: nil), using: .tcp)
+        let browser = NWBrowser(
+            for: .bonjourWithTXTRecord(type: args[0], domain: args.count > 3 ? args[3] : nil), using: .tcp)
         let found = AsyncStream<NWBrowser.Result>.makeStream()
         browser.browseResultsChangedHandler = { results, _ in
             if let first = results.first { found.continuation.yield(first) }
@@ -204,7 +205,8 @@ case "nw-connect":
         guard let result = await iterator.next() else { return }
         browser.cancel()
         if case .bonjour(let txt) = result.metadata { say("txt \(txt)") }
-        let connection = NWConnection(to: result.endpoint, using: parameters(passcode: args.count > 2 ? args[2] : nil))
+        let passcode = args.count > 2 && args[2] != "-" ? args[2] : nil
+        let connection = NWConnection(to: result.endpoint, using: parameters(passcode: passcode))
         let reply = AsyncStream<String>.makeStream()
         connection.start(queue: queue)
         connection.send(content: Data(args[1].utf8), completion: .idempotent)
