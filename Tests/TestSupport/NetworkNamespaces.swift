@@ -6,14 +6,17 @@ import Foundation
 ///
 /// Shared by the namespace tests and the discovery benchmark.
 public final class TwoHosts: Sendable {
-    /// The namespaces' names.
+    /// Host A's namespace.
     public let a: String
+    /// Host B's namespace.
     public let b: String
-    /// The veth ends, one in each namespace.
+    /// Host A's end of the veth pair.
     public let interfaceA: String
+    /// Host B's end of the veth pair.
     public let interfaceB: String
-    /// The hosts' IPv4 addresses on the link.
+    /// Host A's IPv4 address on the link.
     public let addressA: String
+    /// Host B's IPv4 address on the link.
     public let addressB: String
 
     /// Makes the two namespaces and their link: with IPv4 addresses (and IPv6 link-local ones, as every link has),
@@ -85,7 +88,9 @@ public final class TwoHosts: Sendable {
 
 /// A failure of a host helper, saying what happened.
 public struct HostError: Error, CustomStringConvertible {
+    /// What happened.
     public let description: String
+    /// An error saying `description`.
     public init(_ description: String) { self.description = description }
 }
 
@@ -118,12 +123,14 @@ public func runNow(_ path: String, _ arguments: [String], environment: [String: 
 /// ``stop()`` closes its standard input (the probe's signal to say goodbye and exit) or, for other programs, sends
 /// SIGTERM.
 public final class HostProcess: @unchecked Sendable {  // Unchecked: `output` is read and written under `lock`.
+    /// The `ip netns exec` process that runs the program.
     public let process = Process()
     /// When the program was started.
     public let started = ContinuousClock.now
     private let input = Pipe()
     private let lock = NSLock()
     private var output: [(text: String, at: ContinuousClock.Instant)] = []
+    /// The command line, for messages.
     public let name: String
 
     /// Starts `command` in `namespace`.

@@ -131,7 +131,7 @@ final class WebSocketMessageHandler: ChannelDuplexHandler, RemovableChannelHandl
             context.flush()
             context.close(promise: nil)
         default:
-            // Pongs (answers to pings we did not send) and unknown control frames carry nothing for the app.
+            // Continuations (the aggregator joined them already) and unknown control frames carry nothing more.
             frame.data.clear()
         }
     }

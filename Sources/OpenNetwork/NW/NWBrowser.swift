@@ -79,6 +79,7 @@ public final class NWBrowser: Sendable, CustomDebugStringConvertible {
 
         /// Results are the same service when their endpoints are (metadata aside).
         public static func == (a: Result, b: Result) -> Bool { a.endpoint == b.endpoint }
+        /// Hashes the endpoint, as equality compares it.
         public func hash(into hasher: inout Hasher) { hasher.combine(endpoint) }
     }
 

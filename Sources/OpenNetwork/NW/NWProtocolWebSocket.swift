@@ -67,17 +67,29 @@ public final class NWProtocolWebSocket {
     public enum CloseCode: Sendable, Hashable {
         /// The codes RFC 6455 defines.
         public enum Defined: UInt16, Sendable {
+            /// The purpose was fulfilled.
             case normalClosure = 1000
+            /// The endpoint is going away.
             case goingAway = 1001
+            /// A protocol error.
             case protocolError = 1002
+            /// Data of a kind the endpoint cannot accept.
             case unsupportedData = 1003
+            /// No status code was present (never sent).
             case noStatusReceived = 1005
+            /// The connection closed without a close frame (never sent).
             case abnormalClosure = 1006
+            /// A message's data was not consistent with its type.
             case invalidFramePayloadData = 1007
+            /// A message violated the endpoint's policy.
             case policyViolation = 1008
+            /// A message was too big to process.
             case messageTooBig = 1009
+            /// The client expected an extension the server did not negotiate.
             case mandatoryExtension = 1010
+            /// The server met an unexpected condition.
             case internalServerError = 1011
+            /// The TLS handshake failed (never sent).
             case tlsHandshake = 1015
         }
         /// A code RFC 6455 defines.
