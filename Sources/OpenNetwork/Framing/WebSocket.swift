@@ -4,7 +4,10 @@
 /// connection (receives throw ``NWError/connectionClosed``). In a ``NetworkListener``'s stack it accepts upgrades on any
 /// path, answers other HTTP requests 426 (Upgrade Required) and closes them.
 ///
-/// Built on SwiftNIO's WebSocket support (NIOWebSocket's upgraders, frame codec and aggregator).
+/// Built on SwiftNIO's WebSocket support (NIOWebSocket's upgraders, frame codec and aggregator). The talk mentions
+/// WebSocket support without showing its stack element; this one's shape (`WebSocket(path:) { TLS() }`, `send(_:)` of
+/// text or data, an opcode in the metadata) follows the other stack types, and `.url(_:)` endpoints give it a path
+/// as `NWProtocolWebSocket` takes it on Apple's systems.
 public struct WebSocket: MessageProtocol {
     /// What a message is.
     public enum Opcode: Sendable, Hashable {

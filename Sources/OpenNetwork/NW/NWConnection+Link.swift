@@ -26,51 +26,27 @@ extension NWConnection {
         var receiveWebSocket: (@Sendable () async throws -> (Data, UInt8))? = nil
 
         /// A TCP connection.
-        static func tcp(_ c: NetworkConnection<TCP>) -> Link {
-            Link(
-                core: c.core, isDatagram: false, start: { await c.start() }, close: { await c.cancel() },
-                send: { try await c.send($0) },
-                receive: { least, most in
-                    let (data, metadata) = try await c.receive(atLeast: least, atMost: most)
-                    return (data, metadata.isComplete)
-                },
-                finishSending: { try await c.core.finishSending() },
-                follow: { report in
-                    c.onStateUpdate { _, s in report(s) }
-                    Task { report(await c.state) }
-                })
-        }
+        static func tcp(_ c: NetworkConnection<TCP>) -> Link { stream(c) }
 
         /// A TLS connection.
-        static func tls(_ c: NetworkConnection<TLS>) -> Link {
-            Link(
-                core: c.core, isDatagram: false, start: { await c.start() }, close: { await c.cancel() },
-                send: { try await c.send($0) },
+        static func tls(_ c: NetworkConnection<TLS>) -> Link { stream(c) }
+
+        /// A byte stream (TCP, TLS): it half-closes.
+        private static func stream<P: StreamProtocolOptions>(_ c: NetworkConnection<P>) -> Link {
+            over(
+                c, isDatagram: false, send: { try await c.send($0) },
                 receive: { least, most in
                     let (data, metadata) = try await c.receive(atLeast: least, atMost: most)
                     return (data, metadata.isComplete)
                 },
-                finishSending: { try await c.core.finishSending() },
-                follow: { report in
-                    c.onStateUpdate { _, s in report(s) }
-                    Task { report(await c.state) }
-                })
+                finishSending: { try await c.core.finishSending() })
         }
 
         /// A WebSocket connection (over TCP or TLS): message by message, each with its opcode.
         static func webSocket(_ c: NetworkConnection<WebSocket>) -> Link {
-            var link = Link(
-                core: c.core, isDatagram: true, start: { await c.start() }, close: { await c.cancel() },
-                send: { try await c.send($0, opcodeByte: WebSocketMessageHandler.binary) },
-                receive: { _, _ in
-                    let (data, _) = try await c.receiveWithOpcode()
-                    return (data, false)
-                },
-                finishSending: nil,
-                follow: { report in
-                    c.onStateUpdate { _, s in report(s) }
-                    Task { report(await c.state) }
-                })
+            var link = over(
+                c, isDatagram: true, send: { try await c.send($0, opcodeByte: WebSocketMessageHandler.binary) },
+                receive: { _, _ in (try await c.receiveWithOpcode().0, false) }, finishSending: nil)
             link.sendWebSocket = { try await c.send($0, opcodeByte: $1) }
             link.receiveWebSocket = { try await c.receiveWithOpcode() }
             return link
@@ -78,14 +54,20 @@ extension NWConnection {
 
         /// A UDP connection.
         static func udp(_ c: NetworkConnection<UDP>) -> Link {
+            over(
+                c, isDatagram: true, send: { try await c.send($0) },
+                receive: { _, _ in (try await c.receive().content, false) }, finishSending: nil)
+        }
+
+        /// What every stack shares: its core, starting, closing, and following its states.
+        private static func over<P>(
+            _ c: NetworkConnection<P>, isDatagram: Bool, send: @escaping @Sendable (Data) async throws -> Void,
+            receive: @escaping @Sendable (Int, Int) async throws -> (Data, isComplete: Bool),
+            finishSending: (@Sendable () async throws -> Void)?
+        ) -> Link {
             Link(
-                core: c.core, isDatagram: true, start: { await c.start() }, close: { await c.cancel() },
-                send: { try await c.send($0) },
-                receive: { _, _ in
-                    let (data, _) = try await c.receive()
-                    return (data, false)
-                },
-                finishSending: nil,
+                core: c.core, isDatagram: isDatagram, start: { await c.start() }, close: { await c.cancel() },
+                send: send, receive: receive, finishSending: finishSending,
                 follow: { report in
                     c.onStateUpdate { _, s in report(s) }
                     Task { report(await c.state) }
