@@ -8,7 +8,7 @@ import NIOWebSocket
 enum WebSocketPipeline {
     /// Adds the handlers; returns the future that completes once the upgrade is done (or fails saying why not).
     static func configure(
-        channel: any Channel, io: ConnectionIO, isServer: Bool, host: String?, settings: WebSocket.Settings,
+        channel: any Channel, io: ConnectionIO, isServer: Bool, host: String?, settings: WebSocketSettings,
         maximumMessageSize: Int
     ) throws -> EventLoopFuture<Void> {
         let sync = channel.pipeline.syncOperations

@@ -26,18 +26,8 @@ public struct WebSocket: MessageProtocol {
     /// A received message: its content and metadata.
     public typealias Message<Content> = (content: Content, metadata: Metadata)
 
-    /// What the WebSocket layer is configured with (here, and by ``NWProtocolWebSocket/Options``).
-    struct Settings: Sendable {
-        /// The request target of the upgrade.
-        var path = "/"
-        /// Whether pings are answered by the connection (false: they are delivered to the app, NW API only).
-        var autoReplyPing = true
-        /// Headers added to a client's upgrade request.
-        var additionalHeaders: [(name: String, value: String)] = []
-    }
-
     var lower: ProtocolStackConfiguration
-    var settings = Settings()
+    var settings = WebSocketSettings()
     var maximumMessageSize = 16 * 1024 * 1024
 
     /// WebSocket at `path` (the request target of the upgrade: `/`, `/chat?room=1`) over the declared stream protocol.

@@ -39,7 +39,7 @@ public struct ProtocolStackConfiguration: Sendable {
         case tlv(typeWidth: Int, lengthWidth: Int)
         case coder
         /// WebSocket messages, after an HTTP upgrade.
-        case webSocket(WebSocket.Settings)
+        case webSocket(WebSocketSettings)
     }
 
     /// Whether each message travels as one buffer of the data path (datagrams, WebSocket messages).
@@ -48,6 +48,16 @@ public struct ProtocolStackConfiguration: Sendable {
         if case .webSocket = framing { return true }
         return false
     }
+}
+
+/// What a WebSocket layer is configured with (by ``WebSocket``, and by ``NWProtocolWebSocket/Options``).
+struct WebSocketSettings: Sendable {
+    /// The request target of the upgrade.
+    var path = "/"
+    /// Whether pings are answered by the connection (false: they are delivered to the app, NW API only).
+    var autoReplyPing = true
+    /// Headers added to a client's upgrade request.
+    var additionalHeaders: [(name: String, value: String)] = []
 }
 
 /// Builds a protocol stack from a declaration such as `TLS { TCP { IP() } }`.
