@@ -166,10 +166,12 @@ final class Peer: @unchecked Sendable {
 
 /// Opens a socket as a page would and runs `body` on it; returns the close frame the server sent. A socket that is
 /// still open after `timeout` seconds (a server that never answers, or a body waiting for a message that never
-/// comes) fails the test with an error naming the address, instead of hanging the run.
+/// comes) fails the test with an error naming the address, instead of hanging the run. The watchdog catches hangs,
+/// it does not time anything: 90 s, because on a loaded two-core CI machine (a cold first run, browsers and a
+/// gigabyte stream beside it) the main actor every server hop goes through has been seen busy for over 30 s.
 @discardableResult
 func withSocket(
-    _ target: SocketTarget, origin: String? = nil, headers: [String: String] = [:], timeout: Double = 30,
+    _ target: SocketTarget, origin: String? = nil, headers: [String: String] = [:], timeout: Double = 90,
     _ body: @escaping @Sendable (Peer) async throws -> Void
 ) async throws -> WebSocketCloseFrame? {
     var config = WebSocketClientConfiguration()
