@@ -7,7 +7,7 @@ extension NWConnection {
     ///
     /// The last message: the connection's sending side closes after it (over TLS with a close_notify first) and
     /// reading goes on; over UDP the connection closes gracefully.
-    public final class ContentContext: @unchecked Sendable {  // Unchecked: every field is immutable.
+    public final class ContentContext: Sendable {
         /// A name for the context.
         public let identifier: String
         /// Milliseconds after the send call beyond which content still queued is dropped (0: never). A dropped
