@@ -337,8 +337,10 @@ public struct WebSession: Sendable {
 /// the token is also read from the file the app writes for tools (``tokenFile``).
 public final class ExampleServer: @unchecked Sendable {
     public let name: String
-    public let port: Int
+    /// The port the app listens on (chosen free at the first start; a restart keeps it).
+    public private(set) var port: Int
     public let stateDirectory: String
+    private var started = false
     private var child: ChildProcess?
     /// The link the app printed at its last start (with the launch's token).
     public private(set) var signInURL = ""
@@ -387,7 +389,31 @@ public final class ExampleServer: @unchecked Sendable {
     }
 
     /// Starts the app (with `arguments`) and waits until it has printed its link and written its token file.
+    /// At the first start a port another process took between ``freePort()`` and the app's bind is replaced by a
+    /// new one (twice at most); a restart keeps its port, as a person's bookmarked link does.
     public func start(arguments: [String] = []) async throws {
+        var attempt = 0
+        while true {
+            do {
+                try await launch(arguments: arguments)
+                started = true
+                return
+            } catch let error as AppExited where !started && attempt < 2 && error.output.contains("in use") {
+                attempt += 1
+                port = freePort()
+            }
+        }
+    }
+
+    /// The app ended before it printed its link.
+    struct AppExited: Error, CustomStringConvertible {
+        let name: String
+        let status: Int32
+        let output: String
+        var description: String { "\(name) exited (status \(status)) before printing its link; it printed:\n\(output)" }
+    }
+
+    private func launch(arguments: [String]) async throws {
         try FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true)
         if let old = tokenFile { try FileManager.default.removeItem(atPath: old) }  // a killed run's
         child = try ChildProcess(
@@ -408,16 +434,28 @@ public final class ExampleServer: @unchecked Sendable {
         self.token = token
     }
 
-    /// Waits (15 s at most) for the link the app prints once it listens.
+    /// Waits for the link the app prints once it listens: 60 s at most while it runs (a cold start on a loaded
+    /// two-core machine took longer than 15 s), and not at all once it has exited (then its output is the error).
     private func waitForLink() async throws -> String {
         let found = Box<String?>(nil)
         let prefix = "http://127.0.0.1:\(port)/?token="
-        try await waitUntil("\(name) to print its link", timeout: 15) { [self] in
-            let line = output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-                .first { $0.hasPrefix(prefix) }
-            found.value = line
-            return line != nil && tokenFile != nil
+        let exited = Box<Int32?>(nil)
+        let process = child?.process
+        do {
+            try await waitUntil("\(name) to print its link", timeout: 60) { [self] in
+                let line = output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+                    .first { $0.hasPrefix(prefix) }
+                found.value = line
+                if line == nil, let process, !process.isRunning {
+                    exited.value = process.terminationStatus
+                    return true
+                }
+                return line != nil && tokenFile != nil
+            }
+        } catch let error as BrowserError {
+            throw BrowserError(description: "\(error.description); it printed:\n\(output)")
         }
+        if let status = exited.value { throw AppExited(name: name, status: status, output: output) }
         return found.value!
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 
 /// A type that represents the structure and behavior of an app. Mark it `@main`.
 @MainActor @preconcurrency
@@ -24,7 +25,20 @@ extension App {
     ///   (`~/.local/state/<App>`).
     /// - Documents of a document app: `SWIFTUIWEB_DOCUMENTS`, default `$XDG_DATA_HOME/<App>/Documents`
     ///   (`~/.local/share/<App>/Documents`).
+    ///
+    /// A launch that fails (a port another program holds, a bad option, an unreadable certificate) prints what
+    /// went wrong on standard error and exits with status 1.
     public static func main() async throws {
+        do {
+            try await launch()
+        } catch {
+            FileHandle.standardError.write(
+                Data("\(String(describing: Self.self)): \(AppLaunchError.explain(error))\n".utf8))
+            exit(1)
+        }
+    }
+
+    private static func launch() async throws {
         let env = ProcessInfo.processInfo.environment
         let options = try LaunchOptions.parse(arguments: Array(CommandLine.arguments.dropFirst()), environment: env)
         if options.help {
@@ -55,8 +69,15 @@ extension App {
         let server = AppServer(host: appHost, access: policy)
         let shownName = appHost.appName
         let previews = await MainActor.run { PreviewCatalog.items.count }
-        try await server.run(host: address, port: options.port) { launch in
-            LaunchAnnouncement.print(launch, appName: shownName, policy: policy, address: address, previews: previews)
+        do {
+            try await server.run(host: address, port: options.port) { launch in
+                LaunchAnnouncement.print(
+                    launch, appName: shownName, policy: policy, address: address, previews: previews)
+            }
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            throw AppLaunchError(
+                "cannot listen on \(address):\(options.port): the address is already in use by another program"
+                    + " (choose another port with --port or PORT)")
         }
     }
 }
@@ -109,4 +130,10 @@ enum LaunchAnnouncement {
 struct AppLaunchError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+
+    /// What a person reads when a launch fails.
+    static func explain(_ error: any Error) -> String {
+        if let error = error as? IOError { return "\(error.description) (errno \(error.errnoCode))" }
+        return String(describing: error)
+    }
 }
