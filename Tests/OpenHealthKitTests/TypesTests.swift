@@ -8,7 +8,7 @@ import Testing
         #expect(HKMedicationDoseEvent.ScheduleType.asNeeded.rawValue == 1)
         #expect(HKMedicationDoseEvent.ScheduleType.schedule.rawValue == 2)
         #expect(HKCategoryValueSeverity.allCases.map(\.rawValue) == [0, 1, 2, 3, 4])
-        #expect(HKMedicationGeneralForm.allCases.count == 18)
+        #expect(HKMedicationGeneralForm.known.count == 18 && Set(HKMedicationGeneralForm.known).count == 18)
         #expect(HKCategoryTypeIdentifier.headache.rawValue == "HKCategoryTypeIdentifierHeadache")
         #expect(Set(HKCategoryTypeIdentifier.allSymptoms).count == HKCategoryTypeIdentifier.allSymptoms.count)
     }

@@ -72,7 +72,8 @@ public final class MedicationCatalog: Sendable {
             guard !code.isEmpty, code.allSatisfy(\.isASCII), code.allSatisfy(\.isNumber) else {
                 throw HKError(.errorInvalidArgument, "catalog CSV line \(line): rxcui \"\(code)\" is not digits")
             }
-            guard let form = HKMedicationGeneralForm(rawValue: row[cForm]) else {
+            let form = HKMedicationGeneralForm(rawValue: row[cForm])
+            guard form.isKnown else {
                 throw HKError(.errorInvalidArgument, "catalog CSV line \(line): general_form \"\(row[cForm])\" is not an HKMedicationGeneralForm")
             }
             guard byCode[code] == nil else { throw HKError(.errorInvalidArgument, "catalog CSV line \(line): rxcui \(code) appears twice") }

@@ -12,14 +12,16 @@ public struct HKQueryOptions: OptionSet, Sendable {
     public static let strictEndDate = HKQueryOptions(rawValue: 2)
 }
 
-/// The base of HealthKit queries; here, the factories of HealthKit's predicates. The predicates are
-/// `NSPredicate` trees over the store's attribute names, so they run in SQL.
-open class HKQuery: NSObject, @unchecked Sendable {
+/// HealthKit's predicate factories. The predicates are `NSPredicate` trees over the store's attribute names, so
+/// they run in SQL.
+extension HKQuery {
     /// Samples in a date interval: by default those overlapping it (`endDate >= start AND startDate < end`);
     /// `.strictStartDate` makes the start side `startDate >= start`, `.strictEndDate` the end side
     /// `endDate < end`. A nil side is open.
-    public class func predicateForSamples(withStart startDate: Date?, end endDate: Date?,
-                                          options: HKQueryOptions = []) -> NSPredicate {
+    public class func predicateForSamples(
+        withStart startDate: Date?, end endDate: Date?,
+        options: HKQueryOptions = []
+    ) -> NSPredicate {
         var parts: [NSPredicate] = []
         if let startDate {
             parts.append(compare(options.contains(.strictStartDate) ? "startDate" : "endDate", .atLeast, startDate))
@@ -60,12 +62,16 @@ open class HKQuery: NSObject, @unchecked Sendable {
     }
 
     /// Dose events of one medication.
-    public class func predicateForMedicationDoseEvent(medicationConceptIdentifier: HKHealthConceptIdentifier) -> NSPredicate {
+    public class func predicateForMedicationDoseEvent(
+        medicationConceptIdentifier: HKHealthConceptIdentifier
+    ) -> NSPredicate {
         compare("medicationConceptIdentifier", .equal, medicationConceptIdentifier.identifier)
     }
 
     /// Dose events of any of several medications.
-    public class func predicateForMedicationDoseEvent(medicationConceptIdentifiers: Set<HKHealthConceptIdentifier>) -> NSPredicate {
+    public class func predicateForMedicationDoseEvent(
+        medicationConceptIdentifiers: Set<HKHealthConceptIdentifier>
+    ) -> NSPredicate {
         compare("medicationConceptIdentifier", .within, medicationConceptIdentifiers.map(\.identifier).sorted())
     }
 

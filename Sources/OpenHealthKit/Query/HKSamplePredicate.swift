@@ -15,14 +15,18 @@ public struct HKSamplePredicate<Sample: HKSample>: @unchecked Sendable {
 
 extension HKSamplePredicate where Sample == HKMedicationDoseEvent {
     /// Medication dose events matching a predicate.
-    public static func medicationDoseEvent(_ predicate: NSPredicate? = nil) -> HKSamplePredicate<HKMedicationDoseEvent> {
-        HKSamplePredicate<HKMedicationDoseEvent>(sampleType: HKObjectType.medicationDoseEventType(), predicate: predicate)
+    public static func medicationDoseEvent(_ predicate: NSPredicate? = nil) -> HKSamplePredicate<HKMedicationDoseEvent>
+    {
+        HKSamplePredicate<HKMedicationDoseEvent>(
+            sampleType: HKObjectType.medicationDoseEventType(), predicate: predicate)
     }
 }
 
 extension HKSamplePredicate where Sample == HKCategorySample {
     /// Category samples of a type matching a predicate.
-    public static func categorySample(type: HKCategoryType, predicate: NSPredicate? = nil) -> HKSamplePredicate<HKCategorySample> {
+    public static func categorySample(
+        type: HKCategoryType, predicate: NSPredicate? = nil
+    ) -> HKSamplePredicate<HKCategorySample> {
         HKSamplePredicate<HKCategorySample>(sampleType: type, predicate: predicate)
     }
 }

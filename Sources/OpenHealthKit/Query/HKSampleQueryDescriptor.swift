@@ -1,7 +1,7 @@
 import OpenCoreData
 
 /// A one-shot query for samples: predicates, sort order and limit, all applied in SQL.
-public struct HKSampleQueryDescriptor<Sample: HKSample>: @unchecked Sendable {
+public struct HKSampleQueryDescriptor<Sample: HKSample>: HKAsyncQuery, @unchecked Sendable {
     /// The sample types and predicates.
     public var predicates: [HKSamplePredicate<Sample>]
     /// The order of the results.
@@ -18,12 +18,16 @@ public struct HKSampleQueryDescriptor<Sample: HKSample>: @unchecked Sendable {
 
     /// Runs the query.
     public func result(for healthStore: HKHealthStore) async throws -> [Sample] {
-        guard !predicates.isEmpty else { throw HKError(.errorInvalidArgument, "HKSampleQueryDescriptor needs at least one predicate") }
+        guard !predicates.isEmpty else {
+            throw HKError(.errorInvalidArgument, "HKSampleQueryDescriptor needs at least one predicate")
+        }
         let sort = try SampleSort.columns(sortDescriptors)
         var all: [Sample] = []
         for predicate in predicates {
-            all += try healthStore.samples(of: predicate.sampleType, matching: predicate.nsPredicate, sort: sort, limit: limit)
-                .compactMap { $0 as? Sample }
+            all += try healthStore.samples(
+                of: predicate.sampleType, matching: predicate.nsPredicate, sort: sort, limit: limit
+            )
+            .compactMap { $0 as? Sample }
         }
         if predicates.count > 1 {
             all.sort(using: sortDescriptors)
@@ -34,7 +38,7 @@ public struct HKSampleQueryDescriptor<Sample: HKSample>: @unchecked Sendable {
 }
 
 /// A query for the medications the app may read.
-public struct HKUserAnnotatedMedicationQueryDescriptor: @unchecked Sendable {
+public struct HKUserAnnotatedMedicationQueryDescriptor: HKAsyncQuery, @unchecked Sendable {
     /// Which medications (all when nil); see `HKQuery.predicateForUserAnnotatedMedications`.
     public var predicate: NSPredicate?
     /// The most medications to return (nil: all).

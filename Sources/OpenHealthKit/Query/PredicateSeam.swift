@@ -20,9 +20,10 @@ extension HKQuery {
         case .above: type = .greaterThan
         case .within: type = .in
         }
-        return NSComparisonPredicate(leftExpression: NSExpression(forKeyPath: key),
-                                     rightExpression: NSExpression(forConstantValue: value),
-                                     modifier: .direct, type: type, options: [])
+        return NSComparisonPredicate(
+            leftExpression: NSExpression(forKeyPath: key),
+            rightExpression: NSExpression(forConstantValue: value),
+            modifier: .direct, type: type, options: [])
     }
 
     static func and(_ parts: [NSPredicate]) -> NSPredicate {
@@ -46,8 +47,11 @@ extension HKQuery {
     }
 
     /// Category samples whose value compares with `value` (for symptoms, a severity's raw value).
-    public class func predicateForCategorySamples(with operatorType: NSComparisonPredicate.Operator, value: Int) -> NSPredicate {
-        NSComparisonPredicate(leftExpression: NSExpression(forKeyPath: "value"), rightExpression: NSExpression(forConstantValue: value),
-                              modifier: .direct, type: operatorType, options: [])
+    public class func predicateForCategorySamples(
+        with operatorType: NSComparisonPredicate.Operator, value: Int
+    ) -> NSPredicate {
+        NSComparisonPredicate(
+            leftExpression: NSExpression(forKeyPath: "value"), rightExpression: NSExpression(forConstantValue: value),
+            modifier: .direct, type: operatorType, options: [])
     }
 }

@@ -129,7 +129,7 @@ enum RecordMapping {
         let codings = (o.value(forKey: "codings") as? Data).flatMap { try? JSONDecoder().decode([HKClinicalCoding].self, from: $0) } ?? []
         return HKMedicationConcept(identifier: conceptIdentifier(o.value(forKey: "medicationConceptIdentifier") as? String ?? ""),
                                    displayText: o.value(forKey: "displayText") as? String ?? "",
-                                   generalForm: HKMedicationGeneralForm(rawValue: o.value(forKey: "generalForm") as? String ?? "") ?? .unknown,
+                                   generalForm: (o.value(forKey: "generalForm") as? String).map(HKMedicationGeneralForm.init(rawValue:)) ?? .unknown,
                                    relatedCodings: Set(codings))
     }
 

@@ -35,8 +35,9 @@ public final class HKHealthConceptIdentifier: NSObject, Codable, @unchecked Send
     public override var description: String { identifier }
 }
 
-/// A code in a clinical coding system, such as an RxNorm code.
-public struct HKClinicalCoding: Hashable, Sendable, Codable {
+/// A code in a clinical coding system, such as an RxNorm code. A class, as Apple declares it; two codings are
+/// equal when their system, version and code are.
+public final class HKClinicalCoding: NSObject, Codable, @unchecked Sendable {
     /// The coding system's URL (RxNorm: `http://www.nlm.nih.gov/research/umls/rxnorm`).
     public let system: String
     /// The system's version, if given.
@@ -48,49 +49,82 @@ public struct HKClinicalCoding: Hashable, Sendable, Codable {
         self.system = system
         self.version = version
         self.code = code
+        super.init()
     }
     /// RxNorm's FHIR system URL.
     public static let rxNormSystem = "http://www.nlm.nih.gov/research/umls/rxnorm"
+
+    /// Codings are equal when their system, version and code are.
+    public override func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? HKClinicalCoding else { return false }
+        return other.system == system && other.version == version && other.code == code
+    }
+    /// A hash of the system, version and code.
+    public override var hash: Int {
+        var hasher = Hasher()
+        hasher.combine(system)
+        hasher.combine(version)
+        hasher.combine(code)
+        return hasher.finalize()
+    }
+    /// The coding as `system|code` (with `@version` when given).
+    public override var description: String { "\(system)\(version.map { "@" + $0 } ?? "")|\(code)" }
 }
 
-/// The physical form of a medication.
-public enum HKMedicationGeneralForm: String, Sendable, Codable, CaseIterable {
+/// The physical form of a medication: a string-backed value, as Apple declares it (a struct with a constant per
+/// form, so a form a newer store names is kept rather than lost).
+public struct HKMedicationGeneralForm: RawRepresentable, Hashable, Sendable, Codable {
+    /// The form's name, as stored.
+    public let rawValue: String
+    /// A form by name.
+    public init(rawValue: String) { self.rawValue = rawValue }
+    /// A form by name.
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+
     /// Capsule.
-    case capsule
+    public static let capsule = HKMedicationGeneralForm(rawValue: "capsule")
     /// Cream.
-    case cream
+    public static let cream = HKMedicationGeneralForm(rawValue: "cream")
     /// Device.
-    case device
+    public static let device = HKMedicationGeneralForm(rawValue: "device")
     /// Drops.
-    case drops
+    public static let drops = HKMedicationGeneralForm(rawValue: "drops")
     /// Foam.
-    case foam
+    public static let foam = HKMedicationGeneralForm(rawValue: "foam")
     /// Gel.
-    case gel
+    public static let gel = HKMedicationGeneralForm(rawValue: "gel")
     /// Inhaler.
-    case inhaler
+    public static let inhaler = HKMedicationGeneralForm(rawValue: "inhaler")
     /// Injection.
-    case injection
+    public static let injection = HKMedicationGeneralForm(rawValue: "injection")
     /// Liquid.
-    case liquid
+    public static let liquid = HKMedicationGeneralForm(rawValue: "liquid")
     /// Lotion.
-    case lotion
+    public static let lotion = HKMedicationGeneralForm(rawValue: "lotion")
     /// Ointment.
-    case ointment
+    public static let ointment = HKMedicationGeneralForm(rawValue: "ointment")
     /// Patch.
-    case patch
+    public static let patch = HKMedicationGeneralForm(rawValue: "patch")
     /// Powder.
-    case powder
+    public static let powder = HKMedicationGeneralForm(rawValue: "powder")
     /// Spray.
-    case spray
+    public static let spray = HKMedicationGeneralForm(rawValue: "spray")
     /// Suppository.
-    case suppository
+    public static let suppository = HKMedicationGeneralForm(rawValue: "suppository")
     /// Tablet.
-    case tablet
+    public static let tablet = HKMedicationGeneralForm(rawValue: "tablet")
     /// Topical.
-    case topical
+    public static let topical = HKMedicationGeneralForm(rawValue: "topical")
     /// Unknown.
-    case unknown
+    public static let unknown = HKMedicationGeneralForm(rawValue: "unknown")
+
+    /// The 18 forms HealthKit names, in its order.
+    static let known: [HKMedicationGeneralForm] = [
+        .capsule, .cream, .device, .drops, .foam, .gel, .inhaler, .injection, .liquid, .lotion, .ointment, .patch,
+        .powder, .spray, .suppository, .tablet, .topical, .unknown,
+    ]
+    /// Whether this is one of the forms HealthKit names.
+    var isKnown: Bool { Self.known.contains(self) }
 }
 
 /// A medication as a concept (not a prescription): identifier, name, form and clinical codes.
@@ -105,8 +139,10 @@ public final class HKMedicationConcept: NSObject, @unchecked Sendable {
     public let relatedCodings: Set<HKClinicalCoding>
 
     /// Creates a concept.
-    public init(identifier: HKHealthConceptIdentifier, displayText: String,
-                generalForm: HKMedicationGeneralForm, relatedCodings: Set<HKClinicalCoding>) {
+    public init(
+        identifier: HKHealthConceptIdentifier, displayText: String,
+        generalForm: HKMedicationGeneralForm, relatedCodings: Set<HKClinicalCoding>
+    ) {
         self.identifier = identifier
         self.displayText = displayText
         self.generalForm = generalForm
