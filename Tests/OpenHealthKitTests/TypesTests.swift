@@ -1,4 +1,5 @@
 import Testing
+@testable import MedicationsSample
 @testable import OpenHealthKit
 
 @Suite struct TypesTests {

@@ -1,4 +1,4 @@
-import OpenCoreData
+import OpenHealthKit
 
 /// A symptom a medication may cause: a name and its HealthKit category type.
 public struct SymptomModel: Hashable, Sendable, Identifiable {
@@ -19,8 +19,8 @@ public struct SymptomModel: Hashable, Sendable, Identifiable {
     public var categoryType: HKCategoryType { HKCategoryType(categoryID) }
 }
 
-/// Known side effects by RxNorm code, as in Apple's "Logging symptoms associated with a medication"
-/// sample; only codings in RxNorm's system are looked up.
+/// Known side effects by RxNorm code: the sample app's own table, as Apple keeps it in its sample "Logging symptoms
+/// associated with a medication" rather than in HealthKit. Only codings in RxNorm's system are looked up.
 public enum SideEffects {
     /// RxNorm's coding system URL.
     public static let rxNormSystem = HKClinicalCoding.rxNormSystem
