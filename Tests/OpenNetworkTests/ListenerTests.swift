@@ -46,10 +46,13 @@ struct ListenerTests {
         let served = Counter()
         let listener = NetworkListener(for: local(.any), using: { TLV { TCP() } }).newConnectionLimit(2)
         #expect(listener.newConnectionLimit == 2)
-        try await withListener(listener, handler: { c in
-            served.add()
-            try await Self.echo(c)
-        }) { port async throws in
+        try await withListener(
+            listener,
+            handler: { c in
+                served.add()
+                try await Self.echo(c)
+            }
+        ) { port async throws in
             let a = NetworkConnection(to: local(port)) { TLV { TCP() } }
             let b = NetworkConnection(to: local(port)) { TLV { TCP() } }
             #expect(try await roundTrip(a, "a") == "a")
@@ -131,17 +134,57 @@ struct ListenerTests {
         }
     }
 
+    @Test func aUnixSocketListenerKnowsItsPeerProcessFromTheKernel() async throws {
+        let path = socketPath()
+        defer { unlink(path) }
+        let seen = Recorder<String>()
+        let listener = NetworkListener(for: .unix(path: path), using: { TLV { TCP() } })
+        try await withListener(
+            listener,
+            handler: { c in
+                let credentials = await c.peerCredentials
+                seen.append(
+                    credentials.map { "\($0.processIdentifier) \($0.userIdentifier) \($0.groupIdentifier)" } ?? "none")
+                try await c.send(Data([1]), type: 1)
+            }
+        ) { _ async throws in
+            let c = NetworkConnection(to: .unix(path: path)) { TLV { TCP() } }
+            _ = try await c.receive()
+            // The client's side sees the listener's process (this one, too).
+            let mine = await c.peerCredentials
+            #expect(mine?.processIdentifier == getpid() && mine?.userIdentifier == getuid())
+        }
+        #expect(seen.all == ["\(getpid()) \(getuid()) \(getgid())"])
+        // Over TCP there is no such thing.
+        let tcp = NetworkListener(for: local(.any), using: { TLV { TCP() } })
+        try await withListener(
+            tcp,
+            handler: { c in
+                try await c.send(Data([await c.peerCredentials == nil ? 1 : 0]), type: 1)
+            }
+        ) { port async throws in
+            let c = NetworkConnection(to: local(port)) { TLV { TCP() } }
+            #expect(try await c.receive().content == Data([1]))
+            #expect(await c.peerCredentials == nil)
+        }
+    }
+
     @Test func unixDomainSocketWithCoderOverTLS() async throws {
         let path = socketPath()
         defer { unlink(path) }
         let identity = try TLSIdentity.selfSigned()
-        let listener = NetworkListener(for: .unix(path: path), using: {
-            Coder(Ping.self, using: .json) { TLS().localIdentity(identity) }
-        })
-        try await withListener(listener, handler: { c in
-            let p = try await c.receive().content
-            try await c.send(Ping(text: p.text, number: p.number * 2))
-        }) { _ async throws in
+        let listener = NetworkListener(
+            for: .unix(path: path),
+            using: {
+                Coder(Ping.self, using: .json) { TLS().localIdentity(identity) }
+            })
+        try await withListener(
+            listener,
+            handler: { c in
+                let p = try await c.receive().content
+                try await c.send(Ping(text: p.text, number: p.number * 2))
+            }
+        ) { _ async throws in
             let c = NetworkConnection(to: .unix(path: path)) {
                 Coder(Ping.self, using: .json) { TLS().serverName("localhost").trustRoots([identity.trustRoot]) }
             }
@@ -164,16 +207,19 @@ struct ListenerTests {
     @Test func idleTimeoutDisconnectsSilentPeers() async throws {
         let outcome = Recorder<String>()
         let listener = NetworkListener(for: local(.any), using: { TLV { TCP().idleTimeout(.milliseconds(200)) } })
-        try await withListener(listener, handler: { c in
-            do {
-                for try await _ in c.messages {}
-                outcome.append("ended")
-            } catch {
-                outcome.append("\(error)")
+        try await withListener(
+            listener,
+            handler: { c in
+                do {
+                    for try await _ in c.messages {}
+                    outcome.append("ended")
+                } catch {
+                    outcome.append("\(error)")
+                }
             }
-        }) { port async throws in
+        ) { port async throws in
             let silent = NetworkConnection(to: local(port)) { TCP() }
-            try? await silent.send(Data([0]))   // half a TLV header, then silence
+            try? await silent.send(Data([0]))  // half a TLV header, then silence
             // The server closes the idle connection: our read ends.
             await #expect(throws: NWError.self) { _ = try await silent.receive(exactly: 1) }
             try await outcome.waitFor("server side") { _ in true }
@@ -200,7 +246,7 @@ struct ListenerTests {
         try await started.waitFor("a connection") { $0 }
         while receivedBytes.value < 1 << 20 { try await Task.sleep(for: .milliseconds(5)) }
         run.cancel()
-        try await run.value   // run returns normally when cancelled
+        try await run.value  // run returns normally when cancelled
         #expect(listener.state == .cancelled)
         // The client's transfer fails: the listener closed its connection.
         let result = await sender.result

@@ -145,10 +145,13 @@ actor ConnectionCore {
     /// the connection; a clean close leaves it ready (reads take what is buffered, then report the end).
     private func serve(_ ch: any Channel, io: ConnectionIO) async {
         timeoutTask?.cancel()
+        // Read before the connection is ready, so the credentials are there for whoever sees it ready.
+        let credentials = await PeerCredentialsReader.read(ch)
         if isFinished {
             ch.close(promise: nil)
             return
         }
+        peerCredentials = credentials
         channel = ch
         self.io = io
         endpoints = (ch.localAddress, ch.remoteAddress)
@@ -246,6 +249,9 @@ actor ConnectionCore {
 
     /// The channel's local and remote addresses, once ready.
     func addresses() -> (local: SocketAddress?, remote: SocketAddress?) { endpoints }
+
+    /// The peer process of a Unix domain socket connection, once ready (nil for other transports).
+    private(set) var peerCredentials: PeerCredentials?
 
     /// The addresses seen when the connection became ready (a closed channel no longer knows them).
     private var endpoints: (local: SocketAddress?, remote: SocketAddress?) = (nil, nil)

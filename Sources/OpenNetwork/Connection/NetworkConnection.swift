@@ -93,6 +93,11 @@ public final class NetworkConnection<ApplicationProtocol: NetworkProtocolOptions
     /// The remote address once connected, as text.
     public var remoteAddress: String? { get async { await core.addresses().remote?.description } }
 
+    /// For a Unix domain socket, the peer process as the kernel recorded it at connect time (`SO_PEERCRED`), once
+    /// the connection is ready; nil for other transports. An Orchard addition for Linux: a local daemon uses it to
+    /// know which process is asking, without trusting what the process says about itself.
+    public var peerCredentials: PeerCredentials? { get async { await core.peerCredentials } }
+
     /// Runs an operation on the connection's data path (waiting until the connection is ready, starting it if
     /// needed); cancelling the calling task cancels the connection at once.
     ///
