@@ -266,7 +266,7 @@ let package = Package(
 
         // MARK: OpenHealthKit
         .target(
-            name: "OpenHealthKit", dependencies: ["OpenCoreData"],
+            name: "OpenHealthKit", dependencies: ["OpenCoreData", "OpenNetwork"],
             resources: [.copy("Catalog/Resources/rxnorm-catalog.csv")]),
         .testTarget(name: "OpenHealthKitTests", dependencies: ["OpenHealthKit", "MedicationsSample", "TestSupport"]),
         .executableTarget(

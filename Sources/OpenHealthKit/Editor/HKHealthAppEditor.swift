@@ -123,6 +123,10 @@ public final class HKHealthAppEditor: @unchecked Sendable {
         public var doseQuantity: Double?
         /// The unit.
         public var unit: HKUnit
+        /// The event's UUID (nil: a new one). Logging a UUID that is already in the store logs nothing and returns
+        /// the stored event, so a log retried after its reply was lost (a killed daemon, a dropped connection) is
+        /// never a duplicate.
+        public var uuid: UUID?
 
         /// Creates a log entry.
         public init(medication: HKHealthConceptIdentifier, status: HKMedicationDoseEvent.LogStatus, date: Date,
@@ -171,13 +175,24 @@ public final class HKHealthAppEditor: @unchecked Sendable {
         var known = Set<String>()
         var events: [HKMedicationDoseEvent] = []
         events.reserveCapacity(logs.count)
+        // Logs naming a UUID already stored (a retry) return the stored event instead of a second one.
+        let named = logs.compactMap { $0.uuid?.uuidString }
+        var stored: [String: HKMedicationDoseEvent] = [:]
+        if !named.isEmpty {
+            let existing = try database.fetch(HealthStoreModel.doseEvent, HKQuery.compare("uuid", .within, named), in: context)
+            for record in existing { stored[record.value(forKey: "uuid") as? String ?? ""] = RecordMapping.doseEvent(record) }
+        }
         for log in logs {
+            if let uuid = log.uuid?.uuidString, let event = stored[uuid] {
+                events.append(event)
+                continue
+            }
             if !known.contains(log.medication.identifier) {
                 _ = try medicationRecord(log.medication, in: context)
                 known.insert(log.medication.identifier)
             }
             let seq = sequence.next()
-            let uuid = UUID()
+            let uuid = log.uuid ?? UUID()
             let quantity = Self.defaultQuantity(log)
             database.insert(HealthStoreModel.doseEvent, [
                 "uuid": uuid.uuidString, "seq": seq, "startDate": log.date, "endDate": log.date,
@@ -187,12 +202,14 @@ public final class HKHealthAppEditor: @unchecked Sendable {
                 "scheduledDate": log.scheduledDate, "scheduledDoseQuantity": log.scheduledQuantity, "doseQuantity": quantity,
                 "unit": log.unit.unitString,
             ], in: context)
-            events.append(HKMedicationDoseEvent(
+            let event = HKMedicationDoseEvent(
                 medicationConceptIdentifier: log.medication, logStatus: log.status,
                 scheduleType: log.scheduledDate == nil ? .asNeeded : .schedule, scheduledDate: log.scheduledDate,
                 scheduledDoseQuantity: log.scheduledQuantity, doseQuantity: quantity, unit: log.unit,
                 startDate: log.date, endDate: log.date, uuid: uuid, metadata: nil,
-                sourceRevision: RecordMapping.healthSource))
+                sourceRevision: RecordMapping.healthSource)
+            events.append(event)
+            if log.uuid != nil { stored[uuid.uuidString] = event }  // the same UUID twice in one call: one event
         }
         return events
     }

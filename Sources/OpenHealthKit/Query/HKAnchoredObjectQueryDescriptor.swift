@@ -40,7 +40,7 @@ public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: HKAsyncQuery, H
         if predicates.count == 1 {
             // One predicate: the store's page is the result (no merging; this code is generic and
             // unspecialized, so a history read in pages pays for every step per sample).
-            let changes = try healthStore.anchoredChanges(
+            let changes = try await healthStore.anchoredChanges(
                 of: predicates[0].sampleType, matching: predicates[0].nsPredicate,
                 after: anchor?.sequence, limit: limit)
             var samples: [Sample] = []
@@ -54,7 +54,7 @@ public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: HKAsyncQuery, H
         var deleted: [(Int64, HKDeletedObject)] = []
         var newAnchor = Int64.max
         for predicate in predicates {
-            let changes = try healthStore.anchoredChanges(
+            let changes = try await healthStore.anchoredChanges(
                 of: predicate.sampleType, matching: predicate.nsPredicate,
                 after: anchor?.sequence, limit: limit)
             added += changes.added.compactMap { s in (s.sample as? Sample).map { (s.seq, $0) } }
@@ -115,8 +115,8 @@ public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: HKAsyncQuery, H
                 do {
                     while !Task.isCancelled {
                         // Marked before reading: a save after this point wakes the wait below at once.
-                        let mark = ChangeHub.shared.mark(healthStore.database.url)
-                        let counter = try healthStore.database.changeCounter()
+                        let mark = healthStore.changeMark()
+                        let counter = try await healthStore.changeCounter()
                         if first || counter > (descriptor.anchor?.sequence ?? -1) {
                             let result = try await descriptor.result(for: healthStore)
                             let full =
@@ -129,7 +129,8 @@ public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: HKAsyncQuery, H
                             first = false
                             if full { continue }
                         }
-                        await ChangeHub.shared.wait(healthStore.database.url, since: mark, timeout: pollingInterval)
+                        try await healthStore.waitForChange(
+                            after: max(counter, descriptor.anchor?.sequence ?? counter), since: mark, timeout: pollingInterval)
                     }
                     continuation.finish()
                 } catch {

@@ -48,13 +48,12 @@ public final class HKObserverQuery: HKQuery, @unchecked Sendable {
             return fail(HKError(.errorInvalidArgument, "HKObserverQuery needs at least one query descriptor"))
         }
         do {
-            let database = store.database
-            var anchor = HKQueryAnchor(sequence: try database.changeCounter())
+            var anchor = HKQueryAnchor(sequence: try await store.changeCounter())
             guard await notify() else { return }
             while !Task.isCancelled {
                 // Marked before reading: a save after this point wakes the wait below at once.
-                let mark = ChangeHub.shared.mark(database.url)
-                if try database.changeCounter() > anchor.sequence {
+                let mark = store.changeMark()
+                if try await store.changeCounter() > anchor.sequence {
                     let descriptor = HKAnchoredObjectQueryDescriptor<HKSample>(
                         predicates: watched.map { .sample(type: $0.sampleType, predicate: $0.predicate) },
                         anchor: anchor)
@@ -65,7 +64,7 @@ public final class HKObserverQuery: HKQuery, @unchecked Sendable {
                         continue  // changes made while the app dealt with this one go in the next update
                     }
                 }
-                await ChangeHub.shared.wait(database.url, since: mark, timeout: pollingInterval)
+                try await store.waitForChange(after: anchor.sequence, since: mark, timeout: pollingInterval)
             }
         } catch {
             fail(error)

@@ -48,7 +48,7 @@ public final class HKSampleQuery: HKQuery, @unchecked Sendable {
 
     override func run(on store: HKHealthStore) async {
         do {
-            let samples = try read(store)
+            let samples = try await read(store)
             execution.deliver { resultsHandler(self, samples, nil) }
         } catch {
             fail(error)
@@ -57,7 +57,7 @@ public final class HKSampleQuery: HKQuery, @unchecked Sendable {
 
     override func fail(_ error: any Error) { execution.deliver { resultsHandler(self, nil, error) } }
 
-    private func read(_ store: HKHealthStore) throws -> [HKSample] {
+    private func read(_ store: HKHealthStore) async throws -> [HKSample] {
         guard !queryDescriptors.isEmpty else {
             throw HKError(.errorInvalidArgument, "HKSampleQuery needs at least one query descriptor")
         }
@@ -69,7 +69,7 @@ public final class HKSampleQuery: HKQuery, @unchecked Sendable {
         var samples: [HKSample] = []
         for descriptor in queryDescriptors {
             try Task.checkCancellation()
-            samples += try store.samples(
+            samples += try await store.samples(
                 of: descriptor.sampleType, matching: descriptor.predicate, sort: columns, limit: cap)
         }
         guard queryDescriptors.count > 1 else { return samples }

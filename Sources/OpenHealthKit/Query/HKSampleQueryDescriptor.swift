@@ -24,7 +24,7 @@ public struct HKSampleQueryDescriptor<Sample: HKSample>: HKAsyncQuery, @unchecke
         let sort = try SampleSort.columns(sortDescriptors)
         var all: [Sample] = []
         for predicate in predicates {
-            all += try healthStore.samples(
+            all += try await healthStore.samples(
                 of: predicate.sampleType, matching: predicate.nsPredicate, sort: sort, limit: limit
             )
             .compactMap { $0 as? Sample }
@@ -52,6 +52,6 @@ public struct HKUserAnnotatedMedicationQueryDescriptor: HKAsyncQuery, @unchecked
 
     /// Runs the query.
     public func result(for healthStore: HKHealthStore) async throws -> [HKUserAnnotatedMedication] {
-        try healthStore.medications(matching: predicate, limit: limit)
+        try await healthStore.medications(matching: predicate, limit: limit)
     }
 }

@@ -27,7 +27,7 @@ public final class HKUserAnnotatedMedicationQuery: HKQuery, @unchecked Sendable 
             guard limit >= 0 else {
                 throw HKError(.errorInvalidArgument, "limit must not be negative (got \(limit))")
             }
-            let medications = try store.medications(
+            let medications = try await store.medications(
                 matching: predicate, limit: limit == HKObjectQueryNoLimit ? nil : limit)
             for medication in medications {
                 guard execution.deliver({ resultsHandler(self, medication, false, nil) }) else { return }

@@ -1,13 +1,41 @@
 import OpenCoreData
 
-/// The access point to health data for one app (identified by its bundle identifier), backed by an
-/// OpenCoreData SQLite store that several apps and the Health app's editor share.
+/// The access point to health data for one app (identified by its bundle identifier).
+///
+/// Two backings, one behaviour: when `orchard-healthd` runs, `HKHealthStore()` talks to it over a Unix domain
+/// socket and the daemon, which alone can open the store, decides who the app is and what it may see; otherwise
+/// (embedded use, tests) the store opens an OpenCoreData SQLite file in this process and applies the same filters
+/// itself, on trust.
 public final class HKHealthStore: @unchecked Sendable {
     /// The bundle identifier of the Health app, whose store sees everything.
     public static let healthAppBundleIdentifier = "com.apple.Health"
 
-    let database: HealthDatabase
-    /// The app this store reads and writes for.
+    /// Where the data lives.
+    enum Backend {
+        /// A store file opened in this process.
+        case local(HealthDatabase)
+        /// The health daemon.
+        case daemon(HealthDaemonClient)
+    }
+    let backend: Backend
+
+    /// The store file of a local store. Only local code paths use it: every public entry point first hands a
+    /// daemon-backed store's calls to the daemon.
+    var database: HealthDatabase {
+        guard case .local(let database) = backend else {
+            preconditionFailure("a daemon-backed HKHealthStore has no local database")
+        }
+        return database
+    }
+
+    /// The daemon connection of a daemon-backed store.
+    var daemon: HealthDaemonClient? {
+        if case .daemon(let client) = backend { return client }
+        return nil
+    }
+
+    /// The app this store reads and writes for. Through the daemon, this is what the process claims; the daemon
+    /// decides from its registry and refuses a process whose claim differs.
     public let bundleIdentifier: String
     let authorizationHandler: any HKAuthorizationHandler
 
@@ -33,27 +61,60 @@ public final class HKHealthStore: @unchecked Sendable {
     /// Whether health data is available (always, on Linux).
     public static func isHealthDataAvailable() -> Bool { true }
 
-    /// Opens the default store for the main bundle's identifier (or the process name), with the
-    /// default authorization handler. Traps when the store cannot be opened, naming the file.
+    /// The health daemon's socket: `$ORCHARD_HEALTHD_SOCKET`, else `$XDG_RUNTIME_DIR/orchard-healthd/socket`
+    /// (nil without a runtime folder).
+    public static var defaultDaemonSocketPath: String? {
+        let environment = ProcessInfo.processInfo.environment
+        if let path = environment["ORCHARD_HEALTHD_SOCKET"], !path.isEmpty { return path }
+        guard let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") else { return nil }
+        return runtime + "/orchard-healthd/socket"
+    }
+
+    /// The store for this process: through the health daemon when its socket exists (see
+    /// ``defaultDaemonSocketPath``), else the default store file opened here for the main bundle's identifier (or
+    /// the process name) with the default authorization handler. Traps when a store file cannot be opened, naming
+    /// the file.
     public convenience init() {
+        let claim = Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
+        if let socket = Self.defaultDaemonSocketPath, FileManager.default.fileExists(atPath: socket) {
+            self.init(daemonSocketPath: socket, bundleIdentifier: claim)
+            return
+        }
         do {
-            try self.init(storeURL: Self.defaultStoreURL,
-                          bundleIdentifier: Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName,
-                          authorizationHandler: Self.defaultAuthorizationHandler)
+            try self.init(
+                storeURL: Self.defaultStoreURL, bundleIdentifier: claim,
+                authorizationHandler: Self.defaultAuthorizationHandler)
         } catch {
             fatalError("HKHealthStore(): \(error)")
         }
+    }
+
+    /// A store served by the health daemon listening at `daemonSocketPath` (an Orchard addition). It connects on
+    /// first use. `bundleIdentifier` is only a claim: the daemon knows the process from the kernel and its
+    /// registry, and refuses it when the claim differs (nil claims nothing).
+    public init(daemonSocketPath: String, bundleIdentifier: String? = nil) {
+        self.backend = .daemon(HealthDaemonClient(path: daemonSocketPath, claim: bundleIdentifier))
+        self.bundleIdentifier = bundleIdentifier ?? ""
+        self.authorizationHandler = HKDenyAllAuthorizationHandler()  // the daemon decides; never asked here
+    }
+
+    /// A store over a database the daemon shares between the apps it serves.
+    init(database: HealthDatabase, bundleIdentifier: String, authorizationHandler: any HKAuthorizationHandler) {
+        self.backend = .local(database)
+        self.bundleIdentifier = bundleIdentifier
+        self.authorizationHandler = authorizationHandler
     }
 
     /// Opens the store at a URL for an app.
     public init(storeURL: URL, bundleIdentifier: String,
                 authorizationHandler: any HKAuthorizationHandler = HKDenyAllAuthorizationHandler()) throws {
         guard !bundleIdentifier.isEmpty else { throw HKError(.errorInvalidArgument, "bundleIdentifier must not be empty") }
-        self.database = try HealthDatabase(url: storeURL)
+        self.backend = .local(try HealthDatabase(url: storeURL))
         self.bundleIdentifier = bundleIdentifier
         self.authorizationHandler = authorizationHandler
     }
 
+    /// Whether this is the Health app's store, which sees everything (a local store's notion).
     var isPrivileged: Bool { bundleIdentifier == Self.healthAppBundleIdentifier }
 
     /// What this app may see, as of an authorization generation (see `StoreCounters`).
@@ -86,6 +147,11 @@ public final class HKHealthStore: @unchecked Sendable {
         if typesToShare.isEmpty && typesToRead.isEmpty {
             throw HKError(.errorInvalidArgument, "requestAuthorization(toShare:read:) needs at least one type")
         }
+        if let daemon {
+            _ = try await daemon.call(
+                .requestAuthorization(share: typesToShare.map(\.identifier).sorted(), read: typesToRead.map(\.identifier).sorted()))
+            return
+        }
         let decision = await authorizationHandler.typeAuthorization(bundleIdentifier: bundleIdentifier, toShare: typesToShare, read: typesToRead)
         try database.write { context, sequence in
             sequence.bumpAuthorization()
@@ -106,6 +172,11 @@ public final class HKHealthStore: @unchecked Sendable {
         guard objectType.requiresPerObjectAuthorization() else {
             throw HKError(.errorInvalidArgument, "\(objectType.identifier) does not use per-object authorization; use requestAuthorization(toShare:read:)")
         }
+        if let daemon {
+            _ = try await daemon.call(
+                .requestPerObjectReadAuthorization(type: objectType.identifier, predicate: try predicate.map(HealthWire.Predicate.init)))
+            return
+        }
         let (offered, current) = try database.perform { context -> ([HKUserAnnotatedMedication], Set<String>) in
             let meds = try database.fetch(HealthStoreModel.medication, predicate,
                                           sort: [HKQuery.sort("createdAt", ascending: true)], in: context).map(RecordMapping.medication)
@@ -125,6 +196,7 @@ public final class HKHealthStore: @unchecked Sendable {
 
     /// Whether the app may share a type (read access is never disclosed).
     public func authorizationStatus(for type: HKObjectType) -> HKAuthorizationStatus {
+        if let daemon { return daemon.shareStatuses.status(type.identifier) }
         let result = try? database.perform { context -> HKAuthorizationStatus in
             let p = AuthorizationRecords.predicate(bundleIdentifier, AuthorizationRecords.share, key: type.identifier)
             guard let record = try database.fetch(HealthStoreModel.authorization, p, limit: 1, in: context).first else { return .notDetermined }
@@ -154,6 +226,10 @@ public final class HKHealthStore: @unchecked Sendable {
             }
             return sample
         }
+        if let daemon {
+            _ = try await daemon.call(.save(samples.map(HealthWire.sample)))
+            return
+        }
         try database.write { context, sequence in
             if !isPrivileged {
                 let shared = try AuthorizationRecords.keys(database, bundleIdentifier, AuthorizationRecords.share, in: context)
@@ -174,6 +250,10 @@ public final class HKHealthStore: @unchecked Sendable {
 
     /// Deletes a category sample this app saved.
     public func delete(_ object: HKObject) async throws {
+        if let daemon {
+            _ = try await daemon.call(.delete(object.uuid))
+            return
+        }
         try database.write { context, sequence in
             let p = HKQuery.compare("uuid", .equal, object.uuid.uuidString)
             guard let record = try database.fetch(HealthStoreModel.categorySample, p, limit: 1, in: context).first else {

@@ -65,7 +65,7 @@ extension HKHealthStore {
     }
 
     /// The medications the app may read that match a predicate.
-    func medications(matching predicate: NSPredicate?, limit: Int?) throws -> [HKUserAnnotatedMedication] {
+    func localMedications(matching predicate: NSPredicate?, limit: Int?) throws -> [HKUserAnnotatedMedication] {
         if let limit, limit < 0 { throw HKError(.errorInvalidArgument, "limit must not be negative (got \(limit))") }
         return try database.perform { context in
             var parts: [NSPredicate] = []
@@ -81,7 +81,7 @@ extension HKHealthStore {
     }
 
     /// Samples of a type matching a predicate, sorted and limited in SQL.
-    func samples(of type: HKSampleType, matching predicate: NSPredicate?, sort: [NSSortDescriptor], limit: Int?) throws -> [HKSample] {
+    func localSamples(of type: HKSampleType, matching predicate: NSPredicate?, sort: [NSSortDescriptor], limit: Int?) throws -> [HKSample] {
         if let limit, limit < 0 { throw HKError(.errorInvalidArgument, "limit must not be negative (got \(limit))") }
         return try database.perform { context in
             let p = try samplePredicate(type, predicate, in: context)
@@ -95,7 +95,7 @@ extension HKHealthStore {
     /// visible in increasing order (see `HealthDatabase.write`), so nothing at or below it can still
     /// appear, and the new anchor never skips a change. Each read walks the `seq` index from the
     /// anchor (or an index of the app's own predicate), so a page costs what it returns.
-    func anchoredChanges(of type: HKSampleType, matching predicate: NSPredicate?, after anchor: Int64?, limit: Int?)
+    func localAnchoredChanges(of type: HKSampleType, matching predicate: NSPredicate?, after anchor: Int64?, limit: Int?)
         throws -> (added: [SequencedSample], deleted: [SequencedDeletion], newAnchor: Int64) {
         if let limit, limit < 0 { throw HKError(.errorInvalidArgument, "limit must not be negative (got \(limit))") }
         return try database.perform { context in

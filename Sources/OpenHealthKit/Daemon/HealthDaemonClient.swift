@@ -1,0 +1,173 @@
+import OpenCoreData
+import OpenNetwork
+
+/// An `HKHealthStore`'s connection to `orchard-healthd`: one Unix domain socket carrying Coder messages, with
+/// calls matched to replies by ID. It connects on first use, introduces itself (the daemon decides who it is
+/// from the kernel's credentials, not from the introduction), and connects again on the next call after the daemon
+/// went away (restarted); a call in flight when that happens fails with the reason.
+actor HealthDaemonClient {
+    typealias Stack = Coder<HealthWire.Request, HealthWire.Response, NetworkJSONCoder>
+
+    /// What the daemon said about this client when it connected.
+    struct Welcome: Sendable {
+        let bundleIdentifier: String
+        let privileged: Bool
+    }
+
+    private struct Link {
+        let connection: NetworkConnection<Stack>
+        let reader: Task<Void, Never>
+        let generation: Int
+    }
+
+    /// The socket's path.
+    nonisolated let path: String
+    /// The bundle identifier the process believes it has (the daemon checks it against its registry).
+    nonisolated let claim: String?
+    private var link: Link?
+    private var connecting: Task<Link, any Error>?
+    private var generation = 0
+    private var pending: [UInt64: CheckedContinuation<HealthWire.Reply, any Error>] = [:]
+    private var nextID: UInt64 = 0
+    private(set) var welcome: Welcome?
+    /// The app's sharing decisions as of the last answer (read without waiting, as `authorizationStatus(for:)` is).
+    nonisolated let shareStatuses = LockedStatuses()
+
+    init(path: String, claim: String?) {
+        self.path = path
+        self.claim = claim
+    }
+
+    /// Sends a call and waits for its reply; a failure reply throws its error.
+    func call(_ call: HealthWire.Call) async throws -> HealthWire.Reply {
+        let link = try await connected()
+        let reply = try await exchange(call, on: link)
+        if case .failure(let code, let message) = reply { throw HealthWire.error(code: code, message: message) }
+        if case .shareStatuses(let statuses) = reply { shareStatuses.merge(statuses) }
+        return reply
+    }
+
+    private func exchange(_ call: HealthWire.Call, on link: Link) async throws -> HealthWire.Reply {
+        nextID += 1
+        let id = nextID
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HealthWire.Reply, any Error>) in
+                pending[id] = continuation
+                let connection = link.connection
+                Task {
+                    do {
+                        try await connection.send(HealthWire.Request(id: id, call: call))
+                    } catch {
+                        self.finish(id, .failure(error))
+                    }
+                }
+            }
+        } onCancel: {
+            Task { await self.finish(id, .failure(CancellationError())) }
+        }
+    }
+
+    private func finish(_ id: UInt64, _ result: Result<HealthWire.Reply, any Error>) {
+        pending.removeValue(forKey: id)?.resume(with: result)
+    }
+
+    /// The current link, connecting (and introducing this client) when there is none.
+    private func connected() async throws -> Link {
+        if let link { return link }
+        if let connecting { return try await connecting.value }
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw HKError(.errorHealthDataUnavailable, "no health daemon is listening at \(path)")
+        }
+        generation += 1
+        let generation = self.generation
+        let task = Task { () throws -> Link in try await self.open(generation) }
+        connecting = task
+        do {
+            let link = try await task.value
+            connecting = nil
+            return link
+        } catch {
+            connecting = nil
+            throw error
+        }
+    }
+
+    /// Connects and introduces this client; the link is used only once the daemon has welcomed it.
+    private func open(_ generation: Int) async throws -> Link {
+        let connection = NetworkConnection(to: .unix(path: path)) {
+            Coder(sending: HealthWire.Request.self, receiving: HealthWire.Response.self, using: .json) {
+                TCP().connectionTimeout(.seconds(5))
+            }
+            .maximumMessageSize(HealthWire.maximumMessageSize)
+        }
+        let reader = Task { await self.read(connection, generation: generation) }
+        let link = Link(connection: connection, reader: reader, generation: generation)
+        do {
+            let reply = try await exchange(.hello(claimedBundleIdentifier: claim), on: link)
+            switch reply {
+            case .welcome(let bundleIdentifier, let privileged, let statuses):
+                welcome = Welcome(bundleIdentifier: bundleIdentifier, privileged: privileged)
+                shareStatuses.replace(statuses)
+                self.link = link
+                return link
+            case .failure(let code, let message):
+                throw HealthWire.error(code: code, message: message)
+            default:
+                throw HKError(.errorDatabaseInaccessible, "the health daemon answered the introduction with \(reply)")
+            }
+        } catch {
+            drop(link, because: error)
+            throw error
+        }
+    }
+
+    /// Reads replies until the connection ends, handing each to its call.
+    private func read(_ connection: NetworkConnection<Stack>, generation: Int) async {
+        do {
+            for try await message in connection.messages {
+                finish(message.content.id, .success(message.content.reply))
+            }
+            linkEnded(generation, HKError(.errorDatabaseInaccessible, "the health daemon closed the connection"))
+        } catch {
+            linkEnded(generation, HKError(.errorDatabaseInaccessible, "the connection to the health daemon failed: \(error)"))
+        }
+    }
+
+    /// The connection of `generation` ended: when it is the current one, its calls in flight fail.
+    private func linkEnded(_ generation: Int, _ error: HKError) {
+        guard generation == self.generation else { return }
+        if let link, link.generation == generation { self.link = nil }
+        failPending(error)
+    }
+
+    /// Forgets a link: its calls in flight fail with `error`, the next call connects again.
+    private func drop(_ link: Link, because error: any Error) {
+        if self.link?.generation == link.generation { self.link = nil }
+        if link.generation == generation { failPending(error) }
+        link.reader.cancel()
+        Task { await link.connection.cancel() }
+    }
+
+    private func failPending(_ error: any Error) {
+        let waiting = pending
+        pending = [:]
+        for continuation in waiting.values { continuation.resume(throwing: error) }
+    }
+
+    /// Closes the connection (calls in flight fail).
+    func close() {
+        if let link { drop(link, because: HKError(.errorDatabaseInaccessible, "the health store was closed")) }
+    }
+}
+
+/// Sharing decisions by type identifier, readable from any thread.
+final class LockedStatuses: @unchecked Sendable {
+    private let lock = NSLock()
+    private var statuses: [String: Int] = [:]
+
+    func replace(_ new: [String: Int]) { lock.withLock { statuses = new } }
+    func merge(_ new: [String: Int]) { lock.withLock { statuses.merge(new) { _, b in b } } }
+    func status(_ identifier: String) -> HKAuthorizationStatus {
+        lock.withLock { statuses[identifier].flatMap(HKAuthorizationStatus.init(rawValue:)) ?? .notDetermined }
+    }
+}
