@@ -266,9 +266,14 @@ let package = Package(
 
         // MARK: OpenHealthKit
         .target(
-            name: "OpenHealthKit", dependencies: ["OpenCoreData", "OpenNetwork"],
+            name: "OpenHealthKit",
+            dependencies: ["OpenCoreData", "OpenNetwork", .product(name: "Logging", package: "swift-log")],
             resources: [.copy("Catalog/Resources/rxnorm-catalog.csv")]),
-        .testTarget(name: "OpenHealthKitTests", dependencies: ["OpenHealthKit", "MedicationsSample", "TestSupport"]),
+        .executableTarget(name: "orchard-healthd", dependencies: ["OpenHealthKit"], path: "Tools/orchard-healthd"),
+        .executableTarget(name: "HealthProbe", dependencies: ["OpenHealthKit"], path: "Tests/Probes/HealthProbe"),
+        .testTarget(
+            name: "OpenHealthKitTests",
+            dependencies: ["OpenHealthKit", "MedicationsSample", "TestSupport", "HealthProbe", "orchard-healthd"]),
         .executableTarget(
             name: "MedicationsSample", dependencies: ["OpenHealthKit"], path: "Examples/MedicationsSample"),
         .executableTarget(

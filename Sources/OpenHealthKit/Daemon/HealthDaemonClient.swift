@@ -51,7 +51,8 @@ actor HealthDaemonClient {
         nextID += 1
         let id = nextID
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HealthWire.Reply, any Error>) in
+            try await withCheckedThrowingContinuation {
+                (continuation: CheckedContinuation<HealthWire.Reply, any Error>) in
                 pending[id] = continuation
                 let connection = link.connection
                 Task {
@@ -75,7 +76,9 @@ actor HealthDaemonClient {
     private func connected() async throws -> Link {
         if let link { return link }
         if let connecting { return try await connecting.value }
-        guard FileManager.default.fileExists(atPath: path) else {
+        // Asked first, so a daemon that is down (restarting, or a socket file left by a killed one) is an error now
+        // rather than a connection waiting for it.
+        guard SocketProbe.answers(path) else {
             throw HKError(.errorHealthDataUnavailable, "no health daemon is listening at \(path)")
         }
         generation += 1
@@ -129,7 +132,8 @@ actor HealthDaemonClient {
             }
             linkEnded(generation, HKError(.errorDatabaseInaccessible, "the health daemon closed the connection"))
         } catch {
-            linkEnded(generation, HKError(.errorDatabaseInaccessible, "the connection to the health daemon failed: \(error)"))
+            linkEnded(
+                generation, HKError(.errorDatabaseInaccessible, "the connection to the health daemon failed: \(error)"))
         }
     }
 

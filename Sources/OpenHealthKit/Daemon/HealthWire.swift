@@ -53,7 +53,8 @@ enum HealthWire {
         case done
         case medications([Medication])
         case samples([Sample])
-        case changes(added: [Sample], addedSequence: [Int64], deleted: [Deletion], deletedSequence: [Int64], newAnchor: Int64)
+        case changes(
+            added: [Sample], addedSequence: [Int64], deleted: [Deletion], deletedSequence: [Int64], newAnchor: Int64)
         case counter(Int64)
         case failure(code: Int, message: String)
     }
@@ -187,7 +188,8 @@ extension HealthWire.Predicate {
             return NSCompoundPredicate(
                 orPredicateWithSubpredicates: try parts.map { try $0.predicate(allowing: keys, depth: depth + 1) })
         case .not(let part):
-            return NSCompoundPredicate(notPredicateWithSubpredicate: try part.predicate(allowing: keys, depth: depth + 1))
+            return NSCompoundPredicate(
+                notPredicateWithSubpredicate: try part.predicate(allowing: keys, depth: depth + 1))
         case .compare(let key, let op, let value, let options):
             guard keys.contains(key) else {
                 throw HKError(.errorInvalidArgument, "a predicate may not compare \"\(key)\" here")
@@ -196,7 +198,8 @@ extension HealthWire.Predicate {
                 throw HKError(.errorInvalidArgument, "predicate operator \(op) is not allowed")
             }
             return NSComparisonPredicate(
-                leftExpression: NSExpression(forKeyPath: key), rightExpression: NSExpression(forConstantValue: value.any),
+                leftExpression: NSExpression(forKeyPath: key),
+                rightExpression: NSExpression(forConstantValue: value.any),
                 modifier: .direct, type: type, options: NSComparisonPredicate.Options(rawValue: options & 7))
         }
     }
@@ -219,7 +222,9 @@ extension HealthWire.Value {
         case let value as [Any]: self = .list(try value.map { try HealthWire.Value($0) })
         case let value as Set<String>: self = .list(value.sorted().map { .string($0) })
         default:
-            throw HKError(.errorInvalidArgument, "a predicate constant of type \(type(of: value!)) cannot be sent to the health daemon")
+            throw HKError(
+                .errorInvalidArgument,
+                "a predicate constant of type \(type(of: value!)) cannot be sent to the health daemon")
         }
     }
 
@@ -247,7 +252,8 @@ extension HealthWire {
 
     /// The attributes a client's predicates may compare, per entity.
     static let medicationKeys: Set<String> = [
-        "medicationConceptIdentifier", "displayText", "generalForm", "nickname", "isArchived", "hasSchedule", "createdAt",
+        "medicationConceptIdentifier", "displayText", "generalForm", "nickname", "isArchived", "hasSchedule",
+        "createdAt",
     ]
     static let doseEventKeys: Set<String> = [
         "uuid", "startDate", "endDate", "medicationConceptIdentifier", "logStatus", "scheduleType", "scheduledDate",
@@ -280,7 +286,8 @@ extension HealthWire {
         let source = sample.sourceRevision.source
         var wire = Sample(
             type: sample.sampleType.identifier, uuid: sample.uuid, start: sample.startDate, end: sample.endDate,
-            metadata: MetadataCoding.encode(sample.metadata), sourceName: source.name, sourceBundle: source.bundleIdentifier)
+            metadata: MetadataCoding.encode(sample.metadata), sourceName: source.name,
+            sourceBundle: source.bundleIdentifier)
         if let category = sample as? HKCategorySample { wire.value = category.value }
         if let dose = sample as? HKMedicationDoseEvent {
             wire.concept = dose.medicationConceptIdentifier.identifier
@@ -300,7 +307,10 @@ extension HealthWire {
         if wire.type == HKSampleType.medicationDoseEventIdentifier {
             guard let concept = wire.concept, let status = wire.logStatus.flatMap(HKMedicationDoseEvent.LogStatus.init),
                 let unit = wire.unit
-            else { throw HKError(.errorDatabaseInaccessible, "the health daemon sent an incomplete dose event \(wire.uuid)") }
+            else {
+                throw HKError(
+                    .errorDatabaseInaccessible, "the health daemon sent an incomplete dose event \(wire.uuid)")
+            }
             return HKMedicationDoseEvent(
                 medicationConceptIdentifier: interner.concept(concept), logStatus: status,
                 scheduleType: wire.scheduledDate == nil ? .asNeeded : .schedule, scheduledDate: wire.scheduledDate,
@@ -311,7 +321,8 @@ extension HealthWire {
             throw HKError(.errorInvalidArgument, "category sample \(wire.uuid) has no value")
         }
         return HKCategorySample(
-            type: HKCategoryType(HKCategoryTypeIdentifier(rawValue: try sampleType(wire.type).identifier)), value: value,
+            type: HKCategoryType(HKCategoryTypeIdentifier(rawValue: try sampleType(wire.type).identifier)),
+            value: value,
             start: wire.start, end: wire.end, uuid: wire.uuid, metadata: metadata, sourceRevision: source)
     }
 

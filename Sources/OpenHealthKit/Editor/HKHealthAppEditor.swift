@@ -9,6 +9,9 @@ public final class HKHealthAppEditor: @unchecked Sendable {
     public let store: HKHealthStore
     var database: HealthDatabase { store.database }
 
+    /// The editor of a store the daemon opened for the Health app.
+    init(store: HKHealthStore) { self.store = store }
+
     /// Opens the store at a URL as the Health app.
     public init(storeURL: URL, authorizationHandler: any HKAuthorizationHandler = HKDenyAllAuthorizationHandler()) throws {
         store = try HKHealthStore(storeURL: storeURL, bundleIdentifier: HKHealthStore.healthAppBundleIdentifier,
@@ -184,6 +187,11 @@ public final class HKHealthAppEditor: @unchecked Sendable {
         }
         for log in logs {
             if let uuid = log.uuid?.uuidString, let event = stored[uuid] {
+                guard event.medicationConceptIdentifier == log.medication, event.logStatus == log.status,
+                    event.startDate == log.date
+                else {
+                    throw HKError(.errorInvalidArgument, "dose event \(uuid) is already logged as another dose")
+                }
                 events.append(event)
                 continue
             }
@@ -229,8 +237,11 @@ public final class HKHealthAppEditor: @unchecked Sendable {
     }
 
     /// Deletes a dose event (anchored queries report it as deleted).
-    public func deleteDose(_ event: HKMedicationDoseEvent) throws {
-        try database.write { context, sequence in try removeDose(event.uuid, in: context, sequence: sequence) }
+    public func deleteDose(_ event: HKMedicationDoseEvent) throws { try deleteDose(uuid: event.uuid) }
+
+    /// Deletes the dose event with a UUID.
+    func deleteDose(uuid: UUID) throws {
+        try database.write { context, sequence in try removeDose(uuid, in: context, sequence: sequence) }
     }
 
     /// Deletes a dose event inside a write, recording the deletion.

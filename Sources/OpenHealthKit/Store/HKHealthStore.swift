@@ -254,10 +254,15 @@ public final class HKHealthStore: @unchecked Sendable {
             _ = try await daemon.call(.delete(object.uuid))
             return
         }
+        try localDelete(uuid: object.uuid)
+    }
+
+    /// Deletes the category sample with a UUID from the store file, if this app saved it.
+    func localDelete(uuid: UUID) throws {
         try database.write { context, sequence in
-            let p = HKQuery.compare("uuid", .equal, object.uuid.uuidString)
+            let p = HKQuery.compare("uuid", .equal, uuid.uuidString)
             guard let record = try database.fetch(HealthStoreModel.categorySample, p, limit: 1, in: context).first else {
-                throw HKError(.errorInvalidArgument, "no sample \(object.uuid) saved by \(bundleIdentifier)")
+                throw HKError(.errorInvalidArgument, "no sample \(uuid) saved by \(bundleIdentifier)")
             }
             guard isPrivileged || record.value(forKey: "sourceBundle") as? String == bundleIdentifier else {
                 throw HKError(.errorAuthorizationDenied, "\(bundleIdentifier) can delete only samples it saved")
@@ -265,7 +270,7 @@ public final class HKHealthStore: @unchecked Sendable {
             let seq = sequence.next()
             sequence.markDeletion(seq)
             database.insert(HealthStoreModel.deletedObject, [
-                "uuid": object.uuid.uuidString, "seq": seq, "sampleType": record.value(forKey: "typeIdentifier") as? String ?? "",
+                "uuid": uuid.uuidString, "seq": seq, "sampleType": record.value(forKey: "typeIdentifier") as? String ?? "",
                 "metadata": record.value(forKey: "metadata") as? Data, "deletedAt": Date(),
             ], in: context)
             context.delete(record)
