@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "Combine", targets: ["Combine"]),
         .library(name: "UniformTypeIdentifiers", targets: ["UniformTypeIdentifiers"]),
         .library(name: "OpenHealthKit", targets: ["OpenHealthKit"]),
+        .library(name: "OpenHealthKitUI", targets: ["OpenHealthKitUI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -221,7 +222,7 @@ let package = Package(
             name: "SwiftUIWebTests",
             dependencies: [
                 "SwiftUIWeb", "SwiftUIWebDriver", "BookClub", "Groceries", "UniformTypeIdentifiers", "Charts",
-                "Combine",
+                "Combine", "OpenHealthKit", "OpenHealthKitUI",
                 "SeedDocumentApp", "SeedSettingsApp", "SeedCommandsApp", "PlainText", "Sketch", "Recipes", "LiveCharts",
                 "Gallery",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
@@ -269,6 +270,7 @@ let package = Package(
             name: "OpenHealthKit",
             dependencies: ["OpenCoreData", "OpenNetwork", .product(name: "Logging", package: "swift-log")],
             resources: [.copy("Catalog/Resources/rxnorm-catalog.csv")]),
+        .target(name: "OpenHealthKitUI", dependencies: ["OpenHealthKit", "SwiftUIWeb"]),
         .executableTarget(name: "orchard-healthd", dependencies: ["OpenHealthKit"], path: "Tools/orchard-healthd"),
         .executableTarget(name: "HealthProbe", dependencies: ["OpenHealthKit"], path: "Tests/Probes/HealthProbe"),
         .testTarget(
@@ -281,7 +283,7 @@ let package = Package(
             path: "Benchmarks/ChartsBenchmark"),
         .executableTarget(
             name: "HealthKitBenchmark",
-            dependencies: ["BenchmarkKit", "OpenHealthKit"],
+            dependencies: ["BenchmarkKit", "OpenHealthKit", "orchard-healthd"],
             path: "Benchmarks/HealthKitBenchmark"
         ),
     ],

@@ -11,6 +11,20 @@ import BenchmarkKit
 import Foundation
 import OpenHealthKit
 
+// A helper mode for section 7: this program, registered as the Health app, logs a dose through the daemon for
+// every line it reads (the line is the dose's time offset in seconds).
+if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--health-writer" {
+    let writer = HealthAppDaemonEditor(store: HKHealthStore(daemonSocketPath: CommandLine.arguments[2]))
+    let medication = HKHealthConceptIdentifier(domain: .medication, identifier: CommandLine.arguments[3])
+    _ = try await HKUserAnnotatedMedicationQueryDescriptor(limit: 1).result(for: writer.store)  // connected
+    FileHandle.standardOutput.write(Data("ready\n".utf8))
+    while let line = readLine(), let offset = Double(line) {
+        let date = Date().addingTimeInterval(offset)
+        try await writer.logDose(.init(medication: medication, status: .taken, date: date))
+    }
+    exit(0)
+}
+
 let bench = Bench(module: "healthkit", title: "OpenHealthKit benchmark", positional: ["count"])
 let count = bench.count(at: 0, default: bench.quick ? 20_000 : 1_000_000)
 let directory = try bench.temporaryDirectory("HealthKitBenchmark")
@@ -425,6 +439,119 @@ try await bench.compare(
             return .latencies(samples)
         }
     ])
+
+// MARK: 7. Through orchard-healthd
+
+// The daemon runs as its own process (the orchard-healthd built beside this program) on a copy of this store.
+// This program is registered as the app, granted the same 45 medications; a hard link to it is registered as the
+// Health app and logs doses when told. Every call crosses a Unix socket as a Coder message and runs through the
+// daemon's filters; the in-process store (what sections 1, 3 and 5 measured) is the baseline.
+let daemonRun = try DaemonRun(
+    store: url, raw: raw,
+    granted: concepts.map(\.identifier.identifier).filter { !withheld.map(\.identifier).contains($0) },
+    writing: target.identifier.identifier)
+let remote = HKHealthStore(daemonSocketPath: daemonRun.socket)
+try await remote.requestPerObjectReadAuthorization(for: .userAnnotatedMedicationType(), predicate: nil)
+
+try await bench.compare(
+    "today's last taken dose, through orchard-healthd", unit: .time, target: "< 2 ms median (issue 20)",
+    note: "the query of section 1 sent to the daemon; the baseline is the same query on an in-process store",
+    ours: Contender("through the daemon") {
+        var samples: [Double] = []
+        var found: Date?
+        for _ in 0..<queries {
+            let (result, t) = try await timedAsync { try await lastDose.result(for: remote).first?.startDate }
+            found = result
+            samples.append(t.wall)
+        }
+        return .latencies(samples, check: "\(found?.timeIntervalSinceReferenceDate ?? -1)")
+    },
+    baselines: [
+        Contender("in-process store") {
+            var samples: [Double] = []
+            var found: Date?
+            for _ in 0..<queries {
+                let (result, t) = try await timedAsync { try await lastDose.result(for: app).first?.startDate }
+                found = result
+                samples.append(t.wall)
+            }
+            return .latencies(samples, check: "\(found?.timeIntervalSinceReferenceDate ?? -1)")
+        }
+    ])
+
+func readHistory(_ store: HKHealthStore) async throws -> Measured {
+    var anchor: HKQueryAnchor? = nil
+    var total = 0
+    let (_, t) = try await timedAsync {
+        while true {
+            let page = try await HKAnchoredObjectQueryDescriptor(
+                predicates: [.medicationDoseEvent()], anchor: anchor, limit: 100
+            ).result(for: store)
+            if page.addedSamples.isEmpty { break }
+            total += page.addedSamples.count
+            anchor = page.newAnchor
+        }
+    }
+    return .rate(total, t, check: "\(total)")
+}
+try await bench.compare(
+    "whole history by anchor, batches of 100, through orchard-healthd", unit: .rate("samples/s"),
+    target: "≥ 100,000 samples/s (issue 20)",
+    note: "section 3's read sent to the daemon page by page (each page a round trip); the baseline reads in process",
+    ours: Contender("through the daemon") { try await readHistory(remote) },
+    baselines: [Contender("in-process store") { try await readHistory(app) }])
+
+let daemonUpdates = bench.quick ? 20 : 100
+try await bench.compare(
+    "anchored update through orchard-healthd: a dose logged by the Health app until the app's query yields it",
+    unit: .time, target: "< 10 ms median (issue 20)",
+    note:
+        "the Health app (a second process) logs through the daemon; the app's long-running query long-polls the daemon; the baseline is section 5's in-process editor and query",
+    ours: Contender("through the daemon") {
+        let current = try await HKAnchoredObjectQueryDescriptor(
+            predicates: [.medicationDoseEvent(HKQuery.predicateForObjects(with: []))], anchor: nil
+        ).result(for: remote).newAnchor
+        var updates = HKAnchoredObjectQueryDescriptor(predicates: [.medicationDoseEvent()], anchor: current).results(
+            for: remote
+        ).makeAsyncIterator()
+        _ = try await updates.next()  // the initial (empty) result
+        var samples: [Double] = []
+        for _ in 0..<daemonUpdates {
+            logged += 1
+            let start = wallSeconds()
+            try daemonRun.writeLine("\(logged)")
+            guard let update = try await updates.next(), update.addedSamples.count == 1 else {
+                fatalError("the update did not carry the one new dose")
+            }
+            samples.append(wallSeconds() - start)
+        }
+        return .latencies(samples)
+    },
+    baselines: [
+        Contender("in-process store") {
+            let current = try await HKAnchoredObjectQueryDescriptor(
+                predicates: [.medicationDoseEvent(HKQuery.predicateForObjects(with: []))], anchor: nil
+            ).result(for: app).newAnchor
+            var updates = HKAnchoredObjectQueryDescriptor(predicates: [.medicationDoseEvent()], anchor: current)
+                .results(
+                    for: app
+                ).makeAsyncIterator()
+            _ = try await updates.next()
+            var samples: [Double] = []
+            for _ in 0..<daemonUpdates {
+                logged += 1
+                let date = now.addingTimeInterval(Double(logged))
+                let start = wallSeconds()
+                let event = try editor.logDose(.init(medication: target.identifier, status: .taken, date: date))
+                guard let update = try await updates.next(), update.addedSamples.map(\.uuid) == [event.uuid] else {
+                    fatalError("the update did not carry the new dose")
+                }
+                samples.append(wallSeconds() - start)
+            }
+            return .latencies(samples)
+        }
+    ])
+daemonRun.stop()
 
 raw.close()
 try bench.finish()

@@ -146,7 +146,7 @@ final class DaemonFixture: @unchecked Sendable {
     func start(
         _ name: String, _ arguments: [String], claim: String? = nil, user: UInt32 = DaemonFixture.nobody
     ) throws -> Child {
-        var environment: [String: String] = [:]
+        var environment: [String: String] = ["ORCHARD_HEALTHD_SOCKET": socket]
         if let claim { environment["HEALTH_CLAIM"] = claim }
         return try Child(
             ["/usr/bin/setpriv", "--reuid=\(user)", "--regid=\(user)", "--clear-groups", program(name), socket]
@@ -195,6 +195,7 @@ struct DaemonTests {
             #expect(try await f.run(app, ["request-medications"])["ok"] as? Bool == true)
         }
         #expect(try await f.list("granted", "medications", "medications") == ["rxnorm:313782"])
+        #expect(try await f.list("granted", "default-medications", "medications") == ["rxnorm:313782"])
         #expect(try await f.list("granted", "doses", "doses") == tylenol)
         #expect(try await f.list("granted", "sample-query", "doses") == tylenol)
         #expect(try await f.list("other", "medications", "medications") == [])

@@ -12,7 +12,9 @@ extension HKHealthStore {
     }
 
     /// Samples of a type matching a predicate, sorted and limited.
-    func samples(of type: HKSampleType, matching predicate: NSPredicate?, sort: [NSSortDescriptor], limit: Int?)
+    func samples(
+        of type: HKSampleType, matching predicate: NSPredicate?, sort: [NSSortDescriptor], limit: Int?
+    )
         async throws -> [HKSample]
     {
         guard let daemon else { return try localSamples(of: type, matching: predicate, sort: sort, limit: limit) }
@@ -26,7 +28,9 @@ extension HKHealthStore {
     }
 
     /// Changes to samples of a type after an anchor (see `localAnchoredChanges`).
-    func anchoredChanges(of type: HKSampleType, matching predicate: NSPredicate?, after anchor: Int64?, limit: Int?)
+    func anchoredChanges(
+        of type: HKSampleType, matching predicate: NSPredicate?, after anchor: Int64?, limit: Int?
+    )
         async throws -> (added: [SequencedSample], deleted: [SequencedDeletion], newAnchor: Int64)
     {
         guard let daemon else {
@@ -41,9 +45,12 @@ extension HKHealthStore {
         else { throw Self.unexpected(reply) }
         let interner = RecordMapping.Interner()
         return (
-            try zip(addedSequence, added).map { SequencedSample(seq: $0, sample: try HealthWire.sample($1, interner: interner)) },
+            try zip(addedSequence, added).map {
+                SequencedSample(seq: $0, sample: try HealthWire.sample($1, interner: interner))
+            },
             zip(deletedSequence, deleted).map {
-                SequencedDeletion(seq: $0, object: HKDeletedObject(uuid: $1.uuid, metadata: MetadataCoding.decode($1.metadata)))
+                SequencedDeletion(
+                    seq: $0, object: HKDeletedObject(uuid: $1.uuid, metadata: MetadataCoding.decode($1.metadata)))
             },
             newAnchor
         )
@@ -68,7 +75,8 @@ extension HKHealthStore {
     /// reads the counter again. Through the daemon this is one long-polling call.
     func waitForChange(after counter: Int64, since mark: ChangeHub.Mark?, timeout: Duration) async throws {
         if let daemon {
-            let milliseconds = Int(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+            let milliseconds = Int(
+                timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
             _ = try await daemon.call(.waitForChange(after: counter, timeoutMilliseconds: max(1, milliseconds)))
             return
         }

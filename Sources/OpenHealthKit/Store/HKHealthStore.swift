@@ -37,7 +37,9 @@ public final class HKHealthStore: @unchecked Sendable {
     /// The app this store reads and writes for. Through the daemon, this is what the process claims; the daemon
     /// decides from its registry and refuses a process whose claim differs.
     public let bundleIdentifier: String
-    let authorizationHandler: any HKAuthorizationHandler
+    /// Who decides what the app may read and share, for a store opened in process (an Orchard addition: a UI such as
+    /// OpenHealthKitUI's `HealthAccessPrompt` finds itself here). A daemon-backed store's decisions are the daemon's.
+    public let authorizationHandler: any HKAuthorizationHandler
 
     private static let defaults = NSLock()
     nonisolated(unsafe) private static var _defaultHandler: any HKAuthorizationHandler = HKDenyAllAuthorizationHandler()
@@ -53,7 +55,8 @@ public final class HKHealthStore: @unchecked Sendable {
     public static var defaultStoreURL: URL {
         let environment = ProcessInfo.processInfo.environment
         if let path = environment["ORCHARD_HEALTH_STORE"] { return URL(fileURLWithPath: path) }
-        let base = environment["XDG_DATA_HOME"].map { URL(fileURLWithPath: $0) }
+        let base =
+            environment["XDG_DATA_HOME"].map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
         return base.appendingPathComponent("OpenHealthKit/HealthStore.sqlite")
     }
@@ -75,14 +78,15 @@ public final class HKHealthStore: @unchecked Sendable {
     /// the process name) with the default authorization handler. Traps when a store file cannot be opened, naming
     /// the file.
     public convenience init() {
-        let claim = Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
         if let socket = Self.defaultDaemonSocketPath, FileManager.default.fileExists(atPath: socket) {
-            self.init(daemonSocketPath: socket, bundleIdentifier: claim)
+            // Only a real bundle identifier is claimed; the daemon names a plain program from its registry.
+            self.init(daemonSocketPath: socket, bundleIdentifier: Bundle.main.bundleIdentifier)
             return
         }
         do {
             try self.init(
-                storeURL: Self.defaultStoreURL, bundleIdentifier: claim,
+                storeURL: Self.defaultStoreURL,
+                bundleIdentifier: Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName,
                 authorizationHandler: Self.defaultAuthorizationHandler)
         } catch {
             fatalError("HKHealthStore(): \(error)")
@@ -106,9 +110,13 @@ public final class HKHealthStore: @unchecked Sendable {
     }
 
     /// Opens the store at a URL for an app.
-    public init(storeURL: URL, bundleIdentifier: String,
-                authorizationHandler: any HKAuthorizationHandler = HKDenyAllAuthorizationHandler()) throws {
-        guard !bundleIdentifier.isEmpty else { throw HKError(.errorInvalidArgument, "bundleIdentifier must not be empty") }
+    public init(
+        storeURL: URL, bundleIdentifier: String,
+        authorizationHandler: any HKAuthorizationHandler = HKDenyAllAuthorizationHandler()
+    ) throws {
+        guard !bundleIdentifier.isEmpty else {
+            throw HKError(.errorInvalidArgument, "bundleIdentifier must not be empty")
+        }
         self.backend = .local(try HealthDatabase(url: storeURL))
         self.bundleIdentifier = bundleIdentifier
         self.authorizationHandler = authorizationHandler
@@ -137,9 +145,15 @@ public final class HKHealthStore: @unchecked Sendable {
 
     /// Asks for permission to share and read sample types. Per-object types (medications) are an
     /// invalid argument here: use `requestPerObjectReadAuthorization(for:predicate:)`.
-    public func requestAuthorization(toShare typesToShare: Set<HKSampleType>, read typesToRead: Set<HKObjectType>) async throws {
-        for type in typesToRead.map({ $0 as HKObjectType }) + typesToShare.map({ $0 as HKObjectType }) where type.requiresPerObjectAuthorization() {
-            throw HKError(.errorInvalidArgument, "\(type.identifier) requires per-object authorization; use requestPerObjectReadAuthorization(for:predicate:)")
+    public func requestAuthorization(
+        toShare typesToShare: Set<HKSampleType>, read typesToRead: Set<HKObjectType>
+    ) async throws {
+        for type in typesToRead.map({ $0 as HKObjectType }) + typesToShare.map({ $0 as HKObjectType })
+        where type.requiresPerObjectAuthorization() {
+            throw HKError(
+                .errorInvalidArgument,
+                "\(type.identifier) requires per-object authorization; use requestPerObjectReadAuthorization(for:predicate:)"
+            )
         }
         if typesToShare.contains(where: { $0.identifier == HKSampleType.medicationDoseEventIdentifier }) {
             throw HKError(.errorInvalidArgument, "apps cannot share medication dose events; the Health app writes them")
@@ -149,18 +163,23 @@ public final class HKHealthStore: @unchecked Sendable {
         }
         if let daemon {
             _ = try await daemon.call(
-                .requestAuthorization(share: typesToShare.map(\.identifier).sorted(), read: typesToRead.map(\.identifier).sorted()))
+                .requestAuthorization(
+                    share: typesToShare.map(\.identifier).sorted(), read: typesToRead.map(\.identifier).sorted()))
             return
         }
-        let decision = await authorizationHandler.typeAuthorization(bundleIdentifier: bundleIdentifier, toShare: typesToShare, read: typesToRead)
+        let decision = await authorizationHandler.typeAuthorization(
+            bundleIdentifier: bundleIdentifier, toShare: typesToShare, read: typesToRead)
         try database.write { context, sequence in
             sequence.bumpAuthorization()
             for type in typesToShare {
-                try AuthorizationRecords.set(database, bundleIdentifier, AuthorizationRecords.share, key: type.identifier,
-                                             granted: decision.share.contains(type), in: context)
+                try AuthorizationRecords.set(
+                    database, bundleIdentifier, AuthorizationRecords.share, key: type.identifier,
+                    granted: decision.share.contains(type), in: context)
             }
             for type in typesToRead where decision.read.contains(type) {
-                try AuthorizationRecords.set(database, bundleIdentifier, AuthorizationRecords.read, key: type.identifier, granted: true, in: context)
+                try AuthorizationRecords.set(
+                    database, bundleIdentifier, AuthorizationRecords.read, key: type.identifier, granted: true,
+                    in: context)
             }
         }
     }
@@ -170,26 +189,39 @@ public final class HKHealthStore: @unchecked Sendable {
     /// `predicate` narrows the medications offered (for example `predicateForUserAnnotatedMedications(isArchived: false)`).
     public func requestPerObjectReadAuthorization(for objectType: HKObjectType, predicate: NSPredicate?) async throws {
         guard objectType.requiresPerObjectAuthorization() else {
-            throw HKError(.errorInvalidArgument, "\(objectType.identifier) does not use per-object authorization; use requestAuthorization(toShare:read:)")
+            throw HKError(
+                .errorInvalidArgument,
+                "\(objectType.identifier) does not use per-object authorization; use requestAuthorization(toShare:read:)"
+            )
         }
         if let daemon {
             _ = try await daemon.call(
-                .requestPerObjectReadAuthorization(type: objectType.identifier, predicate: try predicate.map(HealthWire.Predicate.init)))
+                .requestPerObjectReadAuthorization(
+                    type: objectType.identifier, predicate: try predicate.map(HealthWire.Predicate.init)))
             return
         }
         let (offered, current) = try database.perform { context -> ([HKUserAnnotatedMedication], Set<String>) in
-            let meds = try database.fetch(HealthStoreModel.medication, predicate,
-                                          sort: [HKQuery.sort("createdAt", ascending: true)], in: context).map(RecordMapping.medication)
-            return (meds, try AuthorizationRecords.keys(database, bundleIdentifier, AuthorizationRecords.medication, in: context))
+            let meds = try database.fetch(
+                HealthStoreModel.medication, predicate,
+                sort: [HKQuery.sort("createdAt", ascending: true)], in: context
+            ).map(RecordMapping.medication)
+            return (
+                meds,
+                try AuthorizationRecords.keys(database, bundleIdentifier, AuthorizationRecords.medication, in: context)
+            )
         }
-        let granted = await authorizationHandler.perObjectReadAuthorization(bundleIdentifier: bundleIdentifier, medications: offered, current: current)
+        let granted = await authorizationHandler.perObjectReadAuthorization(
+            bundleIdentifier: bundleIdentifier, medications: offered, current: current)
         try database.write { context, sequence in
             sequence.bumpAuthorization()
-            try AuthorizationRecords.set(database, bundleIdentifier, AuthorizationRecords.medicationRequested, key: "*", granted: true, in: context)
+            try AuthorizationRecords.set(
+                database, bundleIdentifier, AuthorizationRecords.medicationRequested, key: "*", granted: true,
+                in: context)
             for medication in offered {
                 let id = medication.medication.identifier
-                try AuthorizationRecords.set(database, bundleIdentifier, AuthorizationRecords.medication, key: id.identifier,
-                                             granted: granted.contains(id), in: context)
+                try AuthorizationRecords.set(
+                    database, bundleIdentifier, AuthorizationRecords.medication, key: id.identifier,
+                    granted: granted.contains(id), in: context)
             }
         }
     }
@@ -197,9 +229,12 @@ public final class HKHealthStore: @unchecked Sendable {
     /// Whether the app may share a type (read access is never disclosed).
     public func authorizationStatus(for type: HKObjectType) -> HKAuthorizationStatus {
         if let daemon { return daemon.shareStatuses.status(type.identifier) }
+        // A store that cannot be read has no decision to report: not determined, as HealthKit says before asking.
         let result = try? database.perform { context -> HKAuthorizationStatus in
             let p = AuthorizationRecords.predicate(bundleIdentifier, AuthorizationRecords.share, key: type.identifier)
-            guard let record = try database.fetch(HealthStoreModel.authorization, p, limit: 1, in: context).first else { return .notDetermined }
+            guard let record = try database.fetch(HealthStoreModel.authorization, p, limit: 1, in: context).first else {
+                return .notDetermined
+            }
             return bool(record, "granted") ? .sharingAuthorized : .sharingDenied
         }
         return result ?? .notDetermined
@@ -215,14 +250,18 @@ public final class HKHealthStore: @unchecked Sendable {
     public func save(_ objects: [HKObject]) async throws {
         let samples = try objects.map { object -> HKCategorySample in
             guard let sample = object as? HKCategorySample else {
-                throw HKError(.errorInvalidArgument, "apps can save category samples only; \(type(of: object)) is written by the Health app")
+                throw HKError(
+                    .errorInvalidArgument,
+                    "apps can save category samples only; \(type(of: object)) is written by the Health app")
             }
             guard sample.endDate >= sample.startDate else {
                 throw HKError(.errorInvalidArgument, "sample \(sample.uuid): endDate is before startDate")
             }
             if HKCategoryTypeIdentifier.allSymptoms.contains(HKCategoryTypeIdentifier(sample.categoryType.identifier)),
-               HKCategoryValueSeverity(rawValue: sample.value) == nil {
-                throw HKError(.errorInvalidArgument, "symptom value \(sample.value) is not an HKCategoryValueSeverity (0...4)")
+                HKCategoryValueSeverity(rawValue: sample.value) == nil
+            {
+                throw HKError(
+                    .errorInvalidArgument, "symptom value \(sample.value) is not an HKCategoryValueSeverity (0...4)")
             }
             return sample
         }
@@ -232,18 +271,25 @@ public final class HKHealthStore: @unchecked Sendable {
         }
         try database.write { context, sequence in
             if !isPrivileged {
-                let shared = try AuthorizationRecords.keys(database, bundleIdentifier, AuthorizationRecords.share, in: context)
+                let shared = try AuthorizationRecords.keys(
+                    database, bundleIdentifier, AuthorizationRecords.share, in: context)
                 for sample in samples where !shared.contains(sample.categoryType.identifier) {
-                    throw HKError(.errorAuthorizationDenied, "\(bundleIdentifier) is not authorized to share \(sample.categoryType.identifier)")
+                    throw HKError(
+                        .errorAuthorizationDenied,
+                        "\(bundleIdentifier) is not authorized to share \(sample.categoryType.identifier)")
                 }
             }
             for sample in samples {
                 let seq = sequence.next()
-                database.insert(HealthStoreModel.categorySample, [
-                    "uuid": sample.uuid.uuidString, "seq": seq, "startDate": sample.startDate, "endDate": sample.endDate,
-                    "sourceName": bundleIdentifier, "sourceBundle": bundleIdentifier, "metadata": MetadataCoding.encode(sample.metadata),
-                    "typeIdentifier": sample.categoryType.identifier, "value": Int64(sample.value),
-                ], in: context)
+                database.insert(
+                    HealthStoreModel.categorySample,
+                    [
+                        "uuid": sample.uuid.uuidString, "seq": seq, "startDate": sample.startDate,
+                        "endDate": sample.endDate,
+                        "sourceName": bundleIdentifier, "sourceBundle": bundleIdentifier,
+                        "metadata": MetadataCoding.encode(sample.metadata),
+                        "typeIdentifier": sample.categoryType.identifier, "value": Int64(sample.value),
+                    ], in: context)
             }
         }
     }
@@ -261,7 +307,8 @@ public final class HKHealthStore: @unchecked Sendable {
     func localDelete(uuid: UUID) throws {
         try database.write { context, sequence in
             let p = HKQuery.compare("uuid", .equal, uuid.uuidString)
-            guard let record = try database.fetch(HealthStoreModel.categorySample, p, limit: 1, in: context).first else {
+            guard let record = try database.fetch(HealthStoreModel.categorySample, p, limit: 1, in: context).first
+            else {
                 throw HKError(.errorInvalidArgument, "no sample \(uuid) saved by \(bundleIdentifier)")
             }
             guard isPrivileged || record.value(forKey: "sourceBundle") as? String == bundleIdentifier else {
@@ -269,10 +316,13 @@ public final class HKHealthStore: @unchecked Sendable {
             }
             let seq = sequence.next()
             sequence.markDeletion(seq)
-            database.insert(HealthStoreModel.deletedObject, [
-                "uuid": uuid.uuidString, "seq": seq, "sampleType": record.value(forKey: "typeIdentifier") as? String ?? "",
-                "metadata": record.value(forKey: "metadata") as? Data, "deletedAt": Date(),
-            ], in: context)
+            database.insert(
+                HealthStoreModel.deletedObject,
+                [
+                    "uuid": uuid.uuidString, "seq": seq,
+                    "sampleType": record.value(forKey: "typeIdentifier") as? String ?? "",
+                    "metadata": record.value(forKey: "metadata") as? Data, "deletedAt": Date(),
+                ], in: context)
             context.delete(record)
         }
     }

@@ -69,6 +69,10 @@ do {
     case "medications":
         let list = try await HKUserAnnotatedMedicationQueryDescriptor().result(for: store)
         output(["medications": list.map(\.medication.identifier.identifier).sorted()])
+    case "default-medications":
+        // HKHealthStore() itself: it finds the daemon through ORCHARD_HEALTHD_SOCKET.
+        let list = try await HKUserAnnotatedMedicationQueryDescriptor().result(for: HKHealthStore())
+        output(["medications": list.map(\.medication.identifier.identifier).sorted()])
     case "doses":
         let doses = try await HKSampleQueryDescriptor(predicates: [.medicationDoseEvent()], sortDescriptors: []).result(
             for: store)
