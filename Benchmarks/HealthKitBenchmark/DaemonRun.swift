@@ -64,14 +64,22 @@ final class DaemonRun {
 
     /// Tells the writer to log one dose.
     func writeLine(_ line: String) throws {
-        try writerInput.fileHandleForWriting.write(contentsOf: Data((line + "\\n").utf8))
+        try writerInput.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
     }
 
+    /// Ends the writer and the daemon (SIGTERM, then SIGKILL after a second) and removes the folder.
     func stop() {
-        try? writerInput.fileHandleForWriting.close()  // the writer ends at the end of its input
-        writer.waitUntilExit()
-        daemon.terminate()
-        daemon.waitUntilExit()
+        for process in [writer, daemon] where process.isRunning {
+            let pid = process.processIdentifier
+            kill(pid, SIGTERM)
+            var status: Int32 = 0
+            for _ in 0..<100 where waitpid(pid, &status, WNOHANG) == 0 { usleep(10_000) }
+            if waitpid(pid, &status, WNOHANG) == 0 {
+                kill(pid, SIGKILL)
+                waitpid(pid, &status, 0)
+            }
+        }
         try? FileManager.default.removeItem(at: folder)  // a benchmark's folder: gone is gone
     }
+
 }

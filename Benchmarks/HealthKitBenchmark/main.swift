@@ -20,10 +20,18 @@ if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--health-write
     FileHandle.standardOutput.write(Data("ready\n".utf8))
     while let line = readLine(), let offset = Double(line) {
         let date = Date().addingTimeInterval(offset)
-        try await writer.logDose(.init(medication: medication, status: .taken, date: date))
+        do {
+            try await writer.logDose(.init(medication: medication, status: .taken, date: date))
+        } catch {
+            FileHandle.standardError.write(Data("health writer: \(error)\n".utf8))
+            exit(1)
+        }
     }
     exit(0)
 }
+
+// A helper process that dies must show as an error here, not end this process through SIGPIPE.
+signal(SIGPIPE, SIG_IGN)
 
 let bench = Bench(module: "healthkit", title: "OpenHealthKit benchmark", positional: ["count"])
 let count = bench.count(at: 0, default: bench.quick ? 20_000 : 1_000_000)

@@ -257,7 +257,7 @@ struct DaemonTests {
         let f = try await DaemonFixture()
         _ = try await f.run("health", ["add-medication", "313782"])
         _ = try await f.run("granted", ["request-medications"])
-        for kind in ["junk", "huge", "badjson", "json", "no-hello", "deep", "hostile-predicate"] {
+        for kind in ["junk", "huge", "badjson", "json", "no-hello", "deep", "hostile-predicate", "half", "leave-waiting"] {
             let answer = try await f.run("granted", ["garbage", kind])
             #expect(answer["sent"] as? Int ?? 0 > 0, "\(kind): \(answer)")
             let reply = answer["reply"] as? String ?? ""

@@ -54,6 +54,8 @@ extension HealthDaemon {
                         shareStatuses: try store.shareStatuses())))
             let slots = CallSlots(configuration.maximumCallsInFlight)
             try await withThrowingDiscardingTaskGroup { group in
+                // A client that left gets no answers: its calls still running (a long poll) are cancelled.
+                defer { group.cancelAll() }
                 for try await message in connection.messages {
                     await slots.acquire()
                     let request = message.content

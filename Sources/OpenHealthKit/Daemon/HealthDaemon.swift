@@ -49,7 +49,7 @@ public final class HealthDaemon: Sendable {
         }
     }
 
-    typealias Stack = Coder<HealthWire.Response, HealthWire.Request, NetworkJSONCoder>
+    typealias Stack = Coder<HealthWire.Response, HealthWire.Request, HealthWireCoder>
 
     /// The daemon's configuration.
     public let configuration: Configuration
@@ -72,8 +72,10 @@ public final class HealthDaemon: Sendable {
         let path = configuration.socketPath
         let mode: mode_t = configuration.allowedUsers == [geteuid()] ? 0o600 : 0o666
         let listener = NetworkListener(for: .unix(path: path)) {
-            Coder(sending: HealthWire.Response.self, receiving: HealthWire.Request.self, using: .json) { TCP() }
-                .maximumMessageSize(HealthWire.maximumMessageSize)
+            Coder(sending: HealthWire.Response.self, receiving: HealthWire.Request.self, using: HealthWireCoder()) {
+                TCP()
+            }
+            .maximumMessageSize(HealthWire.maximumMessageSize)
         }
         listener.onStateUpdate { [logger] _, state in
             guard state == .ready else { return }

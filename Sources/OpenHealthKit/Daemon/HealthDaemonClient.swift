@@ -6,7 +6,7 @@ import OpenNetwork
 /// from the kernel's credentials, not from the introduction), and connects again on the next call after the daemon
 /// went away (restarted); a call in flight when that happens fails with the reason.
 actor HealthDaemonClient {
-    typealias Stack = Coder<HealthWire.Request, HealthWire.Response, NetworkJSONCoder>
+    typealias Stack = Coder<HealthWire.Request, HealthWire.Response, HealthWireCoder>
 
     /// What the daemon said about this client when it connected.
     struct Welcome: Sendable {
@@ -98,7 +98,7 @@ actor HealthDaemonClient {
     /// Connects and introduces this client; the link is used only once the daemon has welcomed it.
     private func open(_ generation: Int) async throws -> Link {
         let connection = NetworkConnection(to: .unix(path: path)) {
-            Coder(sending: HealthWire.Request.self, receiving: HealthWire.Response.self, using: .json) {
+            Coder(sending: HealthWire.Request.self, receiving: HealthWire.Response.self, using: HealthWireCoder()) {
                 TCP().connectionTimeout(.seconds(5))
             }
             .maximumMessageSize(HealthWire.maximumMessageSize)

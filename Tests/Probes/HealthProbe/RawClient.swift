@@ -102,6 +102,16 @@ enum RawClient {
         case "json": bytes = hello + frame(#"{"id":2,"call":{"samples":{"type":42}}}"#)
         case "badjson": bytes = frame(#"{"id": tru"#)
         case "no-hello": bytes = frame(#"{"id":7,"call":{"changeCounter":{}}}"#)
+        case "half":
+            // Half a frame, then gone.
+            let whole = hello + frame(#"{"id":8,"call":{"changeCounter":{}}}"#)
+            let sent = write(fd, Array(whole.prefix(whole.count - 10)), until: deadline)
+            return ["sent": sent, "closed": true, "reply": ""]
+        case "leave-waiting":
+            // A long poll, then gone before the answer.
+            let sent = write(fd, hello + frame(#"{"id":9,"call":{"waitForChange":{"after":9999999,"timeoutMilliseconds":30000}}}"#), until: deadline)
+            usleep(100_000)
+            return ["sent": sent, "closed": true, "reply": ""]
         case "deep":
             let nested =
                 String(repeating: #"{"not":{"_0":"#, count: 200) + #"{"constant":{"_0":true}}"#
