@@ -8,6 +8,7 @@ import SwiftUIWeb
 /// Type switches start off and medication switches as they are now; the person turns on what they allow. "Don’t
 /// Allow" allows nothing new: medications keep the access they had, types are not shared. A request that no window
 /// is showing waits until one does (or until the task asking is cancelled, which counts as "Don’t Allow").
+// Unchecked: its state is main-actor isolated; the handler methods reach it only through `ask`, on the main actor.
 public final class HealthAccessPrompt: ObservableObject, HKAuthorizationHandler, @unchecked Sendable {
     /// What the person is being asked.
     public enum Question {

@@ -39,6 +39,7 @@ extension HealthDaemon {
                     throw HKError(.errorDatabaseInaccessible, "the health store is not open")
                 }
                 store = found
+                // An app registered without grants has been granted nothing.
                 try store.applyRegistryDecisions(
                     state.registry?.app(executable: identity.executable)?.grants ?? .init())
             } catch {
@@ -253,7 +254,7 @@ extension HealthDaemon {
 }
 
 /// At most `limit` calls of one connection at once; the reader waits for a slot before reading the next message.
-final class CallSlots: @unchecked Sendable {
+final class CallSlots: @unchecked Sendable {  // Unchecked: `free` and `waiters` are read and written under `lock`.
     private let lock = NSLock()
     private var free: Int
     private var waiters: [CheckedContinuation<Void, Never>] = []

@@ -163,7 +163,7 @@ public final class HealthDaemon: Sendable {
 }
 
 /// The daemon's shared state, under a lock.
-final class DaemonState: @unchecked Sendable {
+final class DaemonState: @unchecked Sendable {  // Unchecked: every field is read and written under `lock`.
     private let lock = NSLock()
     private var _database: HealthDatabase?
     private var _registry: HealthAppRegistry?
@@ -205,6 +205,7 @@ struct RegistryAuthorizationHandler: HKAuthorizationHandler {
     func perObjectReadAuthorization(
         bundleIdentifier: String, medications: [HKUserAnnotatedMedication], current: Set<String>
     ) async -> Set<HKHealthConceptIdentifier> {
+        // No valid registry: the person's decisions cannot be read, so nothing is granted.
         guard let handler = state.registry?.authorizationHandler else { return [] }
         return await handler.perObjectReadAuthorization(
             bundleIdentifier: bundleIdentifier, medications: medications, current: current)
@@ -215,6 +216,7 @@ struct RegistryAuthorizationHandler: HKAuthorizationHandler {
     ) async -> (
         share: Set<HKSampleType>, read: Set<HKObjectType>
     ) {
+        // No valid registry: nothing is granted (as above).
         guard let handler = state.registry?.authorizationHandler else { return ([], []) }
         return await handler.typeAuthorization(bundleIdentifier: bundleIdentifier, toShare: toShare, read: read)
     }

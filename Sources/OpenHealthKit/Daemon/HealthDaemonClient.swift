@@ -165,7 +165,7 @@ actor HealthDaemonClient {
 }
 
 /// Sharing decisions by type identifier, readable from any thread.
-final class LockedStatuses: @unchecked Sendable {
+final class LockedStatuses: @unchecked Sendable {  // Unchecked: `statuses` is read and written under `lock`.
     private let lock = NSLock()
     private var statuses: [String: Int] = [:]
 

@@ -301,8 +301,7 @@ extension HealthWire {
     }
 
     static func sample(_ wire: Sample, interner: RecordMapping.Interner) throws -> HKSample {
-        let source = HKSourceRevision(
-            source: HKSource(name: wire.sourceName, bundleIdentifier: wire.sourceBundle), version: nil)
+        let source = interner.source(name: wire.sourceName, bundleIdentifier: wire.sourceBundle)
         let metadata = MetadataCoding.decode(wire.metadata)
         if wire.type == HKSampleType.medicationDoseEventIdentifier {
             guard let concept = wire.concept, let status = wire.logStatus.flatMap(HKMedicationDoseEvent.LogStatus.init),

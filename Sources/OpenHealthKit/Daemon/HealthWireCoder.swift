@@ -137,6 +137,11 @@ struct BinaryWriter {
 struct BinaryReader {
     let bytes: [UInt8]
     var offset = 0
+    /// The strings read last, by the bytes they came from: a history repeats its types, sources, concepts and units
+    /// row after row, and comparing bytes costs less than making the string again.
+    private var recent: [(bytes: ArraySlice<UInt8>, string: String)] = []
+
+    init(bytes: [UInt8]) { self.bytes = bytes }
 
     static func truncated() -> HKError {
         HKError(.errorDatabaseInaccessible, "the health daemon sent a truncated or malformed binary message")
@@ -169,7 +174,11 @@ struct BinaryReader {
     mutating func string() throws -> String? {
         let size = try length()
         if size == .max { return nil }
-        return String(decoding: try take(Int(size)), as: UTF8.self)
+        let slice = try take(Int(size))
+        if let known = recent.first(where: { $0.bytes == slice }) { return known.string }
+        let string = String(decoding: slice, as: UTF8.self)
+        if recent.count < 8 { recent.append((slice, string)) }
+        return string
     }
     mutating func requiredString() throws -> String {
         guard let value = try string() else { throw Self.truncated() }

@@ -7,6 +7,7 @@ import OpenCoreData
 /// with the anchor to start from next time; `limit` caps that batch. The update handler, when set before the
 /// query is executed, gets every later batch: saves in this process at once, commits by other processes sharing
 /// the store within milliseconds. Only what the app may read is reported, deletions included.
+// Unchecked: the only mutable field, `updateHandler`, is read and written under `handlerLock`.
 public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
     /// The handlers' signature: the query, added samples, deleted objects, the new anchor, or an error.
     public typealias Handler =

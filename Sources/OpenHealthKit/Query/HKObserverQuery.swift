@@ -87,7 +87,7 @@ public final class HKObserverQuery: HKQuery, @unchecked Sendable {
 }
 
 /// A one-time gate: `wait()` returns once `open()` was called (any number of times) or the task is cancelled.
-final class CompletionGate: @unchecked Sendable {
+final class CompletionGate: @unchecked Sendable {  // Unchecked: `opened` and `waiter` are under `lock`.
     private let lock = NSLock()
     private var opened = false
     private var waiter: CheckedContinuation<Void, Never>?

@@ -8,6 +8,7 @@ public let HKObjectQueryNoLimit: Int = 0
 /// A query runs once: executing it a second time reports an invalid-argument error through its handler (Apple's
 /// framework raises an exception). Handlers are called on a background thread, one at a time per query. Once
 /// `stop(_:)` returns, no handler of that query is running or will be called.
+// Unchecked: immutable after init; its execution state is `QueryExecution`'s, under a lock.
 open class HKQuery: NSObject, @unchecked Sendable {
     /// The type of object the query looks for (nil for a query over several types).
     public let objectType: HKObjectType?
@@ -37,7 +38,7 @@ open class HKQuery: NSObject, @unchecked Sendable {
 }
 
 /// Where a query stands: not started, running (with its task), or stopped.
-final class QueryExecution: @unchecked Sendable {
+final class QueryExecution: @unchecked Sendable {  // Unchecked: its state is read and written under `lock`.
     private let lock = NSLock()
     /// Held while a handler runs, and by `stop()`: so once `stop()` returns no handler runs. Recursive, because a
     /// handler may stop its own query.

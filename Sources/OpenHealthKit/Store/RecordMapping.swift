@@ -3,9 +3,11 @@ import OpenCoreData
 /// Turns store records into HealthKit objects and back.
 enum RecordMapping {
     static func source(_ object: NSManagedObject) -> HKSourceRevision {
-        HKSourceRevision(source: HKSource(name: object.value(forKey: "sourceName") as? String ?? "",
-                                          bundleIdentifier: object.value(forKey: "sourceBundle") as? String ?? ""),
-                         version: nil)
+        HKSourceRevision(
+            source: HKSource(
+                name: object.value(forKey: "sourceName") as? String ?? "",
+                bundleIdentifier: object.value(forKey: "sourceBundle") as? String ?? ""),
+            version: nil)
     }
 
     static func uuid(_ object: NSManagedObject) -> UUID {
@@ -22,13 +24,20 @@ enum RecordMapping {
     static func parseUUID(_ string: String) -> UUID? {
         var string = string
         return string.withUTF8 { chars -> UUID? in
-            guard chars.count == 36, chars[8] == 45, chars[13] == 45, chars[18] == 45, chars[23] == 45 else { return nil }
+            guard chars.count == 36, chars[8] == 45, chars[13] == 45, chars[18] == 45, chars[23] == 45 else {
+                return nil
+            }
             var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
             let valid = withUnsafeMutableBytes(of: &uuid) { bytes -> Bool in
-                var n = 0, i = 0
+                var n = 0
+                var i = 0
                 while i < 36 {
-                    if i == 8 || i == 13 || i == 18 || i == 23 { i += 1; continue }
-                    let high = hexDigit(chars[i]), low = hexDigit(chars[i + 1])
+                    if i == 8 || i == 13 || i == 18 || i == 23 {
+                        i += 1
+                        continue
+                    }
+                    let high = hexDigit(chars[i])
+                    let low = hexDigit(chars[i + 1])
                     guard high | low < 16 else { return false }
                     bytes[n] = high << 4 | low
                     n += 1
@@ -70,8 +79,20 @@ enum RecordMapping {
 
         private var lastSource: HKSourceRevision?
 
+        /// A source by name and bundle identifier (one object for every sample of the same source).
+        func source(name: String, bundleIdentifier bundle: String) -> HKSourceRevision {
+            if let last = lastSource, last.source.bundleIdentifier == bundle, last.source.name == name { return last }
+            let key = name + "\u{0}" + bundle
+            let source =
+                sources[key] ?? HKSourceRevision(source: HKSource(name: name, bundleIdentifier: bundle), version: nil)
+            sources[key] = source
+            lastSource = source
+            return source
+        }
+
         func source(_ o: NSManagedObject) -> HKSourceRevision {
-            let name = o.value(forKey: "sourceName") as? String ?? "", bundle = o.value(forKey: "sourceBundle") as? String ?? ""
+            let name = o.value(forKey: "sourceName") as? String ?? ""
+            let bundle = o.value(forKey: "sourceBundle") as? String ?? ""
             if let last = lastSource, last.source.bundleIdentifier == bundle, last.source.name == name { return last }
             let key = name + "\u{0}" + bundle
             let source = sources[key] ?? RecordMapping.source(o)
@@ -106,19 +127,23 @@ enum RecordMapping {
             unit: interner.unit(record.unit ?? "count"),
             startDate: startDate,
             endDate: startDate,
-            uuid: uuid(from: record.uuid ?? ""), metadata: MetadataCoding.decode(record.metadata), sourceRevision: healthSource)
+            uuid: uuid(from: record.uuid ?? ""), metadata: MetadataCoding.decode(record.metadata),
+            sourceRevision: healthSource)
     }
 
     /// The source of every dose event: only the Health app writes them (its editor stores this source).
-    static let healthSource = HKSourceRevision(source: HKSource(name: "Health", bundleIdentifier: HKHealthStore.healthAppBundleIdentifier),
-                                               version: nil)
+    static let healthSource = HKSourceRevision(
+        source: HKSource(name: "Health", bundleIdentifier: HKHealthStore.healthAppBundleIdentifier),
+        version: nil)
 
     static func categorySample(_ o: NSManagedObject) -> HKCategorySample {
-        HKCategorySample(type: HKCategoryType(HKCategoryTypeIdentifier(o.value(forKey: "typeIdentifier") as? String ?? "")),
-                         value: Int(int64(o, "value")),
-                         start: o.value(forKey: "startDate") as? Date ?? .distantPast,
-                         end: o.value(forKey: "endDate") as? Date ?? .distantPast,
-                         uuid: uuid(o), metadata: MetadataCoding.decode(o.value(forKey: "metadata") as? Data), sourceRevision: source(o))
+        HKCategorySample(
+            type: HKCategoryType(HKCategoryTypeIdentifier(o.value(forKey: "typeIdentifier") as? String ?? "")),
+            value: Int(int64(o, "value")),
+            start: o.value(forKey: "startDate") as? Date ?? .distantPast,
+            end: o.value(forKey: "endDate") as? Date ?? .distantPast,
+            uuid: uuid(o), metadata: MetadataCoding.decode(o.value(forKey: "metadata") as? Data),
+            sourceRevision: source(o))
     }
 
     static func deletedObject(_ o: NSManagedObject) -> HKDeletedObject {
@@ -126,16 +151,22 @@ enum RecordMapping {
     }
 
     static func concept(_ o: NSManagedObject) -> HKMedicationConcept {
-        let codings = (o.value(forKey: "codings") as? Data).flatMap { try? JSONDecoder().decode([HKClinicalCoding].self, from: $0) } ?? []
-        return HKMedicationConcept(identifier: conceptIdentifier(o.value(forKey: "medicationConceptIdentifier") as? String ?? ""),
-                                   displayText: o.value(forKey: "displayText") as? String ?? "",
-                                   generalForm: (o.value(forKey: "generalForm") as? String).map(HKMedicationGeneralForm.init(rawValue:)) ?? .unknown,
-                                   relatedCodings: Set(codings))
+        let codings =
+            (o.value(forKey: "codings") as? Data).flatMap {
+                try? JSONDecoder().decode([HKClinicalCoding].self, from: $0)
+            } ?? []
+        return HKMedicationConcept(
+            identifier: conceptIdentifier(o.value(forKey: "medicationConceptIdentifier") as? String ?? ""),
+            displayText: o.value(forKey: "displayText") as? String ?? "",
+            generalForm: (o.value(forKey: "generalForm") as? String).map(HKMedicationGeneralForm.init(rawValue:))
+                ?? .unknown,
+            relatedCodings: Set(codings))
     }
 
     static func medication(_ o: NSManagedObject) -> HKUserAnnotatedMedication {
-        HKUserAnnotatedMedication(nickname: o.value(forKey: "nickname") as? String, isArchived: bool(o, "isArchived"),
-                                  hasSchedule: bool(o, "hasSchedule"), medication: concept(o))
+        HKUserAnnotatedMedication(
+            nickname: o.value(forKey: "nickname") as? String, isArchived: bool(o, "isArchived"),
+            hasSchedule: bool(o, "hasSchedule"), medication: concept(o))
     }
 
     static func codingsData(_ codings: Set<HKClinicalCoding>) -> Data? {
