@@ -123,10 +123,10 @@ struct StreamingTests {
                 last = sent.value
                 try await Task.sleep(for: .milliseconds(300))
             }
-            let start = ContinuousClock.now
             sender.cancel()
             await #expect(throws: NWError.cancelled) { try await sender.value }
-            #expect(ContinuousClock.now - start < .seconds(1), "a cancelled send returns at once")
+            // The cancelled send returned although the peer has read nothing yet (it reads only after `go` below):
+            // cancelling did not wait for the queued bytes to drain. (No clock is asserted: unit tests time nothing.)
             #expect(await c.state == .cancelled)
             go.append(true)
             try await ended.waitFor("the end of the stream") { _ in true }
