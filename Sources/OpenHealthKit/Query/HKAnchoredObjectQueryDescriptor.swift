@@ -2,6 +2,7 @@ import OpenCoreData
 
 /// A query for samples added and objects deleted since an anchor: `result(for:)` once,
 /// `results(for:)` as a long-running sequence that yields whenever matching data changes.
+// Unchecked: immutable once made; its predicates are NSPredicate trees (not Sendable), read only, never changed.
 public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: HKAsyncQuery, HKAsyncSequenceQuery, @unchecked Sendable
 {
     /// One batch of changes.
