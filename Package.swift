@@ -58,7 +58,9 @@ let package = Package(
             ]
         ),
         // What the test targets share: blocking work kept off Swift's cooperative pool.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport", dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            path: "Tests/TestSupport"),
         // Second processes for the tests: one writes or dumps a store, one runs a migration to be killed.
         .executableTarget(name: "CoreDataProbe", dependencies: ["OpenCoreData"], path: "Tests/Probes/CoreDataProbe"),
         .executableTarget(
@@ -224,8 +226,7 @@ let package = Package(
                 "SwiftUIWeb", "SwiftUIWebDriver", "BookClub", "Groceries", "UniformTypeIdentifiers", "Charts",
                 "Combine", "OpenHealthKit", "OpenHealthKitUI",
                 "SeedDocumentApp", "SeedSettingsApp", "SeedCommandsApp", "PlainText", "Sketch", "Recipes", "LiveCharts",
-                "Gallery",
-                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                "Gallery", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

@@ -9,6 +9,7 @@ final class Child: @unchecked Sendable {  // Unchecked: `lines` is read and writ
     let process = Process()
     private let lock = NSLock()
     private var collected: [String] = []
+    private var ended = false  // the reader saw the end of the output
 
     init(_ command: [String], environment: [String: String] = [:]) throws {
         process.executableURL = URL(fileURLWithPath: command[0])
@@ -22,7 +23,11 @@ final class Child: @unchecked Sendable {  // Unchecked: `lines` is read and writ
             var pending = Data()
             while true {
                 let chunk = pipe.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
+                if chunk.isEmpty {
+                    if !pending.isEmpty { lock.withLock { collected.append(String(decoding: pending, as: UTF8.self)) } }
+                    lock.withLock { ended = true }
+                    break
+                }
                 pending.append(chunk)
                 while let newline = pending.firstIndex(of: 10) {
                     let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
@@ -51,9 +56,17 @@ final class Child: @unchecked Sendable {  // Unchecked: `lines` is read and writ
         throw HKError(.errorNoData, "\(process.arguments ?? []): no line with \(text); it printed \(lines)")
     }
 
-    /// Waits for the program to end; returns its status.
+    /// Waits for the program to end and for everything it printed to be read; returns its status. (The process can
+    /// end before the reader thread has taken its last lines from the pipe; a caller reading `lines` right after
+    /// must see them all.)
     @discardableResult
-    func finish() async -> Int32 { await reap(process, timeout: .seconds(120)) }
+    func finish() async -> Int32 {
+        let status = await reap(process, timeout: .seconds(120))
+        // A watchdog, not a timing check: the pipe's end arrives once the program and its children have exited.
+        let deadline = Date().addingTimeInterval(30)
+        while !lock.withLock({ ended }) && Date() < deadline { try? await Task.sleep(for: .milliseconds(2)) }  // cancelled: read what there is
+        return status
+    }
 }
 
 /// orchard-healthd with copies of HealthProbe registered as two apps and the Health app, all run as `nobody`.
@@ -257,7 +270,9 @@ struct DaemonTests {
         let f = try await DaemonFixture()
         _ = try await f.run("health", ["add-medication", "313782"])
         _ = try await f.run("granted", ["request-medications"])
-        for kind in ["junk", "huge", "badjson", "json", "no-hello", "deep", "hostile-predicate", "half", "leave-waiting"] {
+        for kind in [
+            "junk", "huge", "badjson", "json", "no-hello", "deep", "hostile-predicate", "half", "leave-waiting",
+        ] {
             let answer = try await f.run("granted", ["garbage", kind])
             #expect(answer["sent"] as? Int ?? 0 > 0, "\(kind): \(answer)")
             let reply = answer["reply"] as? String ?? ""

@@ -6,6 +6,7 @@ import HummingbirdWebSocket
 import Logging
 import NIOCore
 import OpenNetwork
+import TestSupport
 import Testing
 
 /// WebSocket in a stack: our client and listener with each other, and each against an independent implementation
@@ -323,5 +324,27 @@ extension NWParameters {
     /// The WebSocket options the test put in the stack.
     fileprivate var webSocketOptionsForTest: NWProtocolWebSocket.Options? {
         defaultProtocolStack.applicationProtocols.lazy.compactMap { $0 as? NWProtocolWebSocket.Options }.first
+    }
+}
+
+extension WebSocketTests {
+    /// A server that speaks first right after the upgrade, in the same write as its `101` (so the frame arrives in
+    /// the read that completes the upgrade): our client hands the message over and then sees the server's close.
+    @Test func aMessageThatArrivesWithTheUpgradeIsDelivered() async throws {
+        let server = try SameWriteUpgradeServer(
+            frames: SameWriteUpgradeServer.frame(opcode: 0x1, Array("first".utf8))
+                + SameWriteUpgradeServer.frame(opcode: 0x8, [0x03, 0xE8]))
+        let connection = NetworkConnection(
+            to: .hostPort(host: "127.0.0.1", port: NWEndpoint.Port(rawValue: UInt16(server.port)))
+        ) {
+            WebSocket(path: "/first") { TCP() }
+        }
+        let (content, metadata) = try await connection.receive()
+        #expect(String(decoding: content, as: UTF8.self) == "first" && metadata.opcode == .text)
+        // The server's close ends the connection; the next receive says so instead of waiting.
+        await #expect(throws: (any Error).self) { _ = try await connection.receive() }
+        await connection.cancel()
+        let frames = SameWriteUpgradeServer.clientFrames(try await onOwnThread { try server.received() })
+        #expect(frames.map(\.opcode) == [0x8] && frames.first?.payload == [0x03, 0xE8])
     }
 }

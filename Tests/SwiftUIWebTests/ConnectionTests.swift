@@ -1,13 +1,12 @@
 import Foundation
-import HummingbirdWSClient
 import SwiftUIWebDriver
 import Testing
 @testable import SwiftUIWeb
 
 /// The event socket over real loopback connections: binding, reconnection, restarts, duplicated tabs.
-/// The time limit only stops a run that hangs past every socket's own 90 s watchdog (which names the socket): on a
-/// loaded two-core CI run, with browser suites and the health daemon's flood beside it, one test of this suite took
-/// over a minute of waiting for the main actor.
+/// The time limit only stops a run that hangs past every socket's own 90 s watchdog (which names the socket). The hangs
+/// this suite once showed under load were the tests' former client losing a frame that arrived with the upgrade's
+/// response (see ``RawWebSocket``), not the server.
 @Suite(.serialized, .timeLimit(.minutes(3))) struct ConnectionTests {
     @Test func droppedConnectionGetsItsSceneBackAsItWas() async throws {
         let server = await TestServer(AppHost(app: NotepadApp(), storageDirectory: tempDir()))

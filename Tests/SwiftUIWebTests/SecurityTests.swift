@@ -1,5 +1,4 @@
 import Foundation
-import HummingbirdWSClient
 import NIOCore
 import SwiftUIWebDriver
 import Testing
@@ -94,7 +93,7 @@ import Testing
             try await peer.send(#"{"t":"eval","id":"x"}"#)
             try await peer.send(#"{"t":"click"}"#)
             try await peer.send(ClientEvent(t: "click", id: String(repeating: "x", count: 2000)))
-            try await peer.outbound.write(.binary(ByteBuffer(string: #"{"t":"click","id":"\#(increment)"}"#)))
+            try await peer.sendBinary(Array(#"{"t":"click","id":"\#(increment)"}"#.utf8))
             // The socket survives malformed messages: a good event still works.
             try await peer.send(ClientEvent(t: "click", id: increment))
             #expect(try await peer.drain().joined().contains("Count 1"))

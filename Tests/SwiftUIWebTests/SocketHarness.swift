@@ -1,5 +1,4 @@
 import Foundation
-import HummingbirdWSClient
 import Logging
 import SwiftUIWebDriver
 import Testing
@@ -136,22 +135,27 @@ struct SocketError: Error, CustomStringConvertible {
 }
 
 /// One page's socket as the test sees it (used from one task at a time).
-final class Peer: @unchecked Sendable {
-    var messages: WebSocketInboundMessageStream.AsyncIterator
-    let outbound: WebSocketOutboundWriter
-    init(messages: WebSocketInboundMessageStream.AsyncIterator, outbound: WebSocketOutboundWriter) {
-        self.messages = messages
-        self.outbound = outbound
-    }
+final class Peer: @unchecked Sendable {  // Unchecked: one task at a time, as a page's script.
+    let socket: RawWebSocket
+    init(_ socket: RawWebSocket) { self.socket = socket }
 
     /// The next text message (`nil`: the socket closed).
     func next() async throws -> String? {
-        while let m = try await messages.next() {
-            if case .text(let s) = m { return s }
+        let socket = self.socket
+        while let message = try await offCooperativePool({ try socket.next() }) {
+            if case .text(let text) = message { return text }
         }
         return nil
     }
-    func send(_ text: String) async throws { try await outbound.write(.text(text)) }
+    func send(_ text: String) async throws {
+        let socket = self.socket
+        try await offCooperativePool { try socket.send(opcode: 0x1, Array(text.utf8)) }
+    }
+    /// Sends a binary message (which the server refuses: events are text).
+    func sendBinary(_ bytes: [UInt8]) async throws {
+        let socket = self.socket
+        try await offCooperativePool { try socket.send(opcode: 0x2, bytes) }
+    }
     func send(_ event: ClientEvent) async throws {
         try await send(String(decoding: try JSONEncoder().encode(event), as: UTF8.self))
     }
@@ -173,19 +177,32 @@ final class Peer: @unchecked Sendable {
 func withSocket(
     _ target: SocketTarget, origin: String? = nil, headers: [String: String] = [:], timeout: Double = 90,
     _ body: @escaping @Sendable (Peer) async throws -> Void
-) async throws -> WebSocketCloseFrame? {
-    var config = WebSocketClientConfiguration()
-    config.maxFrameSize = 1 << 20
-    if let origin { config.additionalHeaders[.origin] = origin }
-    if !target.cookie.isEmpty { config.additionalHeaders[.cookie] = target.cookie }
-    for (name, value) in headers { config.additionalHeaders[.init(name)!] = value }
-    let work = Task {
-        try await WebSocketClient.connect(url: target.url, configuration: config, logger: Logger(label: "client")) {
-            inbound, outbound, _ in
-            try await body(Peer(messages: inbound.messages(maxSize: 1 << 22).makeAsyncIterator(), outbound: outbound))
+) async throws -> RawWebSocket.Close? {
+    var fields: [(String, String)] = []
+    if let origin { fields.append(("Origin", origin)) }
+    if !target.cookie.isEmpty { fields.append(("Cookie", target.cookie)) }
+    fields += headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    let request = fields
+    let opened = Box<RawWebSocket?>(nil)
+    let work = Task { () -> RawWebSocket.Close? in
+        let socket = try await offCooperativePool { try RawWebSocket(url: target.url, headers: request) }
+        opened.value = socket
+        do {
+            try await body(Peer(socket))
+        } catch {
+            socket.shutdown()
+            // The body's error is what the test reports; the closing can only fail on the socket just shut.
+            _ = try? await offCooperativePool { try socket.finish() }
+            throw error
         }
+        return try await offCooperativePool { try socket.finish() }
     }
-    return try await firstOf(work, within: timeout, what: "the socket \(target.url)")
+    do {
+        return try await firstOf(work, within: timeout, what: "the socket \(target.url)")
+    } catch {
+        opened.value?.shutdown()  // a hung read or write ends now
+        throw error
+    }
 }
 
 /// The value of `work`, or an error once `seconds` have passed without one. The late work is cancelled and left

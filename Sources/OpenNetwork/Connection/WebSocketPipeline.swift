@@ -49,7 +49,11 @@ enum WebSocketPipeline {
             let upgrader = NIOWebSocketClientUpgrader(
                 maxFrameSize: frameLimit, automaticErrorHandling: true,
                 upgradePipelineHandler: { channel, _ in finish(channel) })
-            try sync.addHTTPClientHandlers(withClientUpgrade: (upgraders: [upgrader], completionHandler: { _ in }))
+            // Frames the server sends right after its 101 can arrive in the same read as the response: the HTTP
+            // decoder hands them on when it is removed (NIO's default drops them, and the first messages with them).
+            try sync.addHTTPClientHandlers(
+                leftOverBytesStrategy: .forwardBytes,
+                withClientUpgrade: (upgraders: [upgrader], completionHandler: { _ in }))
         }
         try sync.addHandler(httpSide)
         try sync.addHandler(watcher)
