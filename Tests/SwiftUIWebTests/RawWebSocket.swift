@@ -92,6 +92,7 @@ final class RawWebSocket: @unchecked Sendable {  // Unchecked: one caller at a t
         let count = recv(fd, &chunk, chunk.count, 0)
         if count < 0 {
             if errno == EINTR { return true }
+            if errno == ECONNRESET { return false }  // the end, without a close frame (a browser's 1006)
             throw SocketError("recv failed: errno \(errno)")
         }
         if count == 0 { return false }
@@ -104,6 +105,9 @@ final class RawWebSocket: @unchecked Sendable {  // Unchecked: one caller at a t
         while sent < bytes.count {
             let count = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             if count < 0 && errno == EINTR { continue }
+            // The server closed (say, on a message over its limit) while this was being sent: as a browser's
+            // `send`, nothing to report here; the next read gives what the server said before it went.
+            if count < 0 && (errno == ECONNRESET || errno == EPIPE) { return }
             guard count > 0 else { throw SocketError("send failed: errno \(errno)") }
             sent += count
         }
