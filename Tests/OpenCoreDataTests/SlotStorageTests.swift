@@ -1,6 +1,7 @@
 import Foundation
-@testable import OpenCoreData
 import Testing
+
+@testable import OpenCoreData
 
 /// Properties whose Swift types differ from what their attributes store, for the accessors' conversions.
 final class Gauge: NSManagedObject {
@@ -22,8 +23,10 @@ struct SlotStorageTests {
         let entity = NSEntityDescription(name: "Gauge")
         entity.managedObjectClassName = NSStringFromClass(Gauge.self)
         entity.properties = [
-            NSAttributeDescription(name: "count", type: .integer64AttributeType, optional: false, defaultValue: Int64(0)),
-            NSAttributeDescription(name: "small", type: .integer16AttributeType, optional: false, defaultValue: Int16(0)),
+            NSAttributeDescription(
+                name: "count", type: .integer64AttributeType, optional: false, defaultValue: Int64(0)),
+            NSAttributeDescription(
+                name: "small", type: .integer16AttributeType, optional: false, defaultValue: Int16(0)),
             NSAttributeDescription(name: "ratio", type: .doubleAttributeType),
             NSAttributeDescription(name: "reading", type: .floatAttributeType, optional: false, defaultValue: Float(0)),
             NSAttributeDescription(name: "flag", type: .booleanAttributeType, optional: false, defaultValue: false),
@@ -36,7 +39,9 @@ struct SlotStorageTests {
         ]
         let model = Fixtures.model([entity])
         let container = NSPersistentContainer(name: "Gauges", managedObjectModel: model)
-        container.persistentStoreDescriptions = [NSPersistentStoreDescription(url: Fixtures.temporaryStoreURL("gauges"))]
+        container.persistentStoreDescriptions = [
+            NSPersistentStoreDescription(url: Fixtures.temporaryStoreURL("gauges"))
+        ]
         var failure: Error?
         container.loadPersistentStores { _, error in failure = error }
         if let failure { throw failure }
@@ -129,5 +134,34 @@ struct SlotStorageTests {
         registry.removeAll()
         #expect(registry.count == 0)
         #expect(registry[ObjectIdentifier(entity), 9_999] == nil)
+    }
+
+    /// Clearing costs the whole table: after a large round the table is kept for another large round, and shrinks
+    /// when a round needed far less (small pages after one large fetch do not clear megabytes each).
+    @Test func theRegistryTableFollowsWhatEachRoundNeeded() {
+        let entity = NSEntityDescription(name: "Thing")
+        let registry = ObjectRegistry(lock: NSRecursiveLock())
+        var objects: [NSManagedObject] = []
+        func round(_ count: Int) {
+            for key in 0..<Int64(count) {
+                let object = NSManagedObject(entity: entity, insertInto: nil)
+                objects.append(object)
+                registry.insert(object, root: ObjectIdentifier(entity), primaryKey: key)
+            }
+            #expect(registry.count == count)
+            registry.removeAll()
+            #expect(registry.count == 0 && registry[ObjectIdentifier(entity), 0] == nil)
+        }
+        round(100_000)
+        let large = registry.tableCapacity
+        #expect(large >= 200_000)  // filled to half at most
+        round(90_000)
+        #expect(registry.tableCapacity == large)  // about as large: kept
+        round(100)
+        #expect(registry.tableCapacity <= 512)  // a page: the table shrank to what it needed
+        round(100)
+        #expect(registry.tableCapacity <= 512)
+        round(5_000)  // grows again as it fills, and still finds everything
+        #expect(registry.tableCapacity >= 10_000)
     }
 }

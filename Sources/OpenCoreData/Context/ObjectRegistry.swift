@@ -102,27 +102,43 @@ final class ObjectRegistry {
     /// about the size it had, and growing the table back costs a rebuild per doubling.
     private static let keptCapacity = 1 << 20
 
-    /// Removes every entry, keeping the table's size up to `keptCapacity` entries.
+    /// The table's size in entries (tests check how it grows and shrinks).
+    var tableCapacity: Int { capacity }
+
+    /// Removes every entry, keeping the table's size up to `keptCapacity` entries, and only while the objects
+    /// registered since the last clearing needed a table of about that size.
+    ///
+    /// Clearing costs the whole table. After one large fetch (a whole history: a million entries, 24 MiB) a
+    /// context that goes on with small reads (pages of 100 rows) would otherwise clear megabytes after every
+    /// one of them; that clearing was most of what a page cost. A table more than eight times larger than this
+    /// round needed shrinks to that size instead (a round as large as the last keeps it).
     func removeAll() {
         defer {
             count = 0
             used = 0
         }
-        guard capacity <= Self.keptCapacity else {
+        let needed = Self.size(for: used)
+        guard capacity <= Self.keptCapacity, capacity <= needed * 8 else {
             entries.free()
-            entries = Table(capacity: 16)
-            shift = 60
+            entries = Table(capacity: needed)
+            shift = UInt64(64 - needed.trailingZeroBitCount)
             return
         }
         // A table never used since its last clearing is clear already.
         if used > 0 { entries.clear() }
     }
 
+    /// The table size for `entries` entries: a power of two, at least 16, filled to a quarter at most.
+    private static func size(for entries: Int) -> Int {
+        var size = 16
+        while (entries + 1) * 4 > size { size *= 2 }
+        return size
+    }
+
     /// Rebuilds the table without tombstones, sized so that live entries fill at most a quarter of it
     /// (larger as the registry grows, smaller after mass removals).
     private func rebuild() {
-        var size = 16
-        while (count + 1) * 4 > size { size *= 2 }
+        let size = Self.size(for: count)
         let old = entries
         entries = Table(capacity: size)
         shift = UInt64(64 - size.trailingZeroBitCount)
