@@ -1,5 +1,5 @@
-import Crypto
 import Foundation
+import TestSupport
 
 /// A WebSocket client for tests (RFC 6455) on a plain blocking loopback socket, standing in for a browser's page.
 ///
@@ -78,9 +78,7 @@ final class RawWebSocket: @unchecked Sendable {  // Unchecked: one caller at a t
         pending.removeFirst(end)
         let lines = head.components(separatedBy: "\r\n")
         guard lines[0].hasPrefix("HTTP/1.1 101") else { throw SocketError("\(url): upgrade refused: \(lines[0])") }
-        let expected = Data(
-            Insecure.SHA1.hash(data: Data((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").utf8))
-        ).base64EncodedString()
+        let expected = webSocketAccept(key: key)
         let accept = lines.first { $0.lowercased().hasPrefix("sec-websocket-accept:") }
             .map { $0.dropFirst("sec-websocket-accept:".count).trimmingCharacters(in: .whitespaces) }
         guard accept == expected else { throw SocketError("\(url): wrong Sec-WebSocket-Accept \(accept ?? "none")") }

@@ -50,8 +50,7 @@ public final class SameWriteUpgradeServer: @unchecked Sendable {  // Unchecked: 
                 let key = head.first(where: { $0.lowercased().hasPrefix("sec-websocket-key:") })?
                     .dropFirst("sec-websocket-key:".count).trimmingCharacters(in: .whitespaces)
             else { return fail("no Sec-WebSocket-Key in \(head)") }
-            let accept = Data(Insecure.SHA1.hash(data: Data((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").utf8)))
-                .base64EncodedString()
+            let accept = webSocketAccept(key: key)
             let response = Array(
                 "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: \(accept)\r\n\r\n"
                     .utf8)
@@ -102,6 +101,11 @@ public final class SameWriteUpgradeServer: @unchecked Sendable {  // Unchecked: 
         }
         return frames
     }
+}
+
+/// The `Sec-WebSocket-Accept` a server answers a client's `Sec-WebSocket-Key` with (RFC 6455 4.2.2).
+public func webSocketAccept(key: String) -> String {
+    Data(Insecure.SHA1.hash(data: Data((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").utf8))).base64EncodedString()
 }
 
 /// What went wrong on ``SameWriteUpgradeServer``'s side.
