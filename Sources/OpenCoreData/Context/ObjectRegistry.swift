@@ -117,7 +117,9 @@ final class ObjectRegistry {
             count = 0
             used = 0
         }
-        let needed = Self.size(for: used)
+        // Over `keptCapacity` the memory goes back (the smallest table), as a table that large is not kept.
+        let fitting = Self.size(for: used)
+        let needed = fitting <= Self.keptCapacity ? fitting : 16
         guard capacity <= Self.keptCapacity, capacity <= needed * 8 else {
             entries.free()
             entries = Table(capacity: needed)
