@@ -237,6 +237,34 @@ struct DaemonTests {
         #expect(blind.objects.last?["changed"] as? Bool == false)
     }
 
+    /// A client paging through a history asks for the next page before the app does (HealthDaemonClient's
+    /// read-ahead): every event still comes once and in order, and a page read ahead before the person withdrew a
+    /// grant is not handed out after it.
+    @Test func pagesReadAheadAreCompleteAndNeverOutliveAWithdrawnGrant() async throws {
+        let f = try await DaemonFixture(grantedMedications: ["rxnorm:313782", "rxnorm:1665229"])
+        #expect(try await f.run("health", ["add-medication", "313782", "1665229"])["ok"] as? Bool == true)
+        _ = try await f.run("health", ["log-doses", "313782", "10"])
+        _ = try await f.run("health", ["log-doses", "1665229", "12"])
+        #expect(try await f.run("granted", ["request-medications"])["ok"] as? Bool == true)
+        let tylenol = (0..<10).map { uuid($0, 313782) }
+        let other = (0..<12).map { uuid($0, 1_665_229) }
+        let all = try await f.run("granted", ["page-through", "5"])["pages"] as? [[String]]
+        let expected = [tylenol[0..<5], tylenol[5..<10], other[0..<5], other[5..<10], other[10...]].map { Array($0) }
+        #expect(all?.map { $0.sorted() } == expected)
+
+        // Paused after two pages: the third (the other medication's first doses) was read ahead by then.
+        let go = f.root.appendingPathComponent("go").path
+        let reader = try f.start("granted", ["page-through", "5", "2", go])
+        _ = try await reader.line(containing: "paused")
+        try await Task.sleep(for: .milliseconds(200))  // the read-ahead's reply has arrived (not a timing check: without it the test proves less)
+        try f.writeRegistry(granted: ["rxnorm:313782"], other: [])
+        #expect(try await f.list("granted", "medications", "medications") == ["rxnorm:313782"])
+        #expect(FileManager.default.createFile(atPath: go, contents: Data()))
+        await reader.finish()
+        let afterWithdrawal = (reader.objects.last?["pages"] as? [[String]])?.map { $0.sorted() }
+        #expect(afterWithdrawal == [tylenol[0..<5], tylenol[5..<10]].map { Array($0) })
+    }
+
     @Test func aClientIsKnownByWhatTheKernelSaysNotByWhatItClaims() async throws {
         let f = try await DaemonFixture()
         _ = try await f.run("health", ["add-medication", "313782"])

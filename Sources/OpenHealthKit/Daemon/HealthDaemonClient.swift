@@ -29,6 +29,11 @@ actor HealthDaemonClient {
     private var generation = 0
     private var pending: [UInt64: CheckedContinuation<HealthWire.Reply, any Error>] = [:]
     private var nextID: UInt64 = 0
+    /// Batches of pages asked for before the app asks (see `anchoredChanges`), and pages of them not taken yet.
+    private var batches: [ReadAhead] = []
+    private var prepared: [PreparedPage] = []
+    /// The pages that would continue the latest full pages: asking for one shows a query is paging through.
+    private var followUps: [PageRequest] = []
     private(set) var welcome: Welcome?
     /// The app's sharing decisions as of the last answer (read without waiting, as `authorizationStatus(for:)` is).
     nonisolated let shareStatuses = LockedStatuses()
@@ -40,11 +45,109 @@ actor HealthDaemonClient {
 
     /// Sends a call and waits for its reply; a failure reply throws its error.
     func call(_ call: HealthWire.Call) async throws -> HealthWire.Reply {
+        if !call.onlyReads { dropReadAheads() }
         let link = try await connected()
         let reply = try await exchange(call, on: link)
         if case .failure(let code, let message) = reply { throw HealthWire.error(code: code, message: message) }
         if case .shareStatuses(let statuses) = reply { shareStatuses.merge(statuses) }
         return reply
+    }
+
+    /// One page of an anchored query's changes.
+    ///
+    /// Paging through a history one round trip per page leaves both processes waiting on the socket most of the
+    /// time. So once a client asks for the page that continues a full one (it is paging through), the pages that
+    /// follow are asked for ahead, as one call for several pages (2, then 4, up to 16, at most
+    /// `readAheadChanges` changes); the daemon reads the next batch while the app takes in this one. A batch is cut
+    /// into the pages the app would have got (every change once, in order; each page's anchor covers exactly what
+    /// it holds) and the call for exactly such a page gets it without a round trip.
+    ///
+    /// A page read ahead is used only within `readAheadLifetime` of being asked for, and any call of this client
+    /// that changes data or authorization drops it. So an answer is never older than that (the daemon computed it
+    /// after it was asked for): about as long as a reply can be in flight on a busy machine anyway, so a grant the
+    /// Health app withdraws is not outrun by more than that. An app that stops paging leaves at most two batches
+    /// read for nothing.
+    func anchoredChanges(
+        type: String, predicate: HealthWire.Predicate?, after: Int64?, limit: Int?
+    ) async throws
+        -> HealthWire.Reply
+    {
+        let page = PageRequest(type: type, predicate: predicate, after: after, limit: limit)
+        dropStaleReadAheads()
+        let reply: HealthWire.Reply
+        if let index = prepared.firstIndex(where: { $0.page == page }) {
+            reply = prepared.remove(at: index).reply
+        } else if let index = batches.firstIndex(where: { $0.first == page }) {
+            let batch = batches.remove(at: index)
+            let answer = try await withTaskCancellationHandler {
+                try await batch.reply.value
+            } onCancel: {
+                batch.reply.cancel()
+            }
+            let pages = try PageRequest.split(answer, of: batch.first, into: batch.pages)
+            reply = pages[0].reply
+            if batch.generation == generation {
+                prepared += pages.dropFirst().map {
+                    PreparedPage(page: $0.page, reply: $0.reply, asked: batch.asked, generation: batch.generation)
+                }
+                if let last = pages.last, last.full, pages.count == batch.pages {
+                    readAhead(from: last.next, pages: batch.pages * 2)
+                }
+            }
+        } else {
+            reply = try await call(page.call)
+            let paging = followUps.contains(page)
+            followUps.removeAll { $0 == page }
+            if case .changes(let added, _, let deleted, _, let newAnchor) = reply, let limit, limit > 0,
+                added.count + deleted.count >= limit
+            {
+                let next = PageRequest(type: type, predicate: predicate, after: newAnchor, limit: limit)
+                if paging { readAhead(from: next, pages: 2) } else { followUps.append(next) }
+                if followUps.count > Self.batchesAtMost * 2 { followUps.removeFirst() }
+            }
+        }
+        return reply
+    }
+
+    /// Asks for `pages` pages from `first` on (fewer when they would hold over `readAheadChanges` changes).
+    private func readAhead(from first: PageRequest, pages: Int) {
+        guard let limit = first.limit, limit > 0, batches.count < Self.batchesAtMost,
+            !batches.contains(where: { $0.first == first }), !prepared.contains(where: { $0.page == first })
+        else { return }
+        let count = max(1, min(pages, Self.readAheadPages, Self.readAheadChanges / limit))
+        let call = PageRequest(type: first.type, predicate: first.predicate, after: first.after, limit: limit * count)
+            .call
+        batches.append(
+            ReadAhead(
+                first: first, pages: count, reply: Task { try await self.call(call) }, asked: .now,
+                generation: generation))
+    }
+
+    /// How long a page read ahead stays usable after it was asked for.
+    static let readAheadLifetime = Duration.milliseconds(50)
+    /// The most pages one read-ahead call asks for.
+    static let readAheadPages = 16
+    /// The most changes one read-ahead call asks for (so a batch stays a small message).
+    static let readAheadChanges = 3_200
+    /// How many queries read ahead at once.
+    static let batchesAtMost = 4
+
+    /// Forgets the pages read ahead too long ago, or on a connection since replaced.
+    private func dropStaleReadAheads() {
+        let now = ContinuousClock.now
+        let stale = { (asked: ContinuousClock.Instant, generation: Int) in
+            now - asked >= Self.readAheadLifetime || generation != self.generation
+        }
+        for batch in batches where stale(batch.asked, batch.generation) { batch.reply.cancel() }
+        batches.removeAll { stale($0.asked, $0.generation) }
+        prepared.removeAll { stale($0.asked, $0.generation) }
+    }
+
+    /// Forgets every page read ahead (the calls still out are cancelled; their replies, when they come, are dropped).
+    private func dropReadAheads() {
+        for batch in batches { batch.reply.cancel() }
+        batches = []
+        prepared = []
     }
 
     private func exchange(_ call: HealthWire.Call, on link: Link) async throws -> HealthWire.Reply {
@@ -153,6 +256,7 @@ actor HealthDaemonClient {
     }
 
     private func failPending(_ error: any Error) {
+        dropReadAheads()
         let waiting = pending
         pending = [:]
         for continuation in waiting.values { continuation.resume(throwing: error) }

@@ -361,3 +361,15 @@ extension HealthWire {
         HKError(HKError.Code(rawValue: code) ?? .errorDatabaseInaccessible, message)
     }
 }
+
+extension HealthWire.Call {
+    /// Whether the call only reads (so a page read ahead stays good across it).
+    var onlyReads: Bool {
+        switch self {
+        case .medications, .samples, .anchoredChanges, .changeCounter, .waitForChange: true
+        case .hello, .requestAuthorization, .requestPerObjectReadAuthorization, .save, .delete, .addMedication,
+            .updateMedication, .deleteMedication, .logDoses, .deleteDose:
+            false
+        }
+    }
+}

@@ -36,10 +36,8 @@ extension HKHealthStore {
         guard let daemon else {
             return try localAnchoredChanges(of: type, matching: predicate, after: anchor, limit: limit)
         }
-        let reply = try await daemon.call(
-            .anchoredChanges(
-                type: type.identifier, predicate: try predicate.map(HealthWire.Predicate.init), after: anchor,
-                limit: limit))
+        let reply = try await daemon.anchoredChanges(
+            type: type.identifier, predicate: try predicate.map(HealthWire.Predicate.init), after: anchor, limit: limit)
         guard case .changes(let added, let addedSequence, let deleted, let deletedSequence, let newAnchor) = reply,
             added.count == addedSequence.count, deleted.count == deletedSequence.count
         else { throw Self.unexpected(reply) }

@@ -104,6 +104,27 @@ do {
             "deleted": result.deletedObjects.map(\.uuid.uuidString).sorted(),
             "anchor": try JSONEncoder().encode(result.newAnchor).base64EncodedString(),
         ])
+    case "page-through":
+        // page-through LIMIT [PAUSE GO]: reads every dose event by anchor, LIMIT at a time, printing the pages; before
+        // page PAUSE it prints {"paused": PAUSE} and waits until the file GO exists.
+        let limit = Int(rest[0]) ?? 5
+        let pause = rest.count > 2 ? Int(rest[1]) : nil
+        var anchor: HKQueryAnchor? = nil
+        var pages: [[String]] = []
+        while true {
+            if let pause, pages.count == pause {
+                output(["paused": pause])
+                while !FileManager.default.fileExists(atPath: rest[2]) { try await Task.sleep(for: .milliseconds(10)) }
+            }
+            let page = try await HKAnchoredObjectQueryDescriptor(
+                predicates: [.medicationDoseEvent()], anchor: anchor, limit: limit
+            ).result(for: store)
+            if page.addedSamples.isEmpty && page.deletedObjects.isEmpty { break }
+            pages.append(
+                page.addedSamples.map(\.uuid.uuidString) + page.deletedObjects.map { "-" + $0.uuid.uuidString })
+            anchor = page.newAnchor
+        }
+        output(["pages": pages])
     case "observe":
         // Waits (at most the given seconds) for an observer query's first update after the initial one.
         let seconds = Double(rest.first ?? "5") ?? 5
