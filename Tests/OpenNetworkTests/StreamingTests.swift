@@ -132,7 +132,9 @@ struct StreamingTests {
             try await ended.waitFor("the end of the stream") { _ in true }
             // What was queued and not written is gone: the peer got what the kernel held, not the rest.
             #expect(received.value < total)
-            #expect(received.value <= sent.value)
+            // The send cancelled while it waited had its message taken already (a send that throws may still have
+            // been delivered, as with any socket): at most that one more than the sends that returned.
+            #expect(received.value <= sent.value + 1)
         }
     }
 

@@ -172,7 +172,8 @@ extension NetworkConnection where ApplicationProtocol: StreamProtocolOptions {
     /// A returned send guarantees order and that the bytes will be written unless the connection fails or is
     /// cancelled first; a write that fails later fails the connection, and the next send or receive throws it. A
     /// send waits only while more than 256 KiB are queued and not yet handed to the socket (or the socket is full).
-    /// ``cancel()`` writes what is queued before it closes; cancelling the task drops it.
+    /// ``cancel()`` writes what is queued before it closes; cancelling the task drops it. A send that throws while it
+    /// waits had its bytes taken already: they may still reach the peer if the socket took them before the cancel.
     nonisolated(nonsending) public func send(_ content: Data) async throws {
         try await withIO { io in try await io.send(byteCount: content.count) { $0.writeBytes(content) } }
     }
