@@ -33,6 +33,7 @@ let package = Package(
     ],
     targets: [
         // MARK: OpenCoreData
+        // scripts/sanitize builds the targets from here to "End of OpenCoreData's suite" in a package of its own.
         .target(
             name: "OpenCoreData",
             dependencies: [
@@ -81,6 +82,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "MigrationCrashWorker", dependencies: ["OpenCoreData"], path: "Tests/Probes/MigrationCrashWorker"),
+        // End of OpenCoreData's suite (scripts/sanitize).
         // The benchmarks' shared harness: statistics, alternating runs, result files, SQLite's C API.
         .target(
             name: "BenchmarkKit",

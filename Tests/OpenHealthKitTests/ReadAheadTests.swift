@@ -66,5 +66,13 @@ import Testing
                 .changes(added: [sample(1)], addedSequence: [], deleted: [], deletedSequence: [], newAnchor: 1),
                 of: page(after: nil, limit: 2), into: 2)
         }
+        // More changes than the pages asked for hold.
+        let three: [Int64] = [1, 2, 3]
+        #expect(throws: HKError.self) {
+            try PageRequest.split(
+                .changes(
+                    added: three.map(sample), addedSequence: three, deleted: [], deletedSequence: [], newAnchor: 3),
+                of: page(after: nil, limit: 1), into: 2)
+        }
     }
 }

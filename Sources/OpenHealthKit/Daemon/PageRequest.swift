@@ -42,12 +42,17 @@ extension PageRequest {
 
     /// Cuts the answer to a call for `pages` pages from `first` into the pages asked one by one would have been: the
     /// changes in sequence order, `first.limit` each; every page but the last ends its anchor at its last change, the
-    /// last takes the batch's anchor.
+    /// last takes the batch's anchor. An answer with more changes than `pages` pages hold is an error.
     static func split(_ reply: HealthWire.Reply, of first: PageRequest, into pages: Int) throws -> [Cut] {
         guard case .changes(let added, let addedSequence, let deleted, let deletedSequence, let newAnchor) = reply,
             added.count == addedSequence.count, deleted.count == deletedSequence.count, let limit = first.limit,
             limit > 0
         else { throw HKError(.errorDatabaseInaccessible, "the health daemon answered a page read ahead with \(reply)") }
+        guard added.count + deleted.count <= limit * pages else {
+            throw HKError(
+                .errorDatabaseInaccessible,
+                "the health daemon answered a call for \(limit * pages) changes with \(added.count + deleted.count)")
+        }
         // Every change with its sequence number: added ones as their index, deleted ones as -1 - index.
         let changes =
             (zip(addedSequence, added.indices).map { ($0, $1) }
