@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "UniformTypeIdentifiers", targets: ["UniformTypeIdentifiers"]),
         .library(name: "OpenHealthKit", targets: ["OpenHealthKit"]),
         .library(name: "OpenHealthKitUI", targets: ["OpenHealthKitUI"]),
+        .executable(name: "Meds", targets: ["Meds"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -289,6 +290,14 @@ let package = Package(
             dependencies: ["BenchmarkKit", "OpenHealthKit", "orchard-healthd"],
             path: "Benchmarks/HealthKitBenchmark"
         ),
+
+        // MARK: Meds, the medication tracker on all four modules
+        // MedsKit: the app's data, rules and actions (no views); Meds: its windows.
+        .target(
+            name: "MedsKit", dependencies: ["OpenCoreData", "OpenHealthKit"],
+            resources: [.copy("Store/Models/MedsV1.xcdatamodel")]),
+        .executableTarget(name: "Meds", dependencies: ["MedsKit", "SwiftUIWeb"]),
+        .testTarget(name: "MedsTests", dependencies: ["MedsKit", "Meds", "SwiftUIWebDriver", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -357,6 +357,8 @@ public final class ExampleServer: @unchecked Sendable {
     public var url: String { "http://127.0.0.1:\(port)/" }
     /// Where a document app keeps its documents (inside the state directory).
     public var documentsDirectory: String { stateDirectory + "/Documents" }
+    /// The data folder the app is given (`XDG_DATA_HOME`), so a test never writes to the user's own.
+    public var dataDirectory: String { stateDirectory + "/data" }
     /// The runtime folder the app is given (`XDG_RUNTIME_DIR`).
     public var runtimeDirectory: String { stateDirectory + "/run" }
     /// The folder where the app writes its link and token, as `<App>-<port>.json`.
@@ -421,7 +423,7 @@ public final class ExampleServer: @unchecked Sendable {
             environment: [
                 "SWIFTUIWEB_PORT": String(port), "SWIFTUIWEB_STATE_DIR": stateDirectory,
                 "SWIFTUIWEB_DOCUMENTS": documentsDirectory,
-                "XDG_CONFIG_HOME": stateDirectory + "/config",
+                "XDG_CONFIG_HOME": stateDirectory + "/config", "XDG_DATA_HOME": dataDirectory,
                 "XDG_RUNTIME_DIR": runtimeDirectory,
             ],
             output: stateDirectory + "/output.txt")

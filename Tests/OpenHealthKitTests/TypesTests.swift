@@ -14,6 +14,16 @@ import Testing
         #expect(Set(HKCategoryTypeIdentifier.allSymptoms).count == HKCategoryTypeIdentifier.allSymptoms.count)
     }
 
+    /// An app shows `error.localizedDescription`; as on Apple's systems it is the error's message, and the error
+    /// is an `NSError` in `HKErrorDomain` with HealthKit's code.
+    @Test func errorsBridgeToNSErrorWithTheirMessage() {
+        let error: any Error = HKError(.errorInvalidArgument, "medication rxnorm:1 is already in the list")
+        #expect(error.localizedDescription == "medication rxnorm:1 is already in the list")
+        let bridged = error as NSError
+        #expect(bridged.domain == HKErrorDomain && bridged.code == 3)
+        #expect(bridged.localizedDescription == "medication rxnorm:1 is already in the list")
+    }
+
     @Test func perObjectAuthorizationTypes() {
         #expect(HKObjectType.userAnnotatedMedicationType().requiresPerObjectAuthorization())
         #expect(!HKObjectType.medicationDoseEventType().requiresPerObjectAuthorization())

@@ -38,3 +38,16 @@ public struct HKError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The code and message.
     public var description: String { "HKError(\(code)): \(message)" }
 }
+
+/// As on Apple's systems, an `HKError` bridges to an `NSError` in `HKErrorDomain` with its code, and its
+/// `localizedDescription` is its message (not Foundation's generic "The operation could not be completed").
+extension HKError: CustomNSError, LocalizedError {
+    /// `HKErrorDomain`.
+    public static var errorDomain: String { HKErrorDomain }
+    /// The code's raw value.
+    public var errorCode: Int { code.rawValue }
+    /// The message.
+    public var errorUserInfo: [String: Any] { [NSLocalizedDescriptionKey: message] }
+    /// The message.
+    public var errorDescription: String? { message }
+}

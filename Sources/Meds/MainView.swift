@@ -1,0 +1,83 @@
+import MedsKit
+import SwiftUIWeb
+
+/// A Meds window: the profile chooser, then Today, the medication list and the add form as tabs.
+struct MainView: View {
+    @Environment(MedsModel.self) private var model
+    @SceneStorage("tab") private var tab = "today"
+
+    var body: some View {
+        VStack(alignment: .leading, spacing: 12) {
+            ProfileBar()
+            if let message = model.message {
+                HStack {
+                    Text(message).accessibilityLabel("Error: \(message)")
+                    Spacer()
+                    Button("Dismiss") { model.message = nil }
+                }
+                .padding(8)
+                .background(Color.red.opacity(0.15))
+            }
+            TabView(selection: $tab) {
+                Tab("Today", systemImage: "sun.max", value: "today") { TodayView() }
+                Tab("Medications", systemImage: "pills", value: "medications") { MedicationListView() }
+                Tab("Add", systemImage: "plus", value: "add") { AddMedicationView(done: { tab = "today" }) }
+            }
+        }
+        .padding()
+        .navigationTitle("Meds: \(model.profile.name)")
+        .task { await model.refresh() }
+    }
+}
+
+/// The profile shown, a picker of the others, and a form to add one.
+struct ProfileBar: View {
+    @Environment(MedsModel.self) private var model
+    @State private var adding = false
+    @State private var newName = ""
+    @State private var relationship = Profile.Relationship.child
+
+    var body: some View {
+        VStack(alignment: .leading, spacing: 8) {
+            HStack(spacing: 8) {
+                profilePicker
+                Button(adding ? "Cancel" : "Add Profile") { adding.toggle() }
+                Spacer()
+            }
+            if adding {
+                HStack(spacing: 8) {
+                    TextField("Name", text: $newName)
+                        .onSubmit(add)
+                    Picker("Relationship", selection: $relationship) {
+                        ForEach(Profile.Relationship.allCases, id: \.self) { Text($0.title).tag($0) }
+                    }
+                    Button("Save Profile", action: add)
+                }
+            }
+        }
+    }
+
+    var profilePicker: some View {
+        Picker(
+            "Profile",
+            selection: Binding(
+                get: { model.profile.id },
+                set: { id in Task { await model.select(profile: id) } })
+        ) {
+            ForEach(model.profiles) { profile in
+                Text("\(profile.name) (\(profile.relationship.title))").tag(profile.id)
+            }
+        }
+    }
+
+    func add() {
+        let name = newName
+        let relationship = relationship
+        Task {
+            if await model.addProfile(name: name, relationship: relationship) {
+                newName = ""
+                adding = false
+            }
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import MedsKit
+import SwiftUIWeb
+
+/// The profile's medications: active ones, then archived ones, each with its schedule, opened in its own window.
+struct MedicationListView: View {
+    @Environment(MedsModel.self) private var model
+    @Environment(\.openWindow) private var openWindow
+
+    var body: some View {
+        let active = model.medications.filter { !$0.isArchived }
+        let archived = model.medications.filter(\.isArchived)
+        VStack(alignment: .leading, spacing: 12) {
+            Text("Medications").font(.title)
+            if model.medications.isEmpty {
+                Text("No medications yet.").foregroundStyle(.secondary)
+            }
+            Section("Active") {
+                ForEach(active) { item in row(item) }
+            }
+            if !archived.isEmpty {
+                Section("Archived") {
+                    ForEach(archived) { item in row(item) }
+                }
+            }
+        }
+    }
+
+    func row(_ item: MedicationItem) -> some View {
+        HStack(spacing: 8) {
+            VStack(alignment: .leading) {
+                Text(item.name).font(.headline)
+                if item.nickname != nil { Text(item.displayText).foregroundStyle(.secondary) }
+                Text(item.scheduleSummary).foregroundStyle(.secondary)
+            }
+            Spacer()
+            Button("Open") { openWindow(id: "medication", value: item.id) }
+                .accessibilityLabel("Open \(item.name) in its own window")
+            Button(item.isArchived ? "Restore" : "Archive") {
+                Task { await model.setArchived(item.id, !item.isArchived) }
+            }
+            .accessibilityLabel("\(item.isArchived ? "Restore" : "Archive") \(item.name)")
+        }
+        .padding(.vertical, 4)
+        .frame(maxWidth: .infinity, alignment: .leading)
+    }
+}
+
+/// A medication in its own window: its details, schedule and the profile's note.
+struct MedicationWindow: View {
+    @Environment(MedsModel.self) private var model
+    let medicationID: String?
+    @State private var note = ""
+    @State private var loadedNote = false
+
+    var body: some View {
+        if let item = model.medications.first(where: { $0.id == medicationID }) {
+            VStack(alignment: .leading, spacing: 10) {
+                Text(item.name).font(.title)
+                Text(item.displayText)
+                Text("Form: \(item.form)")
+                if let rxcui = item.rxcui { Text("RxNorm \(rxcui)") }
+                Text(item.scheduleSummary)
+                Text(item.isArchived ? "Archived" : "Active").foregroundStyle(.secondary)
+                TextField("Note", text: $note, axis: .vertical)
+                Button("Save Note") { Task { await model.setNote(note, for: item.id) } }
+            }
+            .padding()
+            .navigationTitle(item.name)
+            .task {
+                if !loadedNote {
+                    note = model.note(for: item.id)
+                    loadedNote = true
+                }
+            }
+        } else {
+            Text("This medication is not in \(model.profile.name)'s list.")
+                .padding()
+                .task { await model.refresh() }
+        }
+    }
+}
+
+/// The settings window: time zone and reminder lead time.
+struct SettingsView: View {
+    @Environment(MedsModel.self) private var model
+    @State private var zone = ""
+    @State private var lead = 0
+    @State private var loaded = false
+
+    var body: some View {
+        Form {
+            TextField("Time zone (blank: this machine's)", text: $zone)
+            Stepper("Remind \(lead) minutes early", value: $lead, in: 0...120, step: 5)
+            Button("Save Settings") {
+                var preferences = model.preferences
+                preferences.timeZoneIdentifier = zone.isEmpty ? nil : zone
+                preferences.reminderLeadMinutes = lead
+                Task { await model.setPreferences(preferences) }
+            }
+            if let message = model.message { Text(message).foregroundStyle(.red) }
+        }
+        .padding()
+        .task {
+            if !loaded {
+                zone = model.preferences.timeZoneIdentifier ?? ""
+                lead = model.preferences.reminderLeadMinutes
+                loaded = true
+            }
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import MedsKit
+import OpenHealthKit
+import SwiftUIWeb
+
+/// Today: the scheduled doses in time order with their state and actions, then the as-needed medications.
+struct TodayView: View {
+    @Environment(MedsModel.self) private var model
+
+    var body: some View {
+        let plan = model.today
+        VStack(alignment: .leading, spacing: 12) {
+            Text("Today").font(.title)
+            if plan.doses.isEmpty && plan.asNeeded.isEmpty {
+                Text("Nothing scheduled today. Add a medication to start.").foregroundStyle(.secondary)
+            }
+            if !plan.doses.isEmpty {
+                Section("Scheduled") {
+                    ForEach(plan.doses) { dose in DoseRow(dose: dose) }
+                }
+            }
+            if !plan.asNeeded.isEmpty {
+                Section("As needed") {
+                    ForEach(plan.asNeeded) { item in AsNeededRow(item: item) }
+                }
+            }
+        }
+        .task {
+            // States move with the clock (upcoming → due → missed): look again every half minute.
+            while !Task.isCancelled {
+                do { try await Task.sleep(for: .seconds(30)) } catch { return }  // cancelled: the window closed
+                await model.refresh()
+            }
+        }
+    }
+}
+
+/// Clock times in the profile's time zone.
+@MainActor
+func clock(_ date: Date, _ model: MedsModel) -> String {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = model.preferences.timeZone
+    formatter.dateFormat = "HH:mm"
+    return formatter.string(from: date)
+}
+
+/// One scheduled dose: its time, the medication, where it stands, and what can be done.
+struct DoseRow: View {
+    @Environment(MedsModel.self) private var model
+    let dose: TodayPlan.Dose
+
+    var body: some View {
+        let time = clock(dose.scheduledDate, model)
+        HStack(spacing: 8) {
+            Text(time).font(.headline)
+            Text(dose.name)
+            if dose.quantity != 1 { Text("×\(ScheduleText.quantityText(dose.quantity))") }
+            Spacer()
+            Text(stateText).foregroundStyle(stateIsAlert ? .red : .secondary)
+            if dose.state.isOpen {
+                Button("Taken") { Task { await model.answer(dose, .taken) } }
+                    .accessibilityLabel("Mark \(dose.name) at \(time) taken")
+                Button("Skip") { Task { await model.answer(dose, .skipped) } }
+                    .accessibilityLabel("Skip \(dose.name) at \(time)")
+                if dose.state == .due || dose.state == .missed {
+                    Button("Snooze") { Task { await model.answer(dose, .snoozed) } }
+                        .accessibilityLabel("Snooze \(dose.name) at \(time) for 10 minutes")
+                }
+            } else {
+                Button("Undo") { Task { await model.undo(dose) } }
+                    .accessibilityLabel("Undo \(dose.name) at \(time)")
+            }
+        }
+        .padding(.vertical, 4)
+        .frame(maxWidth: .infinity, alignment: .leading)
+    }
+
+    var stateIsAlert: Bool { dose.state == .missed || dose.state == .due }
+
+    var stateText: String {
+        switch dose.state {
+        case .upcoming: "Upcoming"
+        case .due: "Due now"
+        case .snoozed(let until): "Snoozed until \(clock(until, model))"
+        case .taken(let at): "Taken at \(clock(at, model))"
+        case .skipped(let at): "Skipped at \(clock(at, model))"
+        case .missed: "Missed"
+        }
+    }
+}
+
+/// An as-needed medication: what was taken today, and a button to log a dose.
+struct AsNeededRow: View {
+    @Environment(MedsModel.self) private var model
+    let item: TodayPlan.AsNeeded
+
+    var body: some View {
+        HStack(spacing: 8) {
+            Text(item.name)
+            Spacer()
+            Text(
+                item.taken.isEmpty
+                    ? "None today"
+                    : "Taken at " + item.taken.map { clock($0.date, model) }.joined(separator: ", ")
+            )
+            .foregroundStyle(.secondary)
+            Button("Log Dose") { Task { await model.logAsNeeded(item.medicationID) } }
+                .accessibilityLabel("Log a dose of \(item.name)")
+            if let last = item.taken.last {
+                Button("Undo") { Task { await model.undo(last) } }
+                    .accessibilityLabel("Undo the last dose of \(item.name)")
+            }
+        }
+        .padding(.vertical, 4)
+        .frame(maxWidth: .infinity, alignment: .leading)
+    }
+}

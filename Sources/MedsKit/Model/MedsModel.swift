@@ -1,0 +1,269 @@
+import Foundation
+import Observation
+import OpenHealthKit
+
+/// What the app's windows show and do, shared by all of them: the profiles, the current profile's medications
+/// and today's plan. Every action checks its input, writes through the stores, then reloads what changed, so
+/// every open window shows the same state. A failure is kept in ``message`` for the windows to show; the stores
+/// are left as they were.
+@MainActor @Observable
+public final class MedsModel {
+    /// The folder all of the app's data is in.
+    public let dataDirectory: URL
+    /// The app's own data.
+    @ObservationIgnored public let appData: AppDataStore
+    /// The medication catalog.
+    @ObservationIgnored public let catalog: MedicationCatalog
+    /// The clock (a test sets its own).
+    @ObservationIgnored public let now: @Sendable () -> Date
+    @ObservationIgnored private var healthByProfile: [UUID: ProfileHealth] = [:]
+
+    /// Every profile.
+    public private(set) var profiles: [Profile] = []
+    /// The profile shown.
+    public private(set) var profile: Profile
+    /// The settings.
+    public private(set) var preferences: Preferences
+    /// The profile's medications, archived ones included.
+    public private(set) var medications: [MedicationItem] = []
+    /// Today's plan for the profile.
+    public private(set) var today: TodayPlan
+    /// The day ``today`` is for.
+    public private(set) var day: Date
+    /// The last thing that went wrong, for the person to read (nil: nothing).
+    public var message: String?
+    /// A count of the changes this model has seen, which views can watch.
+    public private(set) var revision = 0
+
+    /// Opens the app's data in `dataDirectory` (`meds.sqlite` and one folder per profile under `profiles/`).
+    public init(
+        dataDirectory: URL, catalog: MedicationCatalog = .bundled, now: @escaping @Sendable () -> Date = Date.init
+    )
+        throws
+    {
+        self.dataDirectory = dataDirectory
+        self.catalog = catalog
+        self.now = now
+        appData = try AppDataStore(url: dataDirectory.appendingPathComponent("meds.sqlite"))
+        let profiles = try appData.profiles()
+        let preferences = try appData.preferences()
+        self.profiles = profiles
+        self.preferences = preferences
+        profile = profiles.first { $0.id == preferences.selectedProfileID } ?? profiles[0]
+        let start = now()
+        day = start
+        today = TodayPlan(day: start, now: start, timeZone: preferences.timeZone, medications: [], logged: [])
+    }
+
+    /// The health store of the profile shown.
+    public func health() throws -> ProfileHealth { try health(for: profile.id) }
+
+    func health(for id: UUID) throws -> ProfileHealth {
+        if let health = healthByProfile[id] { return health }
+        let folder = dataDirectory.appendingPathComponent("profiles").appendingPathComponent(id.uuidString)
+        let health = try ProfileHealth(folder: folder, catalog: catalog)
+        healthByProfile[id] = health
+        return health
+    }
+
+    /// Reloads the medications and today's plan from the stores.
+    public func refresh() async {
+        await run { try await self.reload() }
+    }
+
+    private func reload() async throws {
+        let health = try health()
+        let items = try await health.medications()
+        let now = now()
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = preferences.timeZone
+        let start = calendar.startOfDay(for: now)
+        let end = calendar.date(byAdding: .day, value: 1, to: start) ?? start.addingTimeInterval(86_400)
+        let logged = try await health.loggedDoses(from: start, to: end)
+        medications = items
+        day = now
+        today = TodayPlan(
+            day: now, now: now, timeZone: preferences.timeZone,
+            leadTime: TimeInterval(preferences.reminderLeadMinutes * 60),
+            medications: items.map(\.planEntry), logged: logged)
+        revision += 1
+    }
+
+    /// Runs an action, keeping its error as the message; returns whether it succeeded.
+    @discardableResult
+    private func run(_ action: () async throws -> Void) async -> Bool {
+        do {
+            try await action()
+            message = nil
+            return true
+        } catch {
+            message = (error as? MedsError)?.message ?? error.localizedDescription
+            return false
+        }
+    }
+
+    // MARK: Profiles
+
+    /// Shows another profile.
+    public func select(profile id: UUID) async {
+        await run {
+            guard let chosen = profiles.first(where: { $0.id == id }) else { throw MedsError("No such profile.") }
+            var preferences = preferences
+            preferences.selectedProfileID = id
+            try appData.setPreferences(preferences)
+            self.preferences = preferences
+            profile = chosen
+            try await reload()
+        }
+    }
+
+    /// Adds a profile and shows it.
+    @discardableResult
+    public func addProfile(name: String, relationship: Profile.Relationship) async -> Bool {
+        var added: Profile?
+        let ok = await run {
+            added = try appData.addProfile(name: name, relationship: relationship)
+            profiles = try appData.profiles()
+        }
+        if let added { await select(profile: added.id) }
+        return ok
+    }
+
+    // MARK: Settings
+
+    /// Changes the settings.
+    @discardableResult
+    public func setPreferences(_ new: Preferences) async -> Bool {
+        await run {
+            try appData.setPreferences(new)
+            preferences = new
+            try await reload()
+        }
+    }
+
+    // MARK: Medications
+
+    /// Catalog entries matching what the person typed.
+    public func search(_ text: String) -> [MedicationCatalogEntry] { catalog.search(text, limit: 20) }
+
+    /// What the add form holds.
+    public struct NewMedication: Sendable {
+        /// The catalog code chosen.
+        public var rxcui: String
+        /// The person's name for it.
+        public var nickname: String
+        /// When it is due: nil for as needed, else the weekdays (1 = Sunday) ...
+        public var weekdays: Set<Int>?
+        /// ... and the times typed ("08:00, 20:00").
+        public var times: String
+        /// The quantity of each dose.
+        public var quantity: Double
+
+        /// Creates the form's content.
+        public init(
+            rxcui: String, nickname: String = "", weekdays: Set<Int>? = Set(1...7), times: String = "08:00",
+            quantity: Double = 1
+        ) {
+            self.rxcui = rxcui
+            self.nickname = nickname
+            self.weekdays = weekdays
+            self.times = times
+            self.quantity = quantity
+        }
+
+        /// The schedule the form describes, or an error naming what is wrong.
+        public func schedule(timeZone: TimeZone?) throws -> MedicationSchedule {
+            guard let weekdays else { return try MedicationSchedule(frequency: .asNeeded, times: []) }
+            guard !weekdays.isEmpty else { throw MedsError("Choose at least one day, or make it as needed.") }
+            guard quantity > 0, quantity <= 100 else {
+                throw MedsError("Each dose must be more than 0 and at most 100, not \(quantity).")
+            }
+            return try MedicationSchedule(
+                frequency: .weekdays(weekdays), times: ScheduleText.times(times, quantity: quantity), timeZone: timeZone
+            )
+        }
+    }
+
+    /// Adds a medication to the profile shown.
+    @discardableResult
+    public func addMedication(_ form: NewMedication) async -> Bool {
+        await run {
+            // Floating times (nil zone) follow the person, as the Health app's reminders do.
+            let schedule = try form.schedule(timeZone: nil)
+            try await health().addMedication(rxcui: form.rxcui, nickname: form.nickname, schedule: schedule)
+            try await reload()
+        }
+    }
+
+    /// Archives or restores a medication.
+    public func setArchived(_ id: String, _ archived: Bool) async {
+        await run {
+            try health().updateMedication(id, isArchived: archived)
+            try await reload()
+        }
+    }
+
+    /// Changes a medication's schedule.
+    @discardableResult
+    public func setSchedule(_ id: String, _ form: NewMedication) async -> Bool {
+        await run {
+            try health().updateMedication(id, schedule: try form.schedule(timeZone: nil))
+            try await reload()
+        }
+    }
+
+    // MARK: Doses
+
+    /// Marks a scheduled dose taken, skipped or snoozed now.
+    public func answer(_ dose: TodayPlan.Dose, _ status: HKMedicationDoseEvent.LogStatus) async {
+        await run {
+            try health().answer(
+                dose.medicationID, scheduledDate: dose.scheduledDate, status: status, now: now(),
+                timeZone: preferences.timeZone)
+            try await reload()
+        }
+    }
+
+    /// Undoes what was logged for a scheduled dose.
+    public func undo(_ dose: TodayPlan.Dose) async {
+        await run {
+            guard let log = dose.log else { throw MedsError("Nothing is logged for this dose.") }
+            try await health().undo(log)
+            try await reload()
+        }
+    }
+
+    /// Logs one dose of an as-needed medication now.
+    public func logAsNeeded(_ medicationID: String) async {
+        await run {
+            let now = now()
+            try health().logAsNeeded(medicationID, at: now, now: now)
+            try await reload()
+        }
+    }
+
+    /// Removes an as-needed log.
+    public func undo(_ log: LoggedDose) async {
+        await run {
+            try await health().undo(log)
+            try await reload()
+        }
+    }
+
+    /// The profile's note on a medication.
+    public func note(for medicationID: String) -> String {
+        do { return try appData.note(profile: profile.id, medication: medicationID) } catch {
+            message = (error as? MedsError)?.message ?? error.localizedDescription
+            return ""
+        }
+    }
+
+    /// Changes the profile's note on a medication.
+    public func setNote(_ text: String, for medicationID: String) async {
+        await run {
+            guard text.count <= 2000 else { throw MedsError("A note can be at most 2,000 characters.") }
+            try appData.setNote(text, profile: profile.id, medication: medicationID)
+            revision += 1
+        }
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import MedsKit
+import OpenHealthKit
+import Synchronization
+import Testing
+
+/// A clock a test moves by hand.
+final class TestClock: Sendable {
+    private let time: Mutex<Date>
+    init(_ start: Date) { time = Mutex(start) }
+    var now: Date { time.withLock { $0 } }
+    func set(_ date: Date) { time.withLock { $0 = date } }
+}
+
+func temporaryFolder() -> URL {
+    URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("meds-tests-" + UUID().uuidString)
+}
+
+/// The app's model against real stores in a temporary folder: medications from the catalog, dose logging and
+/// undo, profiles kept apart, settings, and bad input that is refused with a message and changes nothing.
+@MainActor @Suite struct MedsModelTests {
+    static let zone = TodayPlanTests.zone
+    // Acetaminophen 325 MG Oral Tablet and Ibuprofen 200 MG Oral Tablet, from the bundled RxNorm catalog.
+    static let acetaminophen = "313782"
+
+    func model(_ folder: URL, _ clock: TestClock) throws -> MedsModel {
+        let model = try MedsModel(dataDirectory: folder, now: { clock.now })
+        return model
+    }
+
+    func ibuprofen(_ model: MedsModel) throws -> MedicationCatalogEntry {
+        try #require(model.search("ibuprofen 200").first { $0.generalForm == .tablet })
+    }
+
+    @Test func addLogUndoAndReopen() async throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }  // cleanup only
+        let clock = TestClock(TodayPlanTests.date("2026-03-10 08:05"))
+        let model = try model(folder, clock)
+        #expect(await model.setPreferences(Preferences(timeZoneIdentifier: Self.zone.identifier)))
+        #expect(model.profiles.map(\.name) == ["Me"])
+
+        var form = MedsModel.NewMedication(rxcui: Self.acetaminophen, nickname: " Tylenol ", times: "08:00, 20:00")
+        #expect(await model.addMedication(form))
+        form.rxcui = try ibuprofen(model).rxcui
+        form.weekdays = nil
+        form.nickname = ""
+        #expect(await model.addMedication(form))
+        #expect(model.medications.map(\.name).sorted() == ["Ibuprofen 200 MG Oral Tablet", "Tylenol"])
+        #expect(model.today.doses.map(\.state) == [.due, .upcoming])
+
+        await model.answer(model.today.doses[0], .taken)
+        #expect(model.message == nil)
+        #expect(model.today.doses[0].state == .taken(at: clock.now))
+        await model.logAsNeeded(try ibuprofen(model).concept.identifier.identifier)
+        #expect(model.today.asNeeded[0].taken.count == 1)
+
+        // Undo both: the scheduled dose is open again, the as-needed one gone.
+        await model.undo(model.today.doses[0])
+        #expect(model.today.doses[0].state == .due)
+        await model.undo(model.today.asNeeded[0].taken[0])
+        #expect(model.today.asNeeded[0].taken.isEmpty)
+        await model.answer(model.today.doses[0], .skipped)
+
+        // Everything is in the stores: a second model on the same folder sees it.
+        let again = try self.model(folder, clock)
+        await again.refresh()
+        #expect(again.medications.count == 2)
+        #expect(again.today.doses[0].state == .skipped(at: clock.now))
+        #expect(again.preferences.timeZoneIdentifier == Self.zone.identifier)
+
+        // Late at night: the morning dose is still skipped, the evening one missed... until it is taken at 00:30.
+        clock.set(TodayPlanTests.date("2026-03-10 23:30"))
+        await again.refresh()
+        #expect(again.today.doses.map(\.state) == [.skipped(at: TodayPlanTests.date("2026-03-10 08:05")), .missed])
+        let evening = again.today.doses[1]
+        clock.set(TodayPlanTests.date("2026-03-11 00:30"))
+        await again.answer(evening, .taken)
+        #expect(again.message == nil)
+        // Today is now Wednesday; Tuesday's plan keeps the dose taken.
+        #expect(again.today.doses.allSatisfy { $0.state == .upcoming || $0.state == .due || $0.state == .missed })
+        let tuesday = TodayPlan(
+            day: TodayPlanTests.date("2026-03-10 12:00"), now: clock.now, timeZone: Self.zone,
+            medications: again.medications.map(\.planEntry),
+            logged: try await again.health().loggedDoses(
+                from: TodayPlanTests.date("2026-03-10 00:00"), to: TodayPlanTests.date("2026-03-11 00:00")))
+        #expect(tuesday.doses[1].state == .taken(at: TodayPlanTests.date("2026-03-11 00:30")))
+    }
+
+    @Test func badInputIsRefusedByNameAndChangesNothing() async throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }  // cleanup only
+        let clock = TestClock(TodayPlanTests.date("2026-03-10 08:05"))
+        let model = try model(folder, clock)
+        _ = await model.setPreferences(Preferences(timeZoneIdentifier: Self.zone.identifier))
+
+        #expect(!(await model.addMedication(MedsModel.NewMedication(rxcui: "999999999"))))
+        #expect(model.message?.contains("999999999 is not in the medication catalog") == true)
+        #expect(!(await model.addMedication(MedsModel.NewMedication(rxcui: Self.acetaminophen, times: "25:00"))))
+        #expect(model.message?.contains("\"25:00\" is not a time of day") == true)
+        #expect(!(await model.addMedication(MedsModel.NewMedication(rxcui: Self.acetaminophen, weekdays: []))))
+        #expect(
+            !(await model.addMedication(
+                MedsModel.NewMedication(rxcui: Self.acetaminophen, nickname: String(repeating: "x", count: 61)))))
+        #expect(model.message?.contains("at most 60 characters") == true)
+        await model.refresh()
+        #expect(model.medications.isEmpty)
+
+        #expect(await model.addMedication(MedsModel.NewMedication(rxcui: Self.acetaminophen)))
+        #expect(!(await model.addMedication(MedsModel.NewMedication(rxcui: Self.acetaminophen))))
+        #expect(model.message?.contains("already in the list") == true, "\(model.message ?? "")")
+        #expect(model.medications.count == 1)
+
+        // A dose at a time the schedule does not have, a dose due too far ahead, and an as-needed dose in the future.
+        let health = try model.health()
+        let id = model.medications[0].id
+        #expect(throws: MedsError.self) {
+            try health.answer(
+                id, scheduledDate: TodayPlanTests.date("2026-03-10 09:00"), status: .taken, now: clock.now,
+                timeZone: Self.zone)
+        }
+        #expect(throws: MedsError.self) {
+            try health.answer(
+                id, scheduledDate: TodayPlanTests.date("2026-03-12 08:00"), status: .taken, now: clock.now,
+                timeZone: Self.zone)
+        }
+        #expect(throws: MedsError.self) {
+            try health.answer(
+                id, scheduledDate: TodayPlanTests.date("2026-03-10 08:00"), status: .notLogged, now: clock.now,
+                timeZone: Self.zone)
+        }
+        #expect(throws: MedsError.self) {
+            try health.logAsNeeded(id, at: clock.now.addingTimeInterval(3600), now: clock.now)
+        }
+        #expect(try await health.loggedDoses(from: .distantPast, to: .distantFuture).isEmpty)
+
+        #expect(!(await model.setPreferences(Preferences(timeZoneIdentifier: "Mars/Olympus_Mons"))))
+        #expect(model.message?.contains("Mars/Olympus_Mons") == true)
+        #expect(!(await model.setPreferences(Preferences(reminderLeadMinutes: 500))))
+        #expect(model.preferences.timeZoneIdentifier == Self.zone.identifier)
+        #expect(!(await model.addProfile(name: "  ", relationship: .child)))
+        #expect(!(await model.addProfile(name: "me", relationship: .child)))  // "Me" exists
+        #expect(model.profiles.count == 1)
+    }
+
+    @Test func profilesKeepTheirDataApart() async throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }  // cleanup only
+        let clock = TestClock(TodayPlanTests.date("2026-03-10 08:05"))
+        let model = try model(folder, clock)
+        #expect(await model.addMedication(MedsModel.NewMedication(rxcui: Self.acetaminophen)))
+        await model.setNote("with food", for: model.medications[0].id)
+        let me = model.profile
+        #expect(await model.addProfile(name: "Sam", relationship: .child))
+        #expect(model.profile.name == "Sam")
+        #expect(model.medications.isEmpty)
+        #expect(model.note(for: "rxnorm:\(Self.acetaminophen)") == "")
+        #expect(await model.addMedication(MedsModel.NewMedication(rxcui: try ibuprofen(model).rxcui, weekdays: nil)))
+
+        // Reopened, the app shows the profile chosen last; each profile has its own list.
+        let again = try self.model(folder, clock)
+        #expect(again.profile.name == "Sam")
+        await again.refresh()
+        #expect(again.medications.map(\.rxcui) == [try ibuprofen(model).rxcui])
+        await again.select(profile: me.id)
+        #expect(again.medications.map(\.rxcui) == [Self.acetaminophen])
+        #expect(again.note(for: again.medications[0].id) == "with food")
+    }
+
+    @Test func theShippedModelIsTheXcodeModelFile() throws {
+        let model = try AppDataStore.model()
+        #expect(Set(model.entitiesByName.keys) == ["Profile", "Note", "Preferences"])
+        #expect((model.entitiesByName["Profile"]?.uniquenessConstraints as? [[String]]) == [["id"]])
+    }
+}
