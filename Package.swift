@@ -296,7 +296,7 @@ let package = Package(
         .target(
             name: "MedsKit", dependencies: ["OpenCoreData", "OpenHealthKit"],
             resources: [.copy("Store/Models/MedsV1.xcdatamodel")]),
-        .executableTarget(name: "Meds", dependencies: ["MedsKit", "SwiftUIWeb"]),
+        .executableTarget(name: "Meds", dependencies: ["MedsKit", "SwiftUIWeb", "Charts"]),
         .testTarget(name: "MedsTests", dependencies: ["MedsKit", "Meds", "SwiftUIWebDriver", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -20,8 +20,10 @@ struct MainView: View {
             }
             TabView(selection: $tab) {
                 Tab("Today", systemImage: "sun.max", value: "today") { TodayView() }
-                Tab("Medications", systemImage: "pills", value: "medications") { MedicationListView() }
+                Tab("Medications", systemImage: "list.bullet", value: "medications") { MedicationListView() }
                 Tab("Add", systemImage: "plus", value: "add") { AddMedicationView(done: { tab = "today" }) }
+                Tab("Symptoms", systemImage: "heart", value: "symptoms") { SymptomsView() }
+                Tab("Charts", systemImage: "calendar", value: "charts") { ChartsView() }
             }
         }
         .padding()

@@ -67,16 +67,40 @@ struct MedsBrowserTests {
         try await click(labelled("Mark Tylenol at 00:00 taken"))
         try await waitUntil("the dose taken") { try await pageHas("Taken at") }
 
-        // A second window shows it too; undo it there, and the first window follows.
+        // A second window shows it too, and its chart of doses per day has the dose; undo it in the first window,
+        // and the second window's Today and chart follow.
         let first = try await browser.windowHandle()
-        _ = try await browser.newWindow()
+        let second = try await browser.newWindow()
         try await browser.open(server.url)
         try await waitUntil("the second window") { try await browser.connected() }
         try await waitUntil("the dose taken, in the second window") { try await pageHas("Taken at") }
-        try await click(labelled("Undo Tylenol at 00:00"))
-        try await waitUntil("the dose open again, in the second window") { try await !pageHas("Taken at") }
+        let bars = { @Sendable () async throws -> Int in
+            try await browser.run("return document.querySelectorAll('rect[aria-roledescription=bar]').length") as? Int
+                ?? -1
+        }
+        try await click("//*[@role='tab'][normalize-space(.)='Charts']")
+        try await waitUntil("one bar in the second window's chart") { try await bars() == 1 }
+        try (try await browser.screenshot()).write(to: artifactsDirectory.appendingPathComponent("meds-charts.png"))
         try await browser.switchTo(first)
+        try await click(labelled("Undo Tylenol at 00:00"))
         try await waitUntil("the dose open again, in the first window") { try await !pageHas("Taken at") }
+        try await browser.switchTo(second)
+        try await waitUntil("no bar in the second window's chart") { try await bars() == 0 }
+
+        // A symptom, logged against the medication, shows in the timeline.
+        try await click("//*[@role='tab'][normalize-space(.)='Symptoms']")
+        try await waitUntil("the symptom form") { try await pageHas("How is it?") }
+        _ = try await browser.run(
+            """
+            var s=Array.from(document.querySelectorAll('select')).find(function(e){
+              return Array.from(e.options).some(function(o){return o.textContent==='Tylenol';});});
+            var o=Array.from(s.options).find(function(o){return o.textContent==='Tylenol';});
+            s.value=o.value;s.dispatchEvent(new Event('input',{bubbles:true}));s.dispatchEvent(new Event('change',{bubbles:true}));
+            """)
+        try await click(labelled("Log Headache: Moderate"))
+        try await waitUntil("the symptom in the timeline") { try await pageHas("Headache: moderate (after Tylenol)") }
+        try (try await browser.screenshot()).write(to: artifactsDirectory.appendingPathComponent("meds-symptoms.png"))
+        try await browser.switchTo(first)
 
         // Bad input: a profile with no name is refused with a message, and nothing is added.
         try await click("//button[normalize-space(.)='Add Profile']")

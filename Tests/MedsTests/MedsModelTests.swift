@@ -167,6 +167,35 @@ func temporaryFolder() -> URL {
         #expect(again.note(for: again.medications[0].id) == "with food")
     }
 
+    @Test func symptomsAreLoggedAgainstMedicationsAndRefusedWhenWrong() async throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }  // cleanup only
+        let clock = TestClock(TodayPlanTests.date("2026-03-10 08:05"))
+        let model = try model(folder, clock)
+        #expect(await model.addMedication(MedsModel.NewMedication(rxcui: Self.acetaminophen)))
+        let id = model.medications[0].id
+        #expect(await model.logSymptom(.headache, severity: .moderate, medicationID: id))
+        #expect(await model.logSymptom(.nausea, severity: .mild, medicationID: nil))
+        #expect(model.symptoms.map(\.name) == ["Headache", "Nausea"])
+        #expect(model.symptoms[0].medicationID == id && model.symptoms[0].severity == .moderate)
+
+        #expect(!(await model.logSymptom(.headache, severity: .mild, medicationID: "rxnorm:1")))
+        #expect(model.message?.contains("rxnorm:1 is not one of this profile's medications") == true)
+        #expect(
+            !(await model.logSymptom(
+                HKCategoryTypeIdentifier("HKCategoryTypeIdentifierSneezing"), severity: .mild, medicationID: nil)))
+        let health = try model.health()
+        await #expect(throws: MedsError.self) {
+            try await health.logSymptom(
+                .fever, severity: .mild, at: clock.now.addingTimeInterval(3600), medicationID: nil, now: clock.now)
+        }
+        #expect(model.symptoms.count == 2)
+
+        await model.deleteSymptom(model.symptoms[0])
+        #expect(model.symptoms.map(\.name) == ["Nausea"])
+        #expect(SymptomScale.name(of: .generalizedBodyAche) == "Generalized body ache")
+    }
+
     @Test func theShippedModelIsTheXcodeModelFile() throws {
         let model = try AppDataStore.model()
         #expect(Set(model.entitiesByName.keys) == ["Profile", "Note", "Preferences"])

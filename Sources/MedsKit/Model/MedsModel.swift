@@ -30,6 +30,15 @@ public final class MedsModel {
     public private(set) var today: TodayPlan
     /// The day ``today`` is for.
     public private(set) var day: Date
+    /// The last ``historyDays`` days, for the charts.
+    public private(set) var history = History(
+        endingAt: Date(), dayCount: 0, timeZone: .current, medications: [], logged: [])
+    /// The doses logged in the last ``historyDays`` days, oldest first.
+    public private(set) var recentDoses: [LoggedDose] = []
+    /// The symptoms logged in the last ``historyDays`` days, oldest first.
+    public private(set) var symptoms: [SymptomEntry] = []
+    /// How many days the charts and the timeline cover.
+    public static let historyDays = 28
     /// The last thing that went wrong, for the person to read (nil: nothing).
     public var message: String?
     /// A count of the changes this model has seen, which views can watch.
@@ -79,13 +88,20 @@ public final class MedsModel {
         calendar.timeZone = preferences.timeZone
         let start = calendar.startOfDay(for: now)
         let end = calendar.date(byAdding: .day, value: 1, to: start) ?? start.addingTimeInterval(86_400)
-        let logged = try await health.loggedDoses(from: start, to: end)
+        let first = calendar.date(byAdding: .day, value: -(Self.historyDays - 1), to: start) ?? start
+        let logged = try await health.loggedDoses(from: first, to: end)
+        let symptoms = try await health.symptoms(from: first, to: end)
         medications = items
         day = now
         today = TodayPlan(
             day: now, now: now, timeZone: preferences.timeZone,
             leadTime: TimeInterval(preferences.reminderLeadMinutes * 60),
             medications: items.map(\.planEntry), logged: logged)
+        history = History(
+            endingAt: now, dayCount: Self.historyDays, timeZone: preferences.timeZone,
+            medications: items.map(\.planEntry), logged: logged)
+        recentDoses = logged
+        self.symptoms = symptoms
         revision += 1
     }
 
@@ -246,6 +262,28 @@ public final class MedsModel {
     public func undo(_ log: LoggedDose) async {
         await run {
             try await health().undo(log)
+            try await reload()
+        }
+    }
+
+    // MARK: Symptoms
+
+    /// Logs a symptom now, against a medication if one is given.
+    @discardableResult
+    public func logSymptom(
+        _ type: HKCategoryTypeIdentifier, severity: HKCategoryValueSeverity, medicationID: String?
+    ) async -> Bool {
+        await run {
+            let now = now()
+            try await health().logSymptom(type, severity: severity, at: now, medicationID: medicationID, now: now)
+            try await reload()
+        }
+    }
+
+    /// Deletes a logged symptom.
+    public func deleteSymptom(_ entry: SymptomEntry) async {
+        await run {
+            try await health().deleteSymptom(entry)
             try await reload()
         }
     }

@@ -1,0 +1,56 @@
+import Charts
+import Foundation
+import MedsKit
+import SwiftUIWeb
+
+/// Charts of the last four weeks: doses taken per day by medication, adherence per week, and symptoms' severity
+/// over time. They are drawn from the model, so a dose logged in any window shows here at once.
+struct ChartsView: View {
+    @Environment(MedsModel.self) private var model
+
+    var body: some View {
+        let history = model.history
+        VStack(alignment: .leading, spacing: 16) {
+            Text("Charts").font(.title)
+            Text("Doses taken per day").font(.headline)
+            Chart(history.days.filter { $0.taken > 0 }) { count in
+                BarMark(x: .value("Day", count.day, unit: .day), y: .value("Doses", count.taken))
+                    .foregroundStyle(by: .value("Medication", count.name))
+            }
+            .chartXScale(domain: history.span)
+            .frame(height: 220)
+            .accessibilityLabel("Doses taken per day, by medication, over the last four weeks")
+
+            Text("Adherence per week").font(.headline)
+            let weeks = history.weeks.filter { $0.adherence != nil }
+            if weeks.isEmpty {
+                Text("No scheduled doses yet.").foregroundStyle(.secondary)
+            } else {
+                Chart(weeks) { week in
+                    LineMark(
+                        x: .value("Week", week.start, unit: .day), y: .value("Taken (%)", (week.adherence ?? 0) * 100))
+                    PointMark(
+                        x: .value("Week", week.start, unit: .day), y: .value("Taken (%)", (week.adherence ?? 0) * 100))
+                }
+                .chartXScale(domain: history.span)
+                .chartYScale(domain: 0...100)
+                .frame(height: 180)
+                .accessibilityLabel("Share of scheduled doses taken, per week")
+            }
+
+            Text("Symptoms").font(.headline)
+            if model.symptoms.isEmpty {
+                Text("No symptoms logged.").foregroundStyle(.secondary)
+            } else {
+                Chart(model.symptoms) { entry in
+                    PointMark(x: .value("Date", entry.date), y: .value("Severity", entry.severity.rawValue))
+                        .foregroundStyle(by: .value("Symptom", entry.name))
+                }
+                .chartXScale(domain: history.span)
+                .chartYScale(domain: 0...4)
+                .frame(height: 180)
+                .accessibilityLabel("Symptoms' severity over the last four weeks")
+            }
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import MedsKit
+import OpenHealthKit
+import SwiftUIWeb
+
+/// Symptoms: log one with the emoji scale (against a medication, if the person thinks it is a side effect), and a
+/// timeline of the last four weeks with doses and symptoms side by side, newest first.
+struct SymptomsView: View {
+    @Environment(MedsModel.self) private var model
+    @State private var symptom = HKCategoryTypeIdentifier.headache.rawValue
+    @State private var medication = ""
+
+    var body: some View {
+        VStack(alignment: .leading, spacing: 12) {
+            Text("Symptoms").font(.title)
+            HStack(spacing: 8) {
+                Picker("Symptom", selection: $symptom) {
+                    ForEach(SymptomScale.all, id: \.rawValue) { Text(SymptomScale.name(of: $0)).tag($0.rawValue) }
+                }
+                Picker("Medication", selection: $medication) {
+                    Text("None").tag("")
+                    ForEach(model.medications.filter { !$0.isArchived }) { Text($0.name).tag($0.id) }
+                }
+            }
+            HStack(spacing: 8) {
+                Text("How is it?")
+                ForEach(SymptomScale.levels, id: \.title) { level in
+                    Button(level.emoji) {
+                        let type = HKCategoryTypeIdentifier(symptom)
+                        let medicationID = medication.isEmpty ? nil : medication
+                        Task { await model.logSymptom(type, severity: level.severity, medicationID: medicationID) }
+                    }
+                    .accessibilityLabel(
+                        "Log \(SymptomScale.name(of: HKCategoryTypeIdentifier(symptom))): \(level.title)")
+                }
+            }
+            Text("Timeline").font(.headline)
+            let entries = TimelineEntry.merge(doses: model.recentDoses, symptoms: model.symptoms, model: model)
+            if entries.isEmpty { Text("Nothing logged in the last four weeks.").foregroundStyle(.secondary) }
+            ForEach(entries) { entry in
+                HStack(spacing: 8) {
+                    Text(entry.when).font(.headline)
+                    Text(entry.text)
+                    if let symptom = entry.symptom {
+                        Button("Delete") { Task { await model.deleteSymptom(symptom) } }
+                            .accessibilityLabel("Delete \(entry.text) at \(entry.when)")
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// One line of the timeline: a dose taken or skipped, or a symptom.
+struct TimelineEntry: Identifiable {
+    let id: String
+    let date: Date
+    let when: String
+    let text: String
+    let symptom: SymptomEntry?
+
+    @MainActor
+    static func merge(doses: [LoggedDose], symptoms: [SymptomEntry], model: MedsModel) -> [TimelineEntry] {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = model.preferences.timeZone
+        formatter.dateFormat = "EEE d MMM HH:mm"
+        let names = Dictionary(model.medications.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+        var entries: [TimelineEntry] = []
+        for dose in doses where dose.status == .taken || dose.status == .skipped {
+            let name = names[dose.medicationID] ?? dose.medicationID
+            entries.append(
+                TimelineEntry(
+                    id: dose.uuid.uuidString, date: dose.date, when: formatter.string(from: dose.date),
+                    text: dose.status == .taken ? "💊 \(name) taken" : "⏭ \(name) skipped", symptom: nil))
+        }
+        for symptom in symptoms {
+            let cause = symptom.medicationID.map { " (after \(names[$0] ?? $0))" } ?? ""
+            entries.append(
+                TimelineEntry(
+                    id: symptom.id.uuidString, date: symptom.date, when: formatter.string(from: symptom.date),
+                    text: "\(SymptomScale.emoji(symptom.severity)) \(symptom.name): \(symptom.severity.title)\(cause)",
+                    symptom: symptom))
+        }
+        return entries.sorted { $0.date > $1.date }
+    }
+}
+
+extension HKCategoryValueSeverity {
+    /// The severity in words.
+    var title: String {
+        switch self {
+        case .unspecified: "present"
+        case .notPresent: "not present"
+        case .mild: "mild"
+        case .moderate: "moderate"
+        case .severe: "severe"
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import MedsKit
+import OpenHealthKit
+import Testing
+
+/// The charts' numbers: doses per day and medication, and weekly adherence, from the same rules as Today.
+@Suite struct HistoryTests {
+    typealias T = TodayPlanTests
+
+    @Test func countsPerDayAndAdherencePerWeek() throws {
+        let medications = [
+            TodayPlan.Medication(id: "a", name: "Aspirin", schedule: try T.everyDay("08:00, 20:00")),
+            TodayPlan.Medication(
+                id: "b", name: "Ibuprofen", schedule: try MedicationSchedule(frequency: .asNeeded, times: [])),
+        ]
+        var logged: [LoggedDose] = []
+        // 14 days ending Tuesday 2026-03-10 at 12:00: the morning dose taken every day, the evening one on the
+        // last three evenings before today, one morning skipped instead; ibuprofen twice on 03-05.
+        for day in 1...10 {
+            let date = String(format: "2026-03-%02d", day)
+            if day == 4 {
+                logged.append(T.log("a", .skipped, at: "\(date) 08:10", scheduled: "\(date) 08:00"))
+            } else {
+                logged.append(T.log("a", .taken, at: "\(date) 08:10", scheduled: "\(date) 08:00"))
+            }
+            if (7...9).contains(day) {
+                logged.append(T.log("a", .taken, at: "\(date) 21:00", scheduled: "\(date) 20:00"))
+            }
+        }
+        logged.append(T.log("b", .taken, at: "2026-03-05 10:00", scheduled: nil))
+        logged.append(T.log("b", .taken, at: "2026-03-05 18:00", scheduled: nil))
+        let history = History(
+            endingAt: T.date("2026-03-10 12:00"), dayCount: 14, timeZone: T.zone, medications: medications,
+            logged: logged)
+
+        let aspirin = history.days.filter { $0.medicationID == "a" }
+        #expect(aspirin.count == 14)
+        #expect(aspirin.first?.day == T.date("2026-02-25 00:00"))
+        // Before March nothing was taken: both doses due and missed.
+        let first = try #require(aspirin.first)
+        #expect((first.scheduled, first.taken, first.skipped) == (2, 0, 0))
+        let march4 = try #require(aspirin.first { $0.day == T.date("2026-03-04 00:00") })
+        #expect((march4.scheduled, march4.taken, march4.skipped) == (2, 0, 1))
+        let march8 = try #require(aspirin.first { $0.day == T.date("2026-03-08 00:00") })  // spring forward: 23 hours
+        #expect((march8.scheduled, march8.taken) == (2, 2))
+        let today = try #require(aspirin.last)
+        #expect((today.scheduled, today.taken) == (1, 1))  // 20:00 is not due yet
+        let ibuprofen = history.days.filter { $0.medicationID == "b" }
+        #expect(ibuprofen.map(\.taken) == [2])
+        #expect(ibuprofen.first?.scheduled == 0)
+
+        // Two weeks: 02-25…03-03 and 03-04…03-10.
+        #expect(history.weeks.map(\.start) == [T.date("2026-02-25 00:00"), T.date("2026-03-04 00:00")])
+        #expect(history.weeks.map(\.scheduled) == [14, 13])
+        #expect(history.weeks.map(\.taken) == [3, 9])  // 03-01..03: mornings; 03-05..10 mornings + 3 evenings
+    }
+}
