@@ -295,7 +295,7 @@ let package = Package(
         // MedsKit: the app's data, rules and actions (no views); Meds: its windows.
         .target(
             name: "MedsKit", dependencies: ["OpenCoreData", "OpenHealthKit"],
-            resources: [.copy("Store/Models/MedsV1.xcdatamodel")]),
+            resources: [.copy("Store/Models/MedsV1.xcdatamodel"), .copy("Store/Models/MedsV2.xcdatamodel")]),
         .executableTarget(name: "Meds", dependencies: ["MedsKit", "SwiftUIWeb", "Charts"]),
         .testTarget(name: "MedsTests", dependencies: ["MedsKit", "Meds", "SwiftUIWebDriver", "TestSupport"]),
     ],

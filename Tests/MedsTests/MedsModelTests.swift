@@ -1,5 +1,6 @@
 import Foundation
 import MedsKit
+import OpenCoreData
 import OpenHealthKit
 import Synchronization
 import Testing
@@ -167,6 +168,62 @@ func temporaryFolder() -> URL {
         #expect(again.note(for: again.medications[0].id) == "with food")
     }
 
+    /// A store the first release wrote (V1, made here with V1's model file as that release would) opens in this
+    /// release: the staged migration adds the profile colour and gives each existing profile its own, in order,
+    /// and keeps every profile, note and setting.
+    @Test func aStoreFromTheFirstReleaseIsMigrated() async throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }  // cleanup only
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let url = folder.appendingPathComponent("meds.sqlite")
+        let ids = [UUID(), UUID(), UUID()]
+        do {
+            let container = NSPersistentContainer(
+                name: "Meds", managedObjectModel: try AppDataMigration.model("MedsV1"))
+            container.persistentStoreDescriptions = [NSPersistentStoreDescription(url: url)]
+            var failure: (any Error)?
+            container.loadPersistentStores { _, error in failure = error }
+            if let failure { throw failure }
+            let context = container.viewContext
+            var profiles: [NSManagedObject] = []
+            for (index, name) in ["Me", "Sam", "Grandma"].enumerated() {
+                let profile = NSEntityDescription.insertNewObject(forEntityName: "Profile", into: context)
+                profile.setValue(ids[index], forKey: "id")
+                profile.setValue(name, forKey: "name")
+                profile.setValue(index == 0 ? "self" : index == 1 ? "child" : "parent", forKey: "relationship")
+                profile.setValue(Date(timeIntervalSince1970: 1_700_000_000 + Double(index)), forKey: "createdAt")
+                profiles.append(profile)
+            }
+            let note = NSEntityDescription.insertNewObject(forEntityName: "Note", into: context)
+            note.setValue("rxnorm:313782", forKey: "medicationIdentifier")
+            note.setValue("with food", forKey: "text")
+            note.setValue(Date(), forKey: "updatedAt")
+            note.setValue(profiles[1], forKey: "profile")
+            let preferences = NSEntityDescription.insertNewObject(forEntityName: "Preferences", into: context)
+            preferences.setValue("Europe/Paris", forKey: "timeZoneIdentifier")
+            preferences.setValue(Int16(15), forKey: "reminderLeadMinutes")
+            preferences.setValue(ids[1], forKey: "selectedProfileID")
+            try context.save()
+            for store in container.persistentStoreCoordinator.persistentStores {
+                try container.persistentStoreCoordinator.remove(store)
+            }
+        }
+
+        let store = try AppDataStore(url: url)
+        let profiles = try store.profiles()
+        #expect(profiles.map(\.name) == ["Me", "Sam", "Grandma"])
+        #expect(profiles.map(\.relationship) == [.me, .child, .parent])
+        #expect(profiles.map(\.colorName) == ["blue", "green", "orange"])
+        #expect(try store.note(profile: ids[1], medication: "rxnorm:313782") == "with food")
+        #expect(
+            try store.preferences()
+                == Preferences(timeZoneIdentifier: "Europe/Paris", reminderLeadMinutes: 15, selectedProfileID: ids[1]))
+        let metadata = try NSPersistentStoreCoordinator.metadataForPersistentStore(ofType: NSSQLiteStoreType, at: url)
+        #expect(try AppDataStore.model().isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata))
+        // A profile added now takes the next colour.
+        #expect(try store.addProfile(name: "Alex", relationship: .partner).colorName == "purple")
+    }
+
     @Test func symptomsAreLoggedAgainstMedicationsAndRefusedWhenWrong() async throws {
         let folder = temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }  // cleanup only
@@ -196,8 +253,11 @@ func temporaryFolder() -> URL {
         #expect(SymptomScale.name(of: .generalizedBodyAche) == "Generalized body ache")
     }
 
-    @Test func theShippedModelIsTheXcodeModelFile() throws {
+    @Test func theShippedModelsAreTheXcodeModelFilesWithTheirChecksums() throws {
+        #expect(try AppDataMigration.model("MedsV1").versionChecksum == AppDataMigration.v1Checksum)
+        #expect(try AppDataMigration.model("MedsV2").versionChecksum == AppDataMigration.v2Checksum)
         let model = try AppDataStore.model()
+        #expect(model.versionChecksum == AppDataMigration.v2Checksum)
         #expect(Set(model.entitiesByName.keys) == ["Profile", "Note", "Preferences"])
         #expect((model.entitiesByName["Profile"]?.uniquenessConstraints as? [[String]]) == [["id"]])
     }

@@ -3,7 +3,8 @@ import OpenCoreData
 
 /// The app's own data, in an OpenCoreData store: the profiles, each profile's notes on its medications, and the
 /// preferences. Health data (medications, doses, symptoms) lives in each profile's health store instead
-/// (``ProfileHealth``). The model ships as an Xcode model file (`Models/MedsV1.xcdatamodel`), as an Apple app's would.
+/// (``ProfileHealth``). The model ships as Xcode model files (`Models/MedsV1.xcdatamodel`, `MedsV2`), as an Apple
+/// app's would; a store an earlier release wrote is brought up to date by ``AppDataMigration``'s stages when it opens.
 @MainActor
 public final class AppDataStore {
     /// The store file.
@@ -11,20 +12,20 @@ public final class AppDataStore {
     let container: NSPersistentContainer
     var context: NSManagedObjectContext { container.viewContext }
 
-    /// The model the app ships, loaded from its model file.
-    public static func model() throws -> NSManagedObjectModel {
-        guard let url = Bundle.module.url(forResource: "MedsV1", withExtension: "xcdatamodel"),
-            let model = NSManagedObjectModel(contentsOf: url)
-        else { throw MedsError("The app's data model (MedsV1.xcdatamodel) is missing from its resources.") }
-        return model
-    }
+    /// The current model, loaded from its model file.
+    public static func model() throws -> NSManagedObjectModel { try AppDataMigration.currentModel() }
 
-    /// Opens (or creates) the store at `url`. A store with no profile gets one for the user, named "Me".
+    /// Opens (or creates) the store at `url`, migrating a store an earlier release wrote. A store with no profile
+    /// gets one for the user, named "Me".
     public init(url: URL) throws {
         self.url = url
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         container = NSPersistentContainer(name: "Meds", managedObjectModel: try Self.model())
-        container.persistentStoreDescriptions = [NSPersistentStoreDescription(url: url)]
+        let description = NSPersistentStoreDescription(url: url)
+        description.setOption(
+            NSStagedMigrationManager(try AppDataMigration.stages()),
+            forKey: NSPersistentStoreStagedMigrationManagerOptionKey)
+        container.persistentStoreDescriptions = [description]
         var failure: (any Error)?
         container.loadPersistentStores { _, error in failure = error }
         if let failure {
@@ -48,7 +49,8 @@ public final class AppDataStore {
             name: object.value(forKey: "name") as? String ?? "",
             relationship: Profile.Relationship(rawValue: object.value(forKey: "relationship") as? String ?? "")
                 ?? .other,
-            createdAt: object.value(forKey: "createdAt") as? Date ?? Date(timeIntervalSince1970: 0))
+            createdAt: object.value(forKey: "createdAt") as? Date ?? Date(timeIntervalSince1970: 0),
+            colorName: object.value(forKey: "colorName") as? String ?? AppDataMigration.palette[0])
     }
 
     /// Adds a profile; the name is trimmed and must be new.
@@ -57,8 +59,12 @@ public final class AppDataStore {
         if try profiles().contains(where: { $0.name.caseInsensitiveCompare(name) == .orderedSame }) {
             throw MedsError("There is already a profile named \(name).")
         }
+        let count = try profiles().count
         let object = NSEntityDescription.insertNewObject(forEntityName: "Profile", into: context)
-        let profile = Profile(id: UUID(), name: name, relationship: relationship, createdAt: Date())
+        let profile = Profile(
+            id: UUID(), name: name, relationship: relationship, createdAt: Date(),
+            colorName: AppDataMigration.palette[count % AppDataMigration.palette.count])
+        object.setValue(profile.colorName, forKey: "colorName")
         object.setValue(profile.id, forKey: "id")
         object.setValue(profile.name, forKey: "name")
         object.setValue(relationship.rawValue, forKey: "relationship")

@@ -36,13 +36,16 @@ public struct Profile: Identifiable, Hashable, Sendable {
     public var relationship: Relationship
     /// When the profile was made.
     public let createdAt: Date
+    /// The colour the profile is marked with (one of ``AppDataMigration/palette``).
+    public let colorName: String
 
     /// Creates a profile value.
-    public init(id: UUID, name: String, relationship: Relationship, createdAt: Date) {
+    public init(id: UUID, name: String, relationship: Relationship, createdAt: Date, colorName: String) {
         self.id = id
         self.name = name
         self.relationship = relationship
         self.createdAt = createdAt
+        self.colorName = colorName
     }
 
     /// The longest name a profile may have.
