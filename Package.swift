@@ -297,7 +297,10 @@ let package = Package(
             name: "MedsKit", dependencies: ["OpenCoreData", "OpenHealthKit"],
             resources: [.copy("Store/Models/MedsV1.xcdatamodel"), .copy("Store/Models/MedsV2.xcdatamodel")]),
         .executableTarget(name: "Meds", dependencies: ["MedsKit", "SwiftUIWeb", "Charts"]),
-        .testTarget(name: "MedsTests", dependencies: ["MedsKit", "Meds", "SwiftUIWebDriver", "TestSupport"]),
+        .testTarget(
+            name: "MedsTests", dependencies: ["MedsKit", "Meds", "MedsProbe", "SwiftUIWebDriver", "TestSupport"]),
+        // A second process for Meds' tests: writes through MedsKit until a test kills it.
+        .executableTarget(name: "MedsProbe", dependencies: ["MedsKit"], path: "Tests/Probes/MedsProbe"),
     ],
     swiftLanguageModes: [.v6]
 )
