@@ -292,13 +292,17 @@ let package = Package(
         ),
 
         // MARK: Meds, the medication tracker on all four modules
-        // MedsKit: the app's data, rules and actions (no views); Meds: its windows.
+        // MedsKit: the app's data, rules and actions (no views); MedsUI: its views; Meds: the App and its scenes.
         .target(
             name: "MedsKit", dependencies: ["OpenCoreData", "OpenHealthKit"],
             resources: [.copy("Store/Models/MedsV1.xcdatamodel"), .copy("Store/Models/MedsV2.xcdatamodel")]),
-        .executableTarget(name: "Meds", dependencies: ["MedsKit", "SwiftUIWeb", "Charts"]),
+        .target(name: "MedsUI", dependencies: ["MedsKit", "SwiftUIWeb", "Charts"]),
+        .executableTarget(name: "Meds", dependencies: ["MedsKit", "MedsUI", "SwiftUIWeb"]),
         .testTarget(
             name: "MedsTests", dependencies: ["MedsKit", "Meds", "MedsProbe", "SwiftUIWebDriver", "TestSupport"]),
+        .executableTarget(
+            name: "MedsBenchmark", dependencies: ["BenchmarkKit", "MedsKit", "MedsUI", "OpenHealthKit", "SwiftUIWeb"],
+            path: "Benchmarks/MedsBenchmark"),
         // A second process for Meds' tests: writes through MedsKit until a test kills it.
         .executableTarget(name: "MedsProbe", dependencies: ["MedsKit"], path: "Tests/Probes/MedsProbe"),
     ],

@@ -3,6 +3,7 @@
 // (`~/.local/share/meds`): the app's own store (profiles, notes, settings) and one health store per profile.
 import Foundation
 import MedsKit
+import MedsUI
 import SwiftUIWeb
 
 @main

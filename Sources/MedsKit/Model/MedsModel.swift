@@ -118,6 +118,22 @@ public final class MedsModel {
         }
     }
 
+    /// The history of the last `days` days (for a chart of a longer span than ``history``), read from the store.
+    public func history(days: Int) async throws -> History {
+        guard (1...3660).contains(days) else { throw MedsError("A history covers 1 to 3,660 days, not \(days).") }
+        let health = try health()
+        let now = now()
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = preferences.timeZone
+        let start = calendar.startOfDay(for: now)
+        let first = calendar.date(byAdding: .day, value: -(days - 1), to: start) ?? start
+        let end = calendar.date(byAdding: .day, value: 1, to: start) ?? start.addingTimeInterval(86_400)
+        let logged = try await health.loggedDoses(from: first, to: end)
+        return History(
+            endingAt: now, dayCount: days, timeZone: preferences.timeZone, medications: medications.map(\.planEntry),
+            logged: logged)
+    }
+
     // MARK: Profiles
 
     /// Shows another profile.

@@ -46,13 +46,17 @@ struct MedicationListView: View {
 }
 
 /// A medication in its own window: its details, schedule and the profile's note.
-struct MedicationWindow: View {
+public struct MedicationWindow: View {
     @Environment(MedsModel.self) private var model
     let medicationID: String?
     @State private var note = ""
     @State private var loadedNote = false
 
-    var body: some View {
+    /// The window of the medication with this concept identifier.
+    public init(medicationID: String?) { self.medicationID = medicationID }
+
+    /// The window's content.
+    public var body: some View {
         if let item = model.medications.first(where: { $0.id == medicationID }) {
             VStack(alignment: .leading, spacing: 10) {
                 Text(item.name).font(.title)
@@ -81,13 +85,17 @@ struct MedicationWindow: View {
 }
 
 /// The settings window: time zone and reminder lead time.
-struct SettingsView: View {
+public struct SettingsView: View {
     @Environment(MedsModel.self) private var model
     @State private var zone = ""
     @State private var lead = 0
     @State private var loaded = false
 
-    var body: some View {
+    /// Creates the settings window's content.
+    public init() {}
+
+    /// The window's content.
+    public var body: some View {
         Form {
             TextField("Time zone (blank: this machine's)", text: $zone)
             Stepper("Remind \(lead) minutes early", value: $lead, in: 0...120, step: 5)

@@ -1,12 +1,17 @@
 import MedsKit
 import SwiftUIWeb
 
-/// A Meds window: the profile chooser, then Today, the medication list and the add form as tabs.
-struct MainView: View {
+/// A Meds window: the profile chooser, then Today, the medication list, the add form, symptoms and charts as
+/// tabs. It reads the shared ``MedsModel`` from the environment.
+public struct MainView: View {
     @Environment(MedsModel.self) private var model
     @SceneStorage("tab") private var tab = "today"
 
-    var body: some View {
+    /// Creates the window's content.
+    public init() {}
+
+    /// The window's content.
+    public var body: some View {
         VStack(alignment: .leading, spacing: 12) {
             ProfileBar()
             if let message = model.message {

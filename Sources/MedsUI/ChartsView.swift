@@ -5,13 +5,24 @@ import SwiftUIWeb
 
 /// Charts of the last four weeks: doses taken per day by medication, adherence per week, and symptoms' severity
 /// over time. They are drawn from the model, so a dose logged in any window shows here at once.
-struct ChartsView: View {
+public struct ChartsView: View {
     @Environment(MedsModel.self) private var model
+    @SceneStorage("chartDays") private var days = MedsModel.historyDays
+    @State private var longer: History?
 
-    var body: some View {
-        let history = model.history
+    /// Creates the charts.
+    public init() {}
+
+    /// The charts.
+    public var body: some View {
+        let history = days == MedsModel.historyDays ? model.history : (longer ?? model.history)
         VStack(alignment: .leading, spacing: 16) {
             Text("Charts").font(.title)
+            Picker("Span", selection: $days) {
+                Text("4 weeks").tag(MedsModel.historyDays)
+                Text("1 year").tag(365)
+            }
+            .pickerStyle(.segmented)
             Text("Doses taken per day").font(.headline)
             Chart(history.days.filter { $0.taken > 0 }) { count in
                 BarMark(x: .value("Day", count.day, unit: .day), y: .value("Doses", count.taken))
@@ -19,7 +30,7 @@ struct ChartsView: View {
             }
             .chartXScale(domain: history.span)
             .frame(height: 220)
-            .accessibilityLabel("Doses taken per day, by medication, over the last four weeks")
+            .accessibilityLabel("Doses taken per day, by medication, over the last \(days) days")
 
             Text("Adherence per week").font(.headline)
             let weeks = history.weeks.filter { $0.adherence != nil }
@@ -46,11 +57,16 @@ struct ChartsView: View {
                     PointMark(x: .value("Date", entry.date), y: .value("Severity", entry.severity.rawValue))
                         .foregroundStyle(by: .value("Symptom", entry.name))
                 }
-                .chartXScale(domain: history.span)
+                .chartXScale(domain: model.history.span)
                 .chartYScale(domain: 0...4)
                 .frame(height: 180)
                 .accessibilityLabel("Symptoms' severity over the last four weeks")
             }
+        }
+        .task(id: "\(model.revision) \(days)") {
+            // A longer span is read from the store again whenever the model changes (a dose in any window).
+            guard days != MedsModel.historyDays else { return }
+            do { longer = try await model.history(days: days) } catch { model.message = error.localizedDescription }
         }
     }
 }

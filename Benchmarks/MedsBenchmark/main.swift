@@ -1,0 +1,265 @@
+// Meds benchmark: the app's own workloads on a profile with five years of history for ten medications (about
+// 50,000 dose events), each next to the floor of its data work, SQLite's C API on the same store file. One
+// warm-up run per side, then the sides alternate (BenchmarkKit).
+//
+// - First paint of Today: the app's model opened cold on the data folder, its refresh (medications, today's
+//   plan, four weeks of history and symptoms) and the window's first HTML document, rendered by SwiftUIWeb as the
+//   server sends it. The browser's own layout and paint are not in the figure. Floor: the medications and the
+//   four weeks' dose rows read with the C API.
+// - A dose logged, every open window re-rendered: the model's write and reload, then each of ten open windows
+//   (Today) re-rendered and diffed into the patches it would send. Floor: the same dose row inserted with the C
+//   API as the editor's write does (counters and key in one transaction), and today's rows read back.
+// - A year's chart: the history of 365 days read and counted, and the Charts window rendered at that span.
+//   Floor: the year's dose rows read with the C API.
+//
+//   scripts/bench meds            # or: swift run -c release MedsBenchmark [--quick] [--runs N]
+import BenchmarkKit
+import Foundation
+import MedsKit
+import MedsUI
+import OpenHealthKit
+import SwiftUIWeb
+
+let bench = Bench(module: "meds", title: "Meds benchmark")
+let years = bench.quick ? 1 : 5
+let folder = try bench.temporaryDirectory("MedsBenchmark")
+let zone = TimeZone.current
+let now = Date()
+
+// MARK: Set-up: ten medications, `years` years of doses (set-up, not compared)
+
+/// The model the benchmark's app shows.
+@MainActor enum Shown { static var model: MedsModel! }
+
+/// The app whose windows are measured: Meds' main window and its charts.
+struct BenchApp: App {
+    var body: some Scene {
+        WindowGroup("Meds") { MainView().environment(Shown.model) }
+        WindowGroup("Charts", id: "charts") { ChartsView().environment(Shown.model) }
+    }
+}
+
+let setup = try MedsModel(dataDirectory: folder, now: { now })
+let health = try setup.health()
+// Eight scheduled medications with 1 to 4 doses a day (25 a day in all) and two taken as needed.
+let timesPerMedication = ["08:00", "08:00, 20:00", "07:00, 13:00, 19:00", "06:00, 12:00, 18:00, 22:00",
+    "09:00, 21:00", "08:30, 14:30, 20:30", "07:30, 11:30, 15:30, 19:30", "10:00, 16:00, 22:00"]
+let catalog = MedicationCatalog.bundled.entries.filter { $0.generalForm == .tablet }
+var ids: [String] = []
+for (index, entry) in catalog.prefix(10).enumerated() {
+    let form = MedsModel.NewMedication(
+        rxcui: entry.rxcui, weekdays: index < 8 ? Set(1...7) : nil, times: index < 8 ? timesPerMedication[index] : "")
+    let item = try await health.addMedication(rxcui: entry.rxcui, nickname: nil, schedule: try form.schedule(timeZone: nil))
+    ids.append(item.id)
+}
+var calendar = Calendar(identifier: .gregorian)
+calendar.timeZone = zone
+let today = calendar.startOfDay(for: now)
+let firstDay = calendar.date(byAdding: .year, value: -years, to: today)!
+let items = try await health.medications()
+let (_, loadTime) = try timed {
+    var batch: [HKHealthAppEditor.DoseLog] = []
+    var n = 0
+    for item in items {
+        let identifier = HKHealthConceptIdentifier(domain: .medication, identifier: item.id)
+        if let schedule = item.schedule, schedule.hasSchedule {
+            for due in schedule.scheduledDoses(from: firstDay, to: today, currentTimeZone: zone) {
+                n += 1
+                if n % 20 == 0 { continue }  // one dose in twenty missed
+                let status: HKMedicationDoseEvent.LogStatus = n % 20 == 7 ? .skipped : .taken
+                batch.append(
+                    .init(
+                        medication: identifier, status: status, date: due.date.addingTimeInterval(Double(n % 900)),
+                        scheduledDate: due.date, scheduledQuantity: due.quantity))
+            }
+        } else {
+            var day = firstDay
+            while day < today {
+                batch.append(.init(medication: identifier, status: .taken, date: day.addingTimeInterval(13 * 3600)))
+                day = calendar.date(byAdding: .day, value: 1, to: day)!
+            }
+        }
+        if batch.count >= 10_000 {
+            try health.editor.logDoses(batch)
+            batch.removeAll(keepingCapacity: true)
+        }
+    }
+    if !batch.isEmpty { try health.editor.logDoses(batch) }
+}
+let total = try await health.loggedDoses(from: .distantPast, to: .distantFuture).count
+bench.note(
+    String(format: "Loaded %d dose events for 10 medications over %d years in %.1f s (set-up, not compared).",
+        total, years, loadTime.wall))
+
+let storeFile = folder.appendingPathComponent("profiles").appendingPathComponent(setup.profile.id.uuidString)
+    .appendingPathComponent("health.sqlite")
+let raw = try RawSQLite(path: storeFile.path)
+try raw.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+let runs = bench.quick ? 5 : 20
+
+/// The dose rows whose scheduled or logged date lies in [start, end), every column read as values, with the C API.
+@MainActor func rawDoses(from start: Date, to end: Date) throws -> Int {
+    let statement = try raw.statement(
+        """
+        SELECT ZUUID, ZMEDICATIONCONCEPTIDENTIFIER, ZLOGSTATUS, ZSTARTDATE, ZSCHEDULEDDATE, ZDOSEQUANTITY
+        FROM ZHKDOSEEVENTRECORD WHERE ZENDDATE >= ? AND ZSTARTDATE < ? ORDER BY ZSTARTDATE
+        """)
+    statement.bind(1, start.addingTimeInterval(-12 * 3600).timeIntervalSinceReferenceDate)
+    statement.bind(2, end.addingTimeInterval(12 * 3600).timeIntervalSinceReferenceDate)
+    var rows = 0
+    var sum = 0.0
+    while try statement.step() {
+        _ = statement.text(0).flatMap(UUID.init(uuidString:))
+        _ = statement.text(1)
+        sum += Double(statement.int64(2)) + statement.double(3) + (statement.isNull(4) ? 0 : statement.double(4))
+        sum += statement.isNull(5) ? 0 : statement.double(5)
+        rows += 1
+    }
+    return rows + (sum.isNaN ? 1 : 0)
+}
+
+/// The medication rows with their schedules decoded, with the C API.
+@MainActor func rawMedications() throws -> Int {
+    let statement = try raw.statement(
+        "SELECT ZMEDICATIONCONCEPTIDENTIFIER, ZDISPLAYTEXT, ZNICKNAME, ZISARCHIVED, ZSCHEDULE FROM ZHKMEDICATIONRECORD")
+    var rows = 0
+    while try statement.step() {
+        _ = statement.text(0)
+        _ = statement.text(1)
+        if let schedule = statement.data(4) { _ = try JSONDecoder().decode(MedicationSchedule.self, from: schedule) }
+        rows += 1
+    }
+    return rows
+}
+
+let fourWeeksAgo = calendar.date(byAdding: .day, value: -(MedsModel.historyDays - 1), to: today)!
+let tomorrow = calendar.date(byAdding: .day, value: 1, to: today)!
+
+// MARK: 1. First paint of Today
+
+try await bench.compare(
+    "first paint of Today (model opened cold, refreshed, first document)", unit: .time,
+    target: "< 100 ms (issue 21)",
+    note: "ours: a new MedsModel on the data folder, refresh(), and the window's first HTML document; floor: the medications and four weeks of dose rows read with the C API",
+    ours: Contender("Meds") {
+        let (_, t) = try await timedAsync {
+            let model = try MedsModel(dataDirectory: folder, now: { now })
+            await model.refresh()
+            Shown.model = model
+            let host = AppHost(app: BenchApp(), storageDirectory: folder.appendingPathComponent("state").path)
+            let page = host.newScene().document()
+            guard page.contains("Today"), model.message == nil else {
+                throw RawSQLiteError(description: "the first page has no Today: \(model.message ?? "")")
+            }
+        }
+        return .time(t)
+    },
+    baselines: [
+        Contender("C API rows") {
+            let (_, t) = try timed { _ = try rawMedications() + rawDoses(from: fourWeeksAgo, to: tomorrow) }
+            return .time(t)
+        }
+    ])
+
+// MARK: 2. A dose logged, every open window re-rendered
+
+let windows = 10
+let live = try MedsModel(dataDirectory: folder, now: { now })
+await live.refresh()
+Shown.model = live
+let liveHost = AppHost(app: BenchApp(), storageDirectory: folder.appendingPathComponent("state-live").path)
+let scenes = (0..<windows).map { _ in liveHost.newScene() }
+for scene in scenes { _ = scene.document() }
+
+@MainActor func rawLogDose(medication: String, at date: Date) throws {
+    try raw.transaction {
+        let lookup = try raw.statement("SELECT Z_PK FROM ZHKMEDICATIONRECORD WHERE ZMEDICATIONCONCEPTIDENTIFIER = ?")
+        lookup.bind(1, medication)
+        guard try lookup.first({ $0.int64(0) }) != nil else { throw RawSQLiteError(description: "no \(medication)") }
+        guard let last = try raw.statement("SELECT ZVALUE FROM ZHKCHANGECOUNTERRECORD WHERE ZNAME = 'seq'").first({ $0.int64(0) })
+        else { throw RawSQLiteError(description: "no 'seq' counter row") }
+        let advance = try raw.statement("UPDATE ZHKCHANGECOUNTERRECORD SET ZVALUE = ?, Z_OPT = Z_OPT + 1 WHERE ZNAME = 'seq'")
+        advance.bind(1, last + 1)
+        try advance.run()
+        guard let (entity, max) = try raw.statement("SELECT Z_ENT, Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'HKDoseEventRecord'")
+            .first({ ($0.int64(0), $0.int64(1)) })
+        else { throw RawSQLiteError(description: "no HKDoseEventRecord key row") }
+        let setKey = try raw.statement("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?")
+        setKey.bind(1, max + 1)
+        setKey.bind(2, entity)
+        try setKey.run()
+        let insert = try raw.statement(
+            """
+            INSERT INTO ZHKDOSEEVENTRECORD (Z_PK, Z_ENT, Z_OPT, ZUUID, ZSEQ, ZSTARTDATE, ZENDDATE, ZSOURCENAME,
+              ZSOURCEBUNDLE, ZMEDICATIONCONCEPTIDENTIFIER, ZLOGSTATUS, ZSCHEDULETYPE, ZDOSEQUANTITY, ZUNIT)
+            VALUES (?,?,1,?,?,?,?,'Health','com.apple.Health',?,4,1,1.0,'count')
+            """)
+        insert.bind(1, max + 1)
+        insert.bind(2, entity)
+        insert.bind(3, UUID().uuidString)
+        insert.bind(4, last + 1)
+        insert.bind(5, date.timeIntervalSinceReferenceDate)
+        insert.bind(6, date.timeIntervalSinceReferenceDate)
+        insert.bind(7, medication)
+        try insert.run()
+    }
+}
+
+let asNeeded = ids[8]
+let perRun = bench.quick ? 10 : 50
+try await bench.compare(
+    "a dose logged, \(windows) open windows re-rendered", unit: .time, target: "< 20 ms p99 (issue 21)",
+    note: "a latency sample per dose: ours logs an as-needed dose through the model (write, reload) and re-renders and diffs every open Today window; floor: the same row inserted with the C API as the editor does, and today's rows read back",
+    ours: Contender("Meds") {
+        var samples: [Double] = []
+        for _ in 0..<perRun {
+            let (_, t) = try await timedAsync {
+                await live.logAsNeeded(asNeeded)
+                guard live.message == nil else { throw RawSQLiteError(description: live.message ?? "") }
+                for scene in scenes where scene.flush().isEmpty {
+                    throw RawSQLiteError(description: "a window did not change")
+                }
+            }
+            samples.append(t.wall)
+        }
+        return .latencies(samples)
+    },
+    baselines: [
+        Contender("C API insert + read") {
+            var samples: [Double] = []
+            for _ in 0..<perRun {
+                let (_, t) = try timed {
+                    try rawLogDose(medication: asNeeded, at: now)
+                    _ = try rawDoses(from: today, to: tomorrow)
+                }
+                samples.append(t.wall)
+            }
+            return .latencies(samples)
+        }
+    ])
+
+// MARK: 3. A year's chart
+
+let yearAgo = calendar.date(byAdding: .day, value: -364, to: today)!
+let chartHost = AppHost(app: BenchApp(), storageDirectory: folder.appendingPathComponent("state-chart").path)
+try await bench.compare(
+    "a year's chart (365 days read, counted and drawn)", unit: .time, target: "< 50 ms (issue 21)",
+    note: "ours: MedsModel.history(days: 365) and the Charts window's first document at that span; floor: the year's dose rows read with the C API",
+    ours: Contender("Meds") {
+        let (_, t) = try await timedAsync {
+            let history = try await live.history(days: 365)
+            let scene = chartHost.newScene(group: "charts")
+            _ = scene.document()
+            chartHost.remove(scene)
+            guard history.days.count > 3000 else { throw RawSQLiteError(description: "a short year: \(history.days.count)") }
+        }
+        return .time(t)
+    },
+    baselines: [
+        Contender("C API rows") {
+            let (_, t) = try timed { _ = try rawDoses(from: yearAgo, to: tomorrow) }
+            return .time(t)
+        }
+    ])
+
+try bench.finish()
