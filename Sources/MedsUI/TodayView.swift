@@ -38,11 +38,24 @@ struct TodayView: View {
 /// Clock times in the profile's time zone.
 @MainActor
 func clock(_ date: Date, _ model: MedsModel) -> String {
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.timeZone = model.preferences.timeZone
-    formatter.dateFormat = "HH:mm"
-    return formatter.string(from: date)
+    ClockFormat.formatter(model.preferences.timeZone).string(from: date)
+}
+
+/// "HH:mm" formatters, one per time zone: making a `DateFormatter` costs far more than using one, and every row
+/// of every window formats its times on each render.
+@MainActor
+enum ClockFormat {
+    static var formatters: [String: DateFormatter] = [:]
+
+    static func formatter(_ zone: TimeZone) -> DateFormatter {
+        if let formatter = formatters[zone.identifier] { return formatter }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = zone
+        formatter.dateFormat = "HH:mm"
+        formatters[zone.identifier] = formatter
+        return formatter
+    }
 }
 
 /// One scheduled dose: its time, the medication, where it stands, and what can be done.
@@ -94,6 +107,12 @@ struct DoseRow: View {
 struct AsNeededRow: View {
     @Environment(MedsModel.self) private var model
     let item: TodayPlan.AsNeeded
+
+    var takenText: String {
+        guard let last = item.taken.last else { return "None today" }
+        let times = item.taken.count == 1 ? "1 dose" : "\(item.taken.count) doses"
+        return "\(times) today, last at \(clock(last.date, model))"
+    }
 
     var body: some View {
         HStack(spacing: 8) {

@@ -253,6 +253,22 @@ func temporaryFolder() -> URL {
         #expect(SymptomScale.name(of: .generalizedBodyAche) == "Generalized body ache")
     }
 
+    /// Health data is private to the person who runs Meds: the data folder is theirs alone (0700), whatever the
+    /// umask, and a folder another release left open to others is closed when Meds opens it.
+    @Test func theDataFolderIsTheUsersAlone() async throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }  // cleanup only
+        let clock = TestClock(TodayPlanTests.date("2026-03-10 08:05"))
+        _ = try model(folder, clock)
+        let mode = { (url: URL) throws -> Int in
+            (try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? NSNumber)?.intValue ?? -1
+        }
+        #expect(try mode(folder) == 0o700)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path)
+        _ = try model(folder, clock)
+        #expect(try mode(folder) == 0o700)
+    }
+
     @Test func theShippedModelsAreTheXcodeModelFilesWithTheirChecksums() throws {
         #expect(try AppDataMigration.model("MedsV1").versionChecksum == AppDataMigration.v1Checksum)
         #expect(try AppDataMigration.model("MedsV2").versionChecksum == AppDataMigration.v2Checksum)

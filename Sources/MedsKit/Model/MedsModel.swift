@@ -53,6 +53,7 @@ public final class MedsModel {
         self.dataDirectory = dataDirectory
         self.catalog = catalog
         self.now = now
+        try Self.makePrivate(dataDirectory)
         appData = try AppDataStore(url: dataDirectory.appendingPathComponent("meds.sqlite"))
         let profiles = try appData.profiles()
         let preferences = try appData.preferences()
@@ -62,6 +63,19 @@ public final class MedsModel {
         let start = now()
         day = start
         today = TodayPlan(day: start, now: start, timeZone: preferences.timeZone, medications: [], logged: [])
+    }
+
+    /// Makes the data folder (health data) the user's alone: created 0700, and closed to others if it was open.
+    static func makePrivate(_ folder: URL) throws {
+        let files = FileManager.default
+        do {
+            try files.createDirectory(
+                at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try files.setAttributes([.posixPermissions: 0o700], ofItemAtPath: folder.path)
+        } catch {
+            throw MedsError(
+                "Cannot make \(folder.path) a private folder for health data: \(error.localizedDescription)")
+        }
     }
 
     /// The health store of the profile shown.
