@@ -94,28 +94,50 @@ public final class MedsModel {
         await run { try await self.reload() }
     }
 
-    private func reload() async throws {
+    /// What a reload reads again.
+    struct Parts: OptionSet {
+        let rawValue: Int
+        /// The medication list (and with it everything planned from it).
+        static let medications = Parts(rawValue: 1)
+        /// The logged doses: today's plan and the history.
+        static let doses = Parts(rawValue: 2)
+        /// The symptoms.
+        static let symptoms = Parts(rawValue: 4)
+        /// Everything.
+        static let all: Parts = [.medications, .doses, .symptoms]
+    }
+
+    /// Reads `parts` again and assigns what changed (an equal value is not assigned, so windows that show it are
+    /// not rendered again for nothing).
+    private func reload(_ parts: Parts = .all) async throws {
         let health = try health()
-        let items = try await health.medications()
+        let items = parts.contains(.medications) ? try await health.medications() : medications
         let now = now()
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = preferences.timeZone
         let start = calendar.startOfDay(for: now)
         let end = calendar.date(byAdding: .day, value: 1, to: start) ?? start.addingTimeInterval(86_400)
         let first = calendar.date(byAdding: .day, value: -(Self.historyDays - 1), to: start) ?? start
-        let logged = try await health.loggedDoses(from: first, to: end)
-        let symptoms = try await health.symptoms(from: first, to: end)
-        medications = items
-        day = now
-        today = TodayPlan(
-            day: now, now: now, timeZone: preferences.timeZone,
-            leadTime: TimeInterval(preferences.reminderLeadMinutes * 60),
-            medications: items.map(\.planEntry), logged: logged)
-        history = History(
-            endingAt: now, dayCount: Self.historyDays, timeZone: preferences.timeZone,
-            medications: items.map(\.planEntry), logged: logged)
-        recentDoses = logged
-        self.symptoms = symptoms
+        let dayChanged = !calendar.isDate(now, inSameDayAs: day)
+        if !parts.isDisjoint(with: [.medications, .doses]) || dayChanged {
+            let logged = try await health.loggedDoses(from: first, to: end)
+            let plan = TodayPlan(
+                day: now, now: now, timeZone: preferences.timeZone,
+                leadTime: TimeInterval(preferences.reminderLeadMinutes * 60),
+                medications: items.map(\.planEntry), logged: logged)
+            let history = History(
+                endingAt: now, dayCount: Self.historyDays, timeZone: preferences.timeZone,
+                medications: items.map(\.planEntry), logged: logged)
+            if items != medications { medications = items }
+            if plan != today { today = plan }
+            if history != self.history { self.history = history }
+            if logged != recentDoses { recentDoses = logged }
+        }
+        if parts.contains(.symptoms) || dayChanged {
+            let symptoms = try await health.symptoms(from: first, to: end)
+            if symptoms != self.symptoms { self.symptoms = symptoms }
+        }
+        if dayChanged { day = now }
         revision += 1
     }
 
@@ -266,7 +288,7 @@ public final class MedsModel {
             try health().answer(
                 dose.medicationID, scheduledDate: dose.scheduledDate, status: status, now: now(),
                 timeZone: preferences.timeZone)
-            try await reload()
+            try await reload(.doses)
         }
     }
 
@@ -275,7 +297,7 @@ public final class MedsModel {
         await run {
             guard let log = dose.log else { throw MedsError("Nothing is logged for this dose.") }
             try await health().undo(log)
-            try await reload()
+            try await reload(.doses)
         }
     }
 
@@ -284,7 +306,7 @@ public final class MedsModel {
         await run {
             let now = now()
             try health().logAsNeeded(medicationID, at: now, now: now)
-            try await reload()
+            try await reload(.doses)
         }
     }
 
@@ -292,7 +314,7 @@ public final class MedsModel {
     public func undo(_ log: LoggedDose) async {
         await run {
             try await health().undo(log)
-            try await reload()
+            try await reload(.doses)
         }
     }
 
@@ -306,7 +328,7 @@ public final class MedsModel {
         await run {
             let now = now()
             try await health().logSymptom(type, severity: severity, at: now, medicationID: medicationID, now: now)
-            try await reload()
+            try await reload(.symptoms)
         }
     }
 
@@ -314,7 +336,7 @@ public final class MedsModel {
     public func deleteSymptom(_ entry: SymptomEntry) async {
         await run {
             try await health().deleteSymptom(entry)
-            try await reload()
+            try await reload(.symptoms)
         }
     }
 
