@@ -15,6 +15,31 @@ func daily(_ hour: Int, _ minute: Int = 0, zone: TimeZone? = nil) throws -> Medi
 }
 
 @Suite struct ScheduleTests {
+    /// A schedule read from a file, a store or a peer is checked as one built in code: each bad field is refused by
+    /// name, and a good one round-trips.
+    @Test func decodingChecksWhatTheInitializerChecks() throws {
+        let good = try MedicationSchedule(
+            frequency: .weekdays([2]), times: [try .init(hour: 8), try .init(hour: 20, minute: 30, quantity: 2)],
+            timeZone: TimeZone(identifier: "Europe/Paris"))
+        let data = try JSONEncoder().encode(good)
+        #expect(try JSONDecoder().decode(MedicationSchedule.self, from: data) == good)
+        let text = String(decoding: data, as: UTF8.self)
+        let hostile = [
+            ("\"hour\":8", "\"hour\":25", "hour 25"), ("\"quantity\":2", "\"quantity\":-2", "quantity -2"),
+            ("Europe\\/Paris", "Mars\\/Olympus", "Mars/Olympus"), ("[2]", "[9]", "[9]"),
+        ]
+        for (from, to, named) in hostile {
+            let bad = text.replacingOccurrences(of: from, with: to)
+            #expect(bad != text, "the test's edit \(from) did not apply to \(text)")
+            do {
+                _ = try JSONDecoder().decode(MedicationSchedule.self, from: Data(bad.utf8))
+                Issue.record("accepted \(bad)")
+            } catch let DecodingError.dataCorrupted(context) {
+                #expect(context.debugDescription.contains(named), "\(context.debugDescription)")
+            }
+        }
+    }
+
     @Test func newYorkSpringForwardKeepsLocalTimeAndMovesSkippedTime() throws {
         let ny = zone("America/New_York")
         let morning = try daily(8).scheduledDoses(from: utc(2026, 3, 7, 0, 0), to: utc(2026, 3, 10, 0, 0), currentTimeZone: ny)

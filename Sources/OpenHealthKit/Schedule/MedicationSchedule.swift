@@ -25,6 +25,19 @@ public struct MedicationSchedule: Codable, Hashable, Sendable {
 
         /// Orders by time of day.
         public static func < (a: DoseTime, b: DoseTime) -> Bool { (a.hour, a.minute) < (b.hour, b.minute) }
+
+        /// Decodes a time, checked as ``init(hour:minute:quantity:)`` checks it: a file or a peer cannot
+        /// hand over an hour of 25 or a negative quantity.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            do {
+                try self.init(
+                    hour: container.decode(Int.self, forKey: .hour), minute: container.decode(Int.self, forKey: .minute),
+                    quantity: container.decode(Double.self, forKey: .quantity))
+            } catch let error as HKError {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.message))
+            }
+        }
     }
 
     /// Which days doses are due.
@@ -66,6 +79,28 @@ public struct MedicationSchedule: Codable, Hashable, Sendable {
         self.frequency = frequency
         self.times = times.sorted()
         self.timeZoneIdentifier = timeZone?.identifier
+    }
+
+    /// Decodes a schedule, checked as ``init(frequency:times:timeZone:)`` checks it (weekdays in 1...7, times for
+    /// a schedule and none as needed, a time zone this machine knows): stored or received data is no more
+    /// trusted than arguments are.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let frequency = try container.decode(Frequency.self, forKey: .frequency)
+        let times = try container.decode([DoseTime].self, forKey: .times)
+        var zone: TimeZone?
+        if let identifier = try container.decodeIfPresent(String.self, forKey: .timeZoneIdentifier) {
+            guard let known = TimeZone(identifier: identifier) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .timeZoneIdentifier, in: container, debugDescription: "unknown time zone \(identifier)")
+            }
+            zone = known
+        }
+        do {
+            try self.init(frequency: frequency, times: times, timeZone: zone)
+        } catch let error as HKError {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.message))
+        }
     }
 
     /// Whether reminders are set (anything but as needed).
