@@ -296,7 +296,7 @@ let package = Package(
         .target(
             name: "MedsKit", dependencies: ["OpenCoreData", "OpenHealthKit"],
             resources: [.copy("Store/Models/MedsV1.xcdatamodel"), .copy("Store/Models/MedsV2.xcdatamodel")]),
-        .target(name: "MedsUI", dependencies: ["MedsKit", "SwiftUIWeb", "Charts"]),
+        .target(name: "MedsUI", dependencies: ["MedsKit", "SwiftUIWeb", "Charts", "UniformTypeIdentifiers"]),
         .executableTarget(name: "Meds", dependencies: ["MedsKit", "MedsUI", "SwiftUIWeb"]),
         .testTarget(
             name: "MedsTests", dependencies: ["MedsKit", "Meds", "MedsProbe", "SwiftUIWebDriver", "TestSupport"]),

@@ -39,6 +39,9 @@ struct MedsApp: App {
         WindowGroup("Medication", id: "medication", for: String.self) { id in
             MedicationWindow(medicationID: id.wrappedValue).environment(model)
         }
+        DocumentGroup(newDocument: PlanDocument()) { file in
+            PlanView(document: file.$document).environment(model)
+        }
         Settings {
             SettingsView().environment(model)
         }

@@ -23,6 +23,7 @@ public struct MainView: View {
                 .padding(8)
                 .background(Color.red.opacity(0.15))
             }
+            ReminderBanner()
             TabView(selection: $tab) {
                 Tab("Today", systemImage: "sun.max", value: "today") { TodayView() }
                 Tab("Medications", systemImage: "list.bullet", value: "medications") { MedicationListView() }
@@ -85,6 +86,32 @@ struct ProfileBar: View {
                 newName = ""
                 adding = false
             }
+        }
+    }
+}
+
+/// The doses due now, at the top of every window, with Taken and Snooze: the in-page reminder.
+struct ReminderBanner: View {
+    @Environment(MedsModel.self) private var model
+
+    var body: some View {
+        let due = model.today.reminders
+        if !due.isEmpty {
+            VStack(alignment: .leading, spacing: 6) {
+                Text(due.count == 1 ? "A dose is due" : "\(due.count) doses are due").font(.headline)
+                ForEach(due) { dose in
+                    HStack(spacing: 8) {
+                        Text("\(clock(dose.scheduledDate, model)) \(dose.name)")
+                        Button("Taken") { Task { await model.answer(dose, .taken) } }
+                            .accessibilityLabel("Reminder: mark \(dose.name) taken")
+                        Button("Snooze") { Task { await model.answer(dose, .snoozed) } }
+                            .accessibilityLabel("Reminder: snooze \(dose.name) for 10 minutes")
+                    }
+                }
+            }
+            .padding(8)
+            .background(Color.orange.opacity(0.15))
+            .accessibilityLabel("Reminders")
         }
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import OpenHealthKit
 
 /// Builds a UTC instant.
@@ -42,73 +43,91 @@ func daily(_ hour: Int, _ minute: Int = 0, zone: TimeZone? = nil) throws -> Medi
 
     @Test func newYorkSpringForwardKeepsLocalTimeAndMovesSkippedTime() throws {
         let ny = zone("America/New_York")
-        let morning = try daily(8).scheduledDoses(from: utc(2026, 3, 7, 0, 0), to: utc(2026, 3, 10, 0, 0), currentTimeZone: ny)
+        let morning = try daily(8).scheduledDoses(
+            from: utc(2026, 3, 7, 0, 0), to: utc(2026, 3, 10, 0, 0), currentTimeZone: ny)
         #expect(morning.map(\.date) == [utc(2026, 3, 7, 13, 0), utc(2026, 3, 8, 12, 0), utc(2026, 3, 9, 12, 0)])
         // 02:30 does not exist on March 8: due when the clocks jump, 03:00 EDT = 07:00 UTC.
-        let skipped = try daily(2, 30).scheduledDoses(from: utc(2026, 3, 8, 5, 0), to: utc(2026, 3, 9, 5, 0), currentTimeZone: ny)
+        let skipped = try daily(2, 30).scheduledDoses(
+            from: utc(2026, 3, 8, 5, 0), to: utc(2026, 3, 9, 5, 0), currentTimeZone: ny)
         #expect(skipped.map(\.date) == [utc(2026, 3, 8, 7, 0)])
         #expect(skipped.first?.day == DateComponents(year: 2026, month: 3, day: 8))
     }
 
     @Test func newYorkFallBackSchedulesRepeatedTimeOnce() throws {
         let ny = zone("America/New_York")
-        let doses = try daily(1, 30).scheduledDoses(from: utc(2026, 11, 1, 4, 0), to: utc(2026, 11, 2, 4, 0), currentTimeZone: ny)
-        #expect(doses.map(\.date) == [utc(2026, 11, 1, 5, 30)]) // the first 01:30, EDT
-        let evening = try daily(20).scheduledDoses(from: utc(2026, 10, 31, 4, 0), to: utc(2026, 11, 2, 5, 0), currentTimeZone: ny)
+        let doses = try daily(1, 30).scheduledDoses(
+            from: utc(2026, 11, 1, 4, 0), to: utc(2026, 11, 2, 4, 0), currentTimeZone: ny)
+        #expect(doses.map(\.date) == [utc(2026, 11, 1, 5, 30)])  // the first 01:30, EDT
+        let evening = try daily(20).scheduledDoses(
+            from: utc(2026, 10, 31, 4, 0), to: utc(2026, 11, 2, 5, 0), currentTimeZone: ny)
         #expect(evening.map(\.date) == [utc(2026, 11, 1, 0, 0), utc(2026, 11, 2, 1, 0)])
     }
 
     @Test func berlinTransitions() throws {
         let berlin = zone("Europe/Berlin")
-        let spring = try daily(2, 30).scheduledDoses(from: utc(2026, 3, 28, 23, 0), to: utc(2026, 3, 29, 22, 0), currentTimeZone: berlin)
-        #expect(spring.map(\.date) == [utc(2026, 3, 29, 1, 0)]) // 03:00 CEST
-        let autumn = try daily(2, 30).scheduledDoses(from: utc(2026, 10, 24, 22, 0), to: utc(2026, 10, 25, 23, 0), currentTimeZone: berlin)
-        #expect(autumn.map(\.date) == [utc(2026, 10, 25, 0, 30)]) // first 02:30, CEST
-        let morning = try daily(8).scheduledDoses(from: utc(2026, 10, 24, 0, 0), to: utc(2026, 10, 27, 0, 0), currentTimeZone: berlin)
+        let spring = try daily(2, 30).scheduledDoses(
+            from: utc(2026, 3, 28, 23, 0), to: utc(2026, 3, 29, 22, 0), currentTimeZone: berlin)
+        #expect(spring.map(\.date) == [utc(2026, 3, 29, 1, 0)])  // 03:00 CEST
+        let autumn = try daily(2, 30).scheduledDoses(
+            from: utc(2026, 10, 24, 22, 0), to: utc(2026, 10, 25, 23, 0), currentTimeZone: berlin)
+        #expect(autumn.map(\.date) == [utc(2026, 10, 25, 0, 30)])  // first 02:30, CEST
+        let morning = try daily(8).scheduledDoses(
+            from: utc(2026, 10, 24, 0, 0), to: utc(2026, 10, 27, 0, 0), currentTimeZone: berlin)
         #expect(morning.map(\.date) == [utc(2026, 10, 24, 6, 0), utc(2026, 10, 25, 7, 0), utc(2026, 10, 26, 7, 0)])
     }
 
     @Test func halfHourAndQuarterHourOffsets() throws {
         // Adelaide (+09:30, +10:30 in summer) starts DST on 2026-10-04.
         let adelaide = zone("Australia/Adelaide")
-        let doses = try daily(8).scheduledDoses(from: utc(2026, 10, 2, 12, 0), to: utc(2026, 10, 5, 12, 0), currentTimeZone: adelaide)
+        let doses = try daily(8).scheduledDoses(
+            from: utc(2026, 10, 2, 12, 0), to: utc(2026, 10, 5, 12, 0), currentTimeZone: adelaide)
         // 08:00 ACST on Oct 3 = 22:30 UTC Oct 2; 08:00 ACDT on Oct 4 and 5 = 21:30 UTC the day before.
         #expect(doses.map(\.date) == [utc(2026, 10, 2, 22, 30), utc(2026, 10, 3, 21, 30), utc(2026, 10, 4, 21, 30)])
-        let kathmandu = try daily(8).scheduledDoses(from: utc(2026, 1, 1, 0, 0), to: utc(2026, 1, 2, 0, 0), currentTimeZone: zone("Asia/Kathmandu"))
+        let kathmandu = try daily(8).scheduledDoses(
+            from: utc(2026, 1, 1, 0, 0), to: utc(2026, 1, 2, 0, 0), currentTimeZone: zone("Asia/Kathmandu"))
         #expect(kathmandu.map(\.date) == [utc(2026, 1, 1, 2, 15)])
     }
 
     @Test func floatingTimesFollowTheTravellerFixedTimesDoNot() throws {
         let floating = try daily(8)
-        let inBerlin = floating.scheduledDoses(from: utc(2026, 6, 1, 0, 0), to: utc(2026, 6, 2, 0, 0), currentTimeZone: zone("Europe/Berlin"))
-        let inNewYork = floating.scheduledDoses(from: utc(2026, 6, 1, 0, 0), to: utc(2026, 6, 2, 0, 0), currentTimeZone: zone("America/New_York"))
+        let inBerlin = floating.scheduledDoses(
+            from: utc(2026, 6, 1, 0, 0), to: utc(2026, 6, 2, 0, 0), currentTimeZone: zone("Europe/Berlin"))
+        let inNewYork = floating.scheduledDoses(
+            from: utc(2026, 6, 1, 0, 0), to: utc(2026, 6, 2, 0, 0), currentTimeZone: zone("America/New_York"))
         #expect(inBerlin.map(\.date) == [utc(2026, 6, 1, 6, 0)])
         #expect(inNewYork.map(\.date) == [utc(2026, 6, 1, 12, 0)])
         let fixed = try daily(8, zone: zone("America/New_York"))
-        let fixedFromBerlin = fixed.scheduledDoses(from: utc(2026, 6, 1, 0, 0), to: utc(2026, 6, 2, 0, 0), currentTimeZone: zone("Europe/Berlin"))
+        let fixedFromBerlin = fixed.scheduledDoses(
+            from: utc(2026, 6, 1, 0, 0), to: utc(2026, 6, 2, 0, 0), currentTimeZone: zone("Europe/Berlin"))
         #expect(fixedFromBerlin.map(\.date) == [utc(2026, 6, 1, 12, 0)])
     }
 
     @Test func doseLoggedAfterMidnightBelongsToItsScheduledDay() throws {
         let ny = zone("America/New_York")
         let schedule = try daily(22)
-        let logged = utc(2026, 5, 13, 4, 30) // 00:30 EDT on May 13
+        let logged = utc(2026, 5, 13, 4, 30)  // 00:30 EDT on May 13
         let dose = try #require(schedule.scheduledDose(forLogAt: logged, currentTimeZone: ny))
-        #expect(dose.date == utc(2026, 5, 13, 2, 0)) // 22:00 EDT on May 12
+        #expect(dose.date == utc(2026, 5, 13, 2, 0))  // 22:00 EDT on May 12
         #expect(dose.day == DateComponents(year: 2026, month: 5, day: 12))
-        #expect(schedule.day(ofScheduledDate: dose.date, currentTimeZone: ny) == DateComponents(year: 2026, month: 5, day: 12))
+        #expect(
+            schedule.day(ofScheduledDate: dose.date, currentTimeZone: ny)
+                == DateComponents(year: 2026, month: 5, day: 12))
     }
 
     @Test func weekdaysEveryNDaysAndAsNeeded() throws {
         let utcZone = zone("UTC")
         // 2026-06-01 is a Monday; Monday = 2, Wednesday = 4, Friday = 6.
-        let mwf = try MedicationSchedule(frequency: .weekdays([2, 4, 6]), times: [.init(hour: 9), .init(hour: 21, quantity: 2)])
+        let mwf = try MedicationSchedule(
+            frequency: .weekdays([2, 4, 6]), times: [.init(hour: 9), .init(hour: 21, quantity: 2)])
         let week = mwf.scheduledDoses(from: utc(2026, 6, 1, 0, 0), to: utc(2026, 6, 8, 0, 0), currentTimeZone: utcZone)
         #expect(week.count == 6)
         #expect(week.map(\.quantity) == [1, 2, 1, 2, 1, 2])
         #expect(week.map { $0.day.day! } == [1, 1, 3, 3, 5, 5])
-        let every3 = try MedicationSchedule(frequency: .everyNDays(interval: 3, startYear: 2026, startMonth: 6, startDay: 2), times: [.init(hour: 7)])
-        let days = every3.scheduledDoses(from: utc(2026, 6, 1, 0, 0), to: utc(2026, 6, 12, 0, 0), currentTimeZone: utcZone).map { $0.day.day! }
+        let every3 = try MedicationSchedule(
+            frequency: .everyNDays(interval: 3, startYear: 2026, startMonth: 6, startDay: 2), times: [.init(hour: 7)])
+        let days = every3.scheduledDoses(
+            from: utc(2026, 6, 1, 0, 0), to: utc(2026, 6, 12, 0, 0), currentTimeZone: utcZone
+        ).map { $0.day.day! }
         #expect(days == [2, 5, 8, 11])
         let asNeeded = try MedicationSchedule(frequency: .asNeeded, times: [])
         #expect(!asNeeded.hasSchedule)
@@ -119,13 +138,18 @@ func daily(_ hour: Int, _ minute: Int = 0, zone: TimeZone? = nil) throws -> Medi
         #expect(throws: HKError.self) { try MedicationSchedule.DoseTime(hour: 24) }
         #expect(throws: HKError.self) { try MedicationSchedule.DoseTime(hour: 8, minute: 60) }
         #expect(throws: HKError.self) { try MedicationSchedule(frequency: .weekdays([0]), times: [.init(hour: 8)]) }
-        #expect(throws: HKError.self) { try MedicationSchedule(frequency: .everyNDays(interval: 0, startYear: 2026, startMonth: 1, startDay: 1), times: [.init(hour: 8)]) }
+        #expect(throws: HKError.self) {
+            try MedicationSchedule(
+                frequency: .everyNDays(interval: 0, startYear: 2026, startMonth: 1, startDay: 1),
+                times: [.init(hour: 8)])
+        }
         #expect(throws: HKError.self) { try MedicationSchedule(frequency: .asNeeded, times: [.init(hour: 8)]) }
     }
 
     @Test func scheduleRoundTripsThroughCodable() throws {
-        let schedule = try MedicationSchedule(frequency: .everyNDays(interval: 2, startYear: 2026, startMonth: 1, startDay: 1),
-                                              times: [.init(hour: 8, minute: 15, quantity: 0.5)], timeZone: zone("Europe/Berlin"))
+        let schedule = try MedicationSchedule(
+            frequency: .everyNDays(interval: 2, startYear: 2026, startMonth: 1, startDay: 1),
+            times: [.init(hour: 8, minute: 15, quantity: 0.5)], timeZone: zone("Europe/Berlin"))
         let decoded = try JSONDecoder().decode(MedicationSchedule.self, from: JSONEncoder().encode(schedule))
         #expect(decoded == schedule)
     }

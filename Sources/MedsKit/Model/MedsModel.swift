@@ -318,6 +318,25 @@ public final class MedsModel {
         }
     }
 
+    // MARK: Plans
+
+    /// The plan of the profile's active medications.
+    public func currentPlan() -> MedicationPlan {
+        MedicationPlan(title: "\(profile.name)'s medications", items: medications)
+    }
+
+    /// Adds a plan's medications that the profile shown does not have; returns how many were added (nil: failed,
+    /// see ``message``).
+    @discardableResult
+    public func importPlan(_ plan: MedicationPlan) async -> Int? {
+        var added: Int?
+        await run {
+            added = try await health().importPlan(plan)
+            try await reload()
+        }
+        return added
+    }
+
     // MARK: Symptoms
 
     /// Logs a symptom now, against a medication if one is given.

@@ -15,9 +15,15 @@ public struct MedicationSchedule: Codable, Hashable, Sendable {
 
         /// Creates a time of day; throws `HKError.invalidArgument` naming a bad field.
         public init(hour: Int, minute: Int = 0, quantity: Double = 1) throws {
-            guard (0...23).contains(hour) else { throw HKError(.errorInvalidArgument, "DoseTime hour \(hour) is not in 0...23") }
-            guard (0...59).contains(minute) else { throw HKError(.errorInvalidArgument, "DoseTime minute \(minute) is not in 0...59") }
-            guard quantity > 0, quantity.isFinite else { throw HKError(.errorInvalidArgument, "DoseTime quantity \(quantity) must be positive") }
+            guard (0...23).contains(hour) else {
+                throw HKError(.errorInvalidArgument, "DoseTime hour \(hour) is not in 0...23")
+            }
+            guard (0...59).contains(minute) else {
+                throw HKError(.errorInvalidArgument, "DoseTime minute \(minute) is not in 0...59")
+            }
+            guard quantity > 0, quantity.isFinite else {
+                throw HKError(.errorInvalidArgument, "DoseTime quantity \(quantity) must be positive")
+            }
             self.hour = hour
             self.minute = minute
             self.quantity = quantity
@@ -32,10 +38,12 @@ public struct MedicationSchedule: Codable, Hashable, Sendable {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             do {
                 try self.init(
-                    hour: container.decode(Int.self, forKey: .hour), minute: container.decode(Int.self, forKey: .minute),
+                    hour: container.decode(Int.self, forKey: .hour),
+                    minute: container.decode(Int.self, forKey: .minute),
                     quantity: container.decode(Double.self, forKey: .quantity))
             } catch let error as HKError {
-                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.message))
+                throw DecodingError.dataCorrupted(
+                    .init(codingPath: decoder.codingPath, debugDescription: error.message))
             }
         }
     }
@@ -65,14 +73,23 @@ public struct MedicationSchedule: Codable, Hashable, Sendable {
             guard !days.isEmpty, days.allSatisfy({ (1...7).contains($0) }) else {
                 throw HKError(.errorInvalidArgument, "weekdays \(days.sorted()) must be a non-empty set of 1...7")
             }
-            guard !times.isEmpty else { throw HKError(.errorInvalidArgument, "a weekday schedule needs at least one time") }
+            guard !times.isEmpty else {
+                throw HKError(.errorInvalidArgument, "a weekday schedule needs at least one time")
+            }
         case .everyNDays(let interval, let y, let m, let d):
-            guard interval >= 1 else { throw HKError(.errorInvalidArgument, "everyNDays interval \(interval) must be at least 1") }
-            var c = DateComponents(); c.year = y; c.month = m; c.day = d
+            guard interval >= 1 else {
+                throw HKError(.errorInvalidArgument, "everyNDays interval \(interval) must be at least 1")
+            }
+            var c = DateComponents()
+            c.year = y
+            c.month = m
+            c.day = d
             guard c.isValidDate(in: Calendar(identifier: .gregorian)) else {
                 throw HKError(.errorInvalidArgument, "everyNDays start \(y)-\(m)-\(d) is not a valid date")
             }
-            guard !times.isEmpty else { throw HKError(.errorInvalidArgument, "an every-N-days schedule needs at least one time") }
+            guard !times.isEmpty else {
+                throw HKError(.errorInvalidArgument, "an every-N-days schedule needs at least one time")
+            }
         case .asNeeded:
             guard times.isEmpty else { throw HKError(.errorInvalidArgument, "an as-needed schedule has no times") }
         }
@@ -158,7 +175,8 @@ public struct MedicationSchedule: Codable, Hashable, Sendable {
 
     /// The doses due in [start, end), in order. `currentTimeZone` is the person's zone for floating
     /// schedules; pass the zone they were in for past days to follow a trip.
-    public func scheduledDoses(from start: Date, to end: Date, currentTimeZone: TimeZone = .current) -> [ScheduledDose] {
+    public func scheduledDoses(from start: Date, to end: Date, currentTimeZone: TimeZone = .current) -> [ScheduledDose]
+    {
         guard hasSchedule, start < end else { return [] }
         let calendar = calendar(in: currentTimeZone)
         var day = calendar.startOfDay(for: start)
@@ -168,7 +186,9 @@ public struct MedicationSchedule: Codable, Hashable, Sendable {
                 let ymd = calendar.dateComponents([.year, .month, .day], from: day)
                 for time in times {
                     let date = Self.moment(of: time, onDayStarting: day, calendar: calendar)
-                    if date >= start && date < end { doses.append(ScheduledDose(date: date, quantity: time.quantity, day: ymd)) }
+                    if date >= start && date < end {
+                        doses.append(ScheduledDose(date: date, quantity: time.quantity, day: ymd))
+                    }
                 }
             }
             guard let next = calendar.date(byAdding: .day, value: 1, to: day) else { break }
@@ -180,10 +200,13 @@ public struct MedicationSchedule: Codable, Hashable, Sendable {
     /// The scheduled dose a log belongs to: the latest dose due at or before `loggedAt` within
     /// `window` (so a 22:00 dose logged at 00:30 belongs to the day before), else the next one due
     /// within `window` (an early dose). nil when nothing is due near it.
-    public func scheduledDose(forLogAt loggedAt: Date, window: TimeInterval = 12 * 3600,
-                              currentTimeZone: TimeZone = .current) -> ScheduledDose? {
-        let doses = scheduledDoses(from: loggedAt.addingTimeInterval(-window), to: loggedAt.addingTimeInterval(window + 1),
-                                   currentTimeZone: currentTimeZone)
+    public func scheduledDose(
+        forLogAt loggedAt: Date, window: TimeInterval = 12 * 3600,
+        currentTimeZone: TimeZone = .current
+    ) -> ScheduledDose? {
+        let doses = scheduledDoses(
+            from: loggedAt.addingTimeInterval(-window), to: loggedAt.addingTimeInterval(window + 1),
+            currentTimeZone: currentTimeZone)
         if let before = doses.last(where: { $0.date <= loggedAt }) { return before }
         return doses.first
     }
