@@ -13,7 +13,11 @@ struct MedsApp: App {
     init() {
         let folder = Self.dataDirectory()
         do {
-            _model = State(initialValue: try MedsModel(dataDirectory: folder))
+            let model = try MedsModel(dataDirectory: folder)
+            _model = State(initialValue: model)
+            // Load now, while the server starts, so the first window opened shows the data (a window opened before
+            // this finishes shows it as soon as it has, over its socket).
+            Task { await model.refresh() }
         } catch {
             FileHandle.standardError.write(
                 Data("Meds: cannot open its data in \(folder.path): \(error.localizedDescription)\n".utf8))
