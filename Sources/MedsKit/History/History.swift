@@ -51,39 +51,61 @@ public struct History: Hashable, Sendable {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let today = calendar.startOfDay(for: now)
-        // Each day's logs: scheduled ones by their scheduled date's day, as-needed ones by when they were taken.
-        var byDay: [Date: [LoggedDose]] = [:]
+        let first = calendar.date(byAdding: .day, value: -max(dayCount - 1, 0), to: today) ?? today
+        let end = calendar.date(byAdding: .day, value: 1, to: today) ?? today.addingTimeInterval(86_400)
+        // Scheduled logs by dose, as-needed logs by day (the same keys Today uses).
+        var byDose: [TodayPlan.DoseKey: [LoggedDose]] = [:]
+        var asNeededByDay: [Date: [String: Int]] = [:]
         for log in logged {
-            byDay[calendar.startOfDay(for: log.scheduledDate ?? log.date), default: []].append(log)
+            if let scheduled = log.scheduledDate {
+                byDose[TodayPlan.DoseKey(medicationID: log.medicationID, scheduledDate: scheduled), default: []]
+                    .append(log)
+            } else if log.status == .taken {
+                asNeededByDay[calendar.startOfDay(for: log.date), default: [:]][log.medicationID, default: 0] += 1
+            }
+        }
+        // Each schedule expanded once over the whole span (not day by day), its doses grouped by day.
+        struct Count {
+            var scheduled = 0
+            var taken = 0
+            var skipped = 0
+        }
+        var perDay: [Date: [String: Count]] = [:]
+        var names: [String: String] = [:]
+        for medication in medications where !medication.isArchived {
+            names[medication.id] = medication.name
+            guard let schedule = medication.schedule, schedule.hasSchedule else { continue }
+            for due in schedule.scheduledDoses(from: first, to: end, currentTimeZone: timeZone) {
+                let logs = byDose[TodayPlan.DoseKey(medicationID: medication.id, scheduledDate: due.date)] ?? []
+                let (state, _) = TodayPlan.state(of: due.date, logs: logs, now: now, leadTime: 0)
+                let day = calendar.startOfDay(for: due.date)
+                var count = perDay[day, default: [:]][medication.id, default: Count()]
+                if state != .upcoming && due.date <= now { count.scheduled += 1 }
+                if case .taken = state { count.taken += 1 }
+                if case .skipped = state { count.skipped += 1 }
+                perDay[day, default: [:]][medication.id] = count
+            }
         }
         var days: [DayCount] = []
         var weeks: [Week] = []
         var weekScheduled = 0
         var weekTaken = 0
         var weekStart: Date?
-        for offset in stride(from: dayCount - 1, through: 0, by: -1) {
-            guard let day = calendar.date(byAdding: .day, value: -offset, to: today) else { continue }
-            let plan = TodayPlan(
-                day: day, now: now, timeZone: timeZone, medications: medications, logged: byDay[day] ?? [])
-            var perMedication: [String: (name: String, scheduled: Int, taken: Int, skipped: Int)] = [:]
-            for dose in plan.doses {
-                var entry = perMedication[dose.medicationID] ?? (dose.name, 0, 0, 0)
-                if dose.state != .upcoming && dose.scheduledDate <= now { entry.scheduled += 1 }
-                if case .taken = dose.state { entry.taken += 1 }
-                if case .skipped = dose.state { entry.skipped += 1 }
-                perMedication[dose.medicationID] = entry
+        var day = first
+        var offset = max(dayCount - 1, 0)
+        while day < end {
+            var counts = perDay[day] ?? [:]
+            for (id, taken) in asNeededByDay[day] ?? [:] where names[id] != nil && counts[id] == nil {
+                counts[id] = Count(scheduled: 0, taken: taken, skipped: 0)
             }
-            for item in plan.asNeeded where !item.taken.isEmpty {
-                perMedication[item.medicationID] = (item.name, 0, item.taken.count, 0)
-            }
-            for (id, entry) in perMedication.sorted(by: { $0.value.name < $1.value.name }) {
+            for (id, count) in counts.sorted(by: { (names[$0.key] ?? "", $0.key) < (names[$1.key] ?? "", $1.key) }) {
                 days.append(
                     DayCount(
-                        day: day, medicationID: id, name: entry.name, scheduled: entry.scheduled, taken: entry.taken,
-                        skipped: entry.skipped))
-                if entry.scheduled > 0 {
-                    weekScheduled += entry.scheduled
-                    weekTaken += min(entry.taken, entry.scheduled)
+                        day: day, medicationID: id, name: names[id] ?? id, scheduled: count.scheduled,
+                        taken: count.taken, skipped: count.skipped))
+                if count.scheduled > 0 {
+                    weekScheduled += count.scheduled
+                    weekTaken += min(count.taken, count.scheduled)
                 }
             }
             if weekStart == nil { weekStart = day }
@@ -93,10 +115,12 @@ public struct History: Hashable, Sendable {
                 weekScheduled = 0
                 weekTaken = 0
             }
+            offset -= 1
+            guard let next = calendar.date(byAdding: .day, value: 1, to: day) else { break }
+            day = next
         }
         self.days = days
         self.weeks = weeks
-        let first = calendar.date(byAdding: .day, value: -max(dayCount - 1, 0), to: today) ?? today
-        span = first...(calendar.date(byAdding: .day, value: 1, to: today) ?? today)
+        span = first...end
     }
 }
