@@ -53,6 +53,24 @@ public struct History: Hashable, Sendable {
         let today = calendar.startOfDay(for: now)
         let first = calendar.date(byAdding: .day, value: -max(dayCount - 1, 0), to: today) ?? today
         let end = calendar.date(byAdding: .day, value: 1, to: today) ?? today.addingTimeInterval(86_400)
+        // The days' starts, to find a moment's day by binary search (`Calendar.startOfDay` costs far more, and a
+        // year has thousands of doses).
+        var starts: [Date] = []
+        var cursor = first
+        while cursor < end {
+            starts.append(cursor)
+            guard let next = calendar.date(byAdding: .day, value: 1, to: cursor) else { break }
+            cursor = next
+        }
+        func dayStart(_ date: Date) -> Date {
+            var low = 0
+            var high = starts.count
+            while low < high {
+                let middle = (low + high) / 2
+                if starts[middle] <= date { low = middle + 1 } else { high = middle }
+            }
+            return low == 0 ? calendar.startOfDay(for: date) : starts[low - 1]
+        }
         // Scheduled logs by dose, as-needed logs by day (the same keys Today uses).
         var byDose: [TodayPlan.DoseKey: [LoggedDose]] = [:]
         var asNeededByDay: [Date: [String: Int]] = [:]
@@ -60,8 +78,8 @@ public struct History: Hashable, Sendable {
             if let scheduled = log.scheduledDate {
                 byDose[TodayPlan.DoseKey(medicationID: log.medicationID, scheduledDate: scheduled), default: []]
                     .append(log)
-            } else if log.status == .taken {
-                asNeededByDay[calendar.startOfDay(for: log.date), default: [:]][log.medicationID, default: 0] += 1
+            } else if log.status == .taken, log.date >= first, log.date < end {
+                asNeededByDay[dayStart(log.date), default: [:]][log.medicationID, default: 0] += 1
             }
         }
         // Each schedule expanded once over the whole span (not day by day), its doses grouped by day.
@@ -78,7 +96,7 @@ public struct History: Hashable, Sendable {
             for due in schedule.scheduledDoses(from: first, to: end, currentTimeZone: timeZone) {
                 let logs = byDose[TodayPlan.DoseKey(medicationID: medication.id, scheduledDate: due.date)] ?? []
                 let (state, _) = TodayPlan.state(of: due.date, logs: logs, now: now, leadTime: 0)
-                let day = calendar.startOfDay(for: due.date)
+                let day = dayStart(due.date)
                 var count = perDay[day, default: [:]][medication.id, default: Count()]
                 if state != .upcoming && due.date <= now { count.scheduled += 1 }
                 if case .taken = state { count.taken += 1 }
@@ -91,9 +109,8 @@ public struct History: Hashable, Sendable {
         var weekScheduled = 0
         var weekTaken = 0
         var weekStart: Date?
-        var day = first
-        var offset = max(dayCount - 1, 0)
-        while day < end {
+        var offset = starts.count - 1
+        for day in starts {
             var counts = perDay[day] ?? [:]
             for (id, taken) in asNeededByDay[day] ?? [:] where names[id] != nil && counts[id] == nil {
                 counts[id] = Count(scheduled: 0, taken: taken, skipped: 0)
@@ -116,8 +133,6 @@ public struct History: Hashable, Sendable {
                 weekTaken = 0
             }
             offset -= 1
-            guard let next = calendar.date(byAdding: .day, value: 1, to: day) else { break }
-            day = next
         }
         self.days = days
         self.weeks = weeks
