@@ -16,6 +16,36 @@ func daily(_ hour: Int, _ minute: Int = 0, zone: TimeZone? = nil) throws -> Medi
 }
 
 @Suite struct ScheduleTests {
+    /// Most days take the quick path (a time of day is minutes after midnight); every day of a year in zones with
+    /// and without daylight saving (a 30-minute change, a +5:45 offset, a change at midnight) gives the moment the
+    /// careful minute-by-minute search gives.
+    @Test func theQuickPathAgreesWithTheCarefulOneEveryDayOfAYear() throws {
+        let zones = [
+            "America/New_York", "Europe/Berlin", "Australia/Sydney", "Australia/Lord_Howe", "Asia/Kathmandu",
+            "America/Santiago", "America/Havana", "UTC",
+        ]
+        let times = try [(0, 0), (0, 30), (1, 30), (2, 30), (3, 0), (12, 0), (23, 59)].map {
+            try MedicationSchedule.DoseTime(hour: $0.0, minute: $0.1)
+        }
+        for name in zones {
+            let zone = try #require(TimeZone(identifier: name))
+            let schedule = try MedicationSchedule(frequency: .weekdays(Set(1...7)), times: times, timeZone: zone)
+            let calendar = schedule.calendar(in: zone)
+            let start = utc(2026, 1, 1, 12, 0)
+            let doses = schedule.scheduledDoses(from: start, to: start.addingTimeInterval(366 * 86_400))
+            var careful: [Date] = []
+            var day = calendar.startOfDay(for: start)
+            while careful.count < doses.count + times.count {
+                for time in times {
+                    careful.append(MedicationSchedule.moment(of: time, onDayStarting: day, calendar: calendar))
+                }
+                day = calendar.startOfDay(for: calendar.date(byAdding: .day, value: 1, to: day)!)
+            }
+            careful = careful.filter { $0 >= start }
+            #expect(doses.map(\.date) == Array(careful.prefix(doses.count)), "\(name)")
+        }
+    }
+
     /// A schedule read from a file, a store or a peer is checked as one built in code: each bad field is refused by
     /// name, and a good one round-trips.
     @Test func decodingChecksWhatTheInitializerChecks() throws {

@@ -182,17 +182,26 @@ public struct MedicationSchedule: Codable, Hashable, Sendable {
         var day = calendar.startOfDay(for: start)
         var doses: [ScheduledDose] = []
         while day < end {
+            guard let next = calendar.date(byAdding: .day, value: 1, to: day).map(calendar.startOfDay) else { break }
             if isDue(on: day, calendar: calendar) {
-                let ymd = calendar.dateComponents([.year, .month, .day], from: day)
+                let clock = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: day)
+                // A day that starts at midnight and keeps its offset until the next (most days): a time of day is
+                // that many minutes after the day's start. Only days the clocks change take the careful path.
+                let steady =
+                    clock.hour == 0 && clock.minute == 0
+                    && (calendar.timeZone.nextDaylightSavingTimeTransition(after: day).map { $0 >= next } ?? true)
+                let ymd = DateComponents(year: clock.year, month: clock.month, day: clock.day)
                 for time in times {
-                    let date = Self.moment(of: time, onDayStarting: day, calendar: calendar)
+                    let date =
+                        steady
+                        ? day.addingTimeInterval(TimeInterval(time.hour * 3600 + time.minute * 60))
+                        : Self.moment(of: time, onDayStarting: day, calendar: calendar)
                     if date >= start && date < end {
                         doses.append(ScheduledDose(date: date, quantity: time.quantity, day: ymd))
                     }
                 }
             }
-            guard let next = calendar.date(byAdding: .day, value: 1, to: day) else { break }
-            day = calendar.startOfDay(for: next)
+            day = next
         }
         return doses
     }
