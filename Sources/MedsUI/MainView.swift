@@ -30,6 +30,7 @@ public struct MainView: View {
                 Tab("Add", systemImage: "plus", value: "add") { AddMedicationView(done: { tab = "today" }) }
                 Tab("Symptoms", systemImage: "heart", value: "symptoms") { SymptomsView() }
                 Tab("Charts", systemImage: "calendar", value: "charts") { ChartsView() }
+                Tab("Export", systemImage: "square.and.arrow.up", value: "export") { ExportView() }
             }
         }
         .padding()

@@ -318,6 +318,35 @@ public final class MedsModel {
         }
     }
 
+    // MARK: Export
+
+    /// What a doctor is given: the profile's medication list and dose history as CSV, or both as a FHIR R4 Bundle.
+    public enum ExportKind: String, CaseIterable, Sendable {
+        /// The medication list, as CSV.
+        case medicationsCSV
+        /// Every dose logged, as CSV.
+        case dosesCSV
+        /// Medications and doses as a FHIR R4 Bundle (JSON).
+        case fhir
+    }
+
+    /// The export's bytes and the file name it is offered under (nil: failed, see ``message``).
+    public func export(_ kind: ExportKind) async -> (data: Data, filename: String)? {
+        var result: (Data, String)?
+        await run {
+            let record = try await HealthRecordExport.read(from: health().editor.store)
+            let name = profile.name.replacingOccurrences(of: "/", with: "-")
+            switch kind {
+            case .medicationsCSV: result = (Data(record.medicationsCSV().utf8), "\(name) medications.csv")
+            case .dosesCSV:
+                result = (Data(record.doseEventsCSV(timeZone: preferences.timeZone).utf8), "\(name) doses.csv")
+            case .fhir:
+                result = (try record.fhirBundle(patientName: profile.name, generatedAt: now()), "\(name) FHIR.json")
+            }
+        }
+        return result
+    }
+
     // MARK: Plans
 
     /// The plan of the profile's active medications.

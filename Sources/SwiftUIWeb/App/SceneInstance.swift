@@ -33,6 +33,9 @@ public final class SceneInstance {
     var lastSeen = Date()
     /// Patches produced outside a render (window opening), sent with the next flush.
     var pending: [Patch] = []
+    /// Files a `fileExporter` made, waiting for the page to fetch them (`/_swiftuiweb/export`), by id; at most
+    /// ``FileExport/maximumWaiting`` per window, the oldest dropped first.
+    var exports: [FileExport] = []
     // Life-cycle state from the previous pass.
     var appeared: [String: () -> Void] = [:]
     var disappearing: [String: () -> Void] = [:]

@@ -64,6 +64,7 @@ enum ClientAssets {
          if(q.op==='open'){window.open(q.url,q.name||'_blank');return;}
          if(q.op==='navigate'){location.assign(q.url);return;}
          if(q.op==='close'){window.close();return;}
+         if(q.op==='download'){var d=document.createElement('a');d.href=q.url;d.download='';document.body.appendChild(d);d.click();d.remove();return;}
          var el=document.getElementById(q.id);if(!el)return;
          if(q.op==='replace'){var a=document.activeElement,aid=a&&a.id;el.outerHTML=q.html;
           if(aid){var f=document.getElementById(aid);if(f&&f!==a)f.focus();}}

@@ -18,6 +18,8 @@ public enum Patch: Equatable, Sendable {
     case navigate(url: String)
     /// Close this browser window (`dismissWindow`).
     case close
+    /// Download a file this server made (a `fileExporter`'s document), as an attachment.
+    case download(url: String)
     /// Remove the element with this id.
     case remove(id: String)
     /// Insert HTML into a parent, before a child (or at the end).
@@ -44,6 +46,7 @@ public enum Patch: Equatable, Sendable {
             return "{\"op\":\"open\",\"url\":\(JSON.quote(url)),\"name\":\(JSON.quote(name))}"
         case .navigate(let url): return "{\"op\":\"navigate\",\"url\":\(JSON.quote(url))}"
         case .close: return "{\"op\":\"close\"}"
+        case .download(let url): return "{\"op\":\"download\",\"url\":\(JSON.quote(url))}"
         case .remove(let id): return "{\"op\":\"remove\",\"id\":\(JSON.quote(id))}"
         case .animate(let seconds, let curve):
             return "{\"op\":\"animate\",\"ms\":\(Int((seconds * 1000).rounded())),\"curve\":\(JSON.quote(curve))}"

@@ -73,18 +73,40 @@ extension AppServer {
                 status: .unprocessableContent, headers: [.contentType: "text/plain; charset=utf-8"],
                 body: .init(byteBuffer: ByteBuffer(string: DocumentController.describe(error))))
         case .success(let (name, data))?:
-            let ascii = name.unicodeScalars.map {
-                $0.isASCII && $0 != "\"" && $0 != "\\" && $0.value >= 32 ? String($0) : "_"
-            }.joined()
-            let encoded = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ascii
-            return Response(
-                status: .ok,
-                headers: [
-                    .contentType: "application/octet-stream", .cacheControl: "no-store",
-                    .contentDisposition: "attachment; filename=\"\(ascii)\"; filename*=UTF-8''\(encoded)",
-                ],
-                body: .init(byteBuffer: ByteBuffer(bytes: data)))
+            return attachment(name: name, data: data, mimeType: "application/octet-stream")
         }
+    }
+
+    /// `GET /_swiftuiweb/export?w=<window>&e=<export>`: a file a `fileExporter` made in that window, once (it is
+    /// forgotten when served).
+    static func export(_ request: Request, host: AppHost) async -> Response {
+        let found: FileExport? = await MainActor.run {
+            guard let w = request.uri.queryParameters.get("w"), let e = request.uri.queryParameters.get("e"),
+                let scene = host.scenes[String(w)], let index = scene.exports.firstIndex(where: { $0.id == String(e) })
+            else { return nil }
+            return scene.exports.remove(at: index)
+        }
+        guard let found else {
+            return Response(
+                status: .notFound, headers: [.contentType: "text/plain; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(string: "no such export (each is served once)")))
+        }
+        return attachment(name: found.filename, data: found.data, mimeType: found.mimeType)
+    }
+
+    /// A file as an attachment with its name (ASCII, and UTF-8 per RFC 5987).
+    static func attachment(name: String, data: Data, mimeType: String) -> Response {
+        let ascii = name.unicodeScalars.map {
+            $0.isASCII && $0 != "\"" && $0 != "\\" && $0.value >= 32 ? String($0) : "_"
+        }.joined()
+        let encoded = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ascii
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: mimeType, .cacheControl: "no-store",
+                .contentDisposition: "attachment; filename=\"\(ascii)\"; filename*=UTF-8''\(encoded)",
+            ],
+            body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
     private static func json(_ status: HTTPResponse.Status, _ object: [String: String]) -> Response {

@@ -146,6 +146,9 @@ public struct AppServer: Sendable {
         router.get("/_swiftuiweb/download") { request, _ -> Response in
             await AppServer.download(request, host: host)
         }
+        router.get("/_swiftuiweb/export") { request, _ -> Response in
+            await AppServer.export(request, host: host)
+        }
         let assets = AppAssets.standard()
         router.get("/_swiftuiweb/images/:name") { _, context -> Response in
             guard let name = context.parameters.get("name")?.removingPercentEncoding,

@@ -1,0 +1,61 @@
+import Foundation
+import MedsKit
+import SwiftUIWebDriver
+import Testing
+
+/// Export for a doctor in headless Chromium: the dose history as CSV and the FHIR bundle download from the page
+/// (`fileExporter`), each file served once.
+@Suite(.serialized, .enabled(if: BrowserEnvironment.shouldRun), .timeLimit(.minutes(2)))
+struct ExportBrowserTests {
+    @MainActor @Test func theDoseHistoryAndTheFHIRBundleDownload() async throws {
+        let server = try ExampleServer("Meds")
+        let seeded = try MedsModel(
+            dataDirectory: URL(fileURLWithPath: server.dataDirectory).appendingPathComponent("meds"))
+        #expect(
+            await seeded.addMedication(
+                MedsModel.NewMedication(rxcui: MedsModelTests.acetaminophen, nickname: "Tylenol", weekdays: nil)))
+        await seeded.logAsNeeded("rxnorm:\(MedsModelTests.acetaminophen)")
+        try await server.start()
+        defer { server.stop() }
+        let driver = try await ChromeDriver()
+        defer { driver.stop() }
+        let browser = try await driver.session()
+        try await browser.open(server.signInURL)
+        try await waitUntil("the window") { try await browser.connected() }
+        // Keep the links the page would click to download, to fetch them here.
+        _ = try await browser.run(
+            """
+            window.__downloads=[];var c=HTMLAnchorElement.prototype.click;
+            HTMLAnchorElement.prototype.click=function(){
+              if(this.href.indexOf('/_swiftuiweb/export')>=0){window.__downloads.push(this.href);return;}
+              return c.apply(this,arguments);};
+            """)
+        try await browser.click(try await browser.find(xpath: "//*[@role='tab'][normalize-space(.)='Export']"))
+        let fetchDownload = { @Sendable (index: Int) async throws -> String in
+            try await browser.runAsync(
+                """
+                var done=arguments[arguments.length-1];
+                fetch(window.__downloads[arguments[0]]).then(function(r){return r.text().then(function(t){
+                  done(r.status+'|'+(r.headers.get('content-disposition')||'')+'|'+t);});});
+                """, [index]) as? String ?? ""
+        }
+        for (button, index, name, content) in [
+            ("Dose History (CSV)", 0, "Me doses.csv", "Tylenol,313782,taken,1,count"),
+            ("FHIR Bundle (JSON)", 1, "Me FHIR.json", "\"resourceType\""),
+        ] {
+            try await browser.click(try await browser.find(xpath: "//button[normalize-space(.)='\(button)']"))
+            try await waitUntil("the \(button) download") {
+                try await browser.run("return window.__downloads.length") as? Int == index + 1
+            }
+            let first = try await fetchDownload(index)
+            #expect(first.hasPrefix("200|attachment; filename=\"\(name)\""), "\(first.prefix(200))")
+            #expect(first.contains(content), "\(first.prefix(400))")
+            // Served once: a second fetch of the same link finds nothing.
+            #expect(try await fetchDownload(index).hasPrefix("404|"))
+        }
+        try await waitUntil("the result shown") {
+            try await browser.run("return document.body.textContent.indexOf('Downloaded Me FHIR.json.')>=0") as? Bool
+                == true
+        }
+    }
+}
