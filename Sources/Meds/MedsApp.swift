@@ -43,6 +43,9 @@ struct MedsApp: App {
         WindowGroup("Medication", id: "medication", for: String.self) { id in
             MedicationWindow(medicationID: id.wrappedValue).environment(model)
         }
+        Window("Summary", id: "summary") {
+            SummaryView().environment(model)
+        }
         DocumentGroup(newDocument: PlanDocument()) { file in
             PlanView(document: file.$document).environment(model)
         }

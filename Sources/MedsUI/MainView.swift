@@ -6,6 +6,7 @@ import SwiftUIWeb
 public struct MainView: View {
     @Environment(MedsModel.self) private var model
     @SceneStorage("tab") private var tab = "today"
+    @Environment(\.openWindow) private var openWindow
 
     /// Creates the window's content.
     public init() {}
@@ -34,6 +35,9 @@ public struct MainView: View {
             }
         }
         .padding()
+        .toolbar {
+            Button("Printable Summary") { openWindow(id: "summary") }
+        }
         .navigationTitle("Meds: \(model.profile.name)")
         .task { await model.refresh() }
     }

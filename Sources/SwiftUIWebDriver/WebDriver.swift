@@ -323,6 +323,14 @@ public struct WebSession: Sendable {
     }
     public func switchTo(_ handle: String) async throws { try await command("POST", "window", ["handle": handle]) }
 
+    /// The current page printed to PDF by the browser (WebDriver's Print Page), as the person's File ▸ Print would.
+    public func printPDF() async throws -> Data {
+        guard let b64 = try await command("POST", "print", ["orientation": "portrait", "background": true]) as? String,
+            let data = Data(base64Encoded: b64)
+        else { throw BrowserError(description: "no PDF") }
+        return data
+    }
+
     /// A PNG of the current window.
     public func screenshot() async throws -> Data {
         guard let b64 = try await command("GET", "screenshot") as? String, let data = Data(base64Encoded: b64) else {

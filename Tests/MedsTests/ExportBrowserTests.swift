@@ -30,7 +30,17 @@ struct ExportBrowserTests {
               if(this.href.indexOf('/_swiftuiweb/export')>=0){window.__downloads.push(this.href);return;}
               return c.apply(this,arguments);};
             """)
-        try await browser.click(try await browser.find(xpath: "//*[@role='tab'][normalize-space(.)='Export']"))
+        // The Export tab (clicked again until its content shows: a click in the page's first moments can land
+        // before the page's script listens).
+        try await waitUntil("the export buttons") {
+            if try await browser.run("return document.body.textContent.indexOf('Dose History (CSV)')>=0") as? Bool
+                == true
+            {
+                return true
+            }
+            try await browser.click(try await browser.find(xpath: "//*[@role='tab'][normalize-space(.)='Export']"))
+            return false
+        }
         let fetchDownload = { @Sendable (index: Int) async throws -> String in
             try await browser.runAsync(
                 """
@@ -57,5 +67,35 @@ struct ExportBrowserTests {
             try await browser.run("return document.body.textContent.indexOf('Downloaded Me FHIR.json.')>=0") as? Bool
                 == true
         }
+    }
+
+    /// The printable summary: its window lists the medication, and the browser prints it to a PDF of one page.
+    @MainActor @Test func theSummaryPrintsToOnePage() async throws {
+        let server = try ExampleServer("Meds")
+        let seeded = try MedsModel(
+            dataDirectory: URL(fileURLWithPath: server.dataDirectory).appendingPathComponent("meds"))
+        #expect(
+            await seeded.addMedication(
+                MedsModel.NewMedication(rxcui: MedsModelTests.acetaminophen, nickname: "Tylenol", times: "08:00, 20:00")
+            ))
+        await seeded.setNote("with food", for: "rxnorm:\(MedsModelTests.acetaminophen)")
+        try await server.start()
+        defer { server.stop() }
+        let driver = try await ChromeDriver()
+        defer { driver.stop() }
+        let browser = try await driver.session()
+        try await browser.open(server.signInURL)
+        try await waitUntil("the window") { try await browser.connected() }
+        try await browser.open(server.url + "?g=summary")
+        try await waitUntil("the summary") {
+            try await browser.run("return document.body.textContent.indexOf('Note: with food')>=0") as? Bool == true
+        }
+        #expect(try await browser.text(".sw-content").contains("Every day at 08:00, 20:00 · RxNorm 313782"))
+        let pdf = try await browser.printPDF()
+        try pdf.write(to: artifactsDirectory.appendingPathComponent("meds-summary.pdf"))
+        #expect(pdf.starts(with: Data("%PDF".utf8)))
+        // One page: the PDF's page tree counts one.
+        let text = String(decoding: pdf, as: UTF8.self)
+        #expect(text.contains("/Count 1"), "the summary printed to more than one page")
     }
 }

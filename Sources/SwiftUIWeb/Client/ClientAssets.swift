@@ -398,6 +398,7 @@ enum ClientAssets {
         .sw-section-rows .sw-button.sw-bordered{background:transparent;padding:0;justify-content:flex-start}\
         .sw-section-rows .sw-row>.sw-button{flex:none}\
         .sw-hstack>.sw-button{flex:none;white-space:nowrap}.sw-hstack>.sw-control{width:auto;flex:none}\
+        @media print{body>header{display:none!important}body{background:#fff}}\
         .sw-button{font:inherit;display:inline-flex;align-items:center;justify-content:center;gap:6px;padding:6px 14px;border-radius:var(--sw-button-radius,8px);\
         border:0;cursor:pointer;color:var(--sw-accent);background:var(--sw-tint-bg,rgba(0,122,255,.11));transition:filter .1s,background .1s}\
         .sw-button:hover{filter:brightness(.95)}.sw-button:active{filter:brightness(.88)}\
