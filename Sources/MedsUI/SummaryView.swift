@@ -49,10 +49,6 @@ public struct SummaryView: View {
     }
 
     static func dayText(_ date: Date, _ zone: TimeZone) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = zone
-        formatter.dateFormat = "d MMMM yyyy"
-        return formatter.string(from: date)
+        ClockFormat.formatter(zone, "d MMMM yyyy").string(from: date)
     }
 }

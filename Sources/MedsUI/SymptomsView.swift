@@ -61,10 +61,7 @@ struct TimelineEntry: Identifiable {
 
     @MainActor
     static func merge(doses: [LoggedDose], symptoms: [SymptomEntry], model: MedsModel) -> [TimelineEntry] {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = model.preferences.timeZone
-        formatter.dateFormat = "EEE d MMM HH:mm"
+        let formatter = ClockFormat.formatter(model.preferences.timeZone, "EEE d MMM HH:mm")
         let names = Dictionary(model.medications.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
         var entries: [TimelineEntry] = []
         for dose in doses where dose.status == .taken || dose.status == .skipped {

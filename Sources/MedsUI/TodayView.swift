@@ -41,19 +41,21 @@ func clock(_ date: Date, _ model: MedsModel) -> String {
     ClockFormat.formatter(model.preferences.timeZone).string(from: date)
 }
 
-/// "HH:mm" formatters, one per time zone: making a `DateFormatter` costs far more than using one, and every row
-/// of every window formats its times on each render.
+/// Date formatters, one per format and time zone: making a `DateFormatter` costs far more than using one, and
+/// every row of every window formats its times on each render.
 @MainActor
 enum ClockFormat {
     static var formatters: [String: DateFormatter] = [:]
 
-    static func formatter(_ zone: TimeZone) -> DateFormatter {
-        if let formatter = formatters[zone.identifier] { return formatter }
+    /// The formatter of a format ("HH:mm" by default) in a zone.
+    static func formatter(_ zone: TimeZone, _ format: String = "HH:mm") -> DateFormatter {
+        let key = format + "|" + zone.identifier
+        if let formatter = formatters[key] { return formatter }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = zone
-        formatter.dateFormat = "HH:mm"
-        formatters[zone.identifier] = formatter
+        formatter.dateFormat = format
+        formatters[key] = formatter
         return formatter
     }
 }

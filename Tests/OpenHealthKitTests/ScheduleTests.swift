@@ -46,6 +46,12 @@ func daily(_ hour: Int, _ minute: Int = 0, zone: TimeZone? = nil) throws -> Medi
         }
     }
 
+    /// `.asNeeded` is the schedule the checked initializer makes for "as needed".
+    @Test func asNeededIsTheCheckedOne() throws {
+        #expect(MedicationSchedule.asNeeded == (try MedicationSchedule(frequency: .asNeeded, times: [])))
+        #expect(!MedicationSchedule.asNeeded.hasSchedule)
+    }
+
     /// A schedule read from a file, a store or a peer is checked as one built in code: each bad field is refused by
     /// name, and a good one round-trips.
     @Test func decodingChecksWhatTheInitializerChecks() throws {

@@ -241,7 +241,7 @@ public final class MedsModel {
 
         /// The schedule the form describes, or an error naming what is wrong.
         public func schedule(timeZone: TimeZone?) throws -> MedicationSchedule {
-            guard let weekdays else { return try MedicationSchedule(frequency: .asNeeded, times: []) }
+            guard let weekdays else { return .asNeeded }
             guard !weekdays.isEmpty else { throw MedsError("Choose at least one day, or make it as needed.") }
             guard quantity > 0, quantity <= 100 else {
                 throw MedsError("Each dose must be more than 0 and at most 100, not \(quantity).")

@@ -60,10 +60,8 @@ public struct MedicationPlan: Codable, Hashable, Sendable {
             title: title,
             medications: items.filter { !$0.isArchived }.compactMap { item in
                 guard let rxcui = item.rxcui else { return nil }
-                let schedule = item.schedule ?? (try? MedicationSchedule(frequency: .asNeeded, times: []))  // as needed is always valid
-                return schedule.map {
-                    Entry(rxcui: rxcui, name: item.displayText, nickname: item.nickname, schedule: $0)
-                }
+                return Entry(
+                    rxcui: rxcui, name: item.displayText, nickname: item.nickname, schedule: item.schedule ?? .asNeeded)
             })
     }
 

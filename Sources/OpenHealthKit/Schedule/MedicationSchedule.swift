@@ -120,6 +120,15 @@ public struct MedicationSchedule: Codable, Hashable, Sendable {
         }
     }
 
+    /// No schedule: taken as needed (built without the checks, which it passes by construction).
+    public static let asNeeded = MedicationSchedule(unchecked: .asNeeded, times: [], timeZoneIdentifier: nil)
+
+    private init(unchecked frequency: Frequency, times: [DoseTime], timeZoneIdentifier: String?) {
+        self.frequency = frequency
+        self.times = times
+        self.timeZoneIdentifier = timeZoneIdentifier
+    }
+
     /// Whether reminders are set (anything but as needed).
     public var hasSchedule: Bool { if case .asNeeded = frequency { return false } else { return true } }
 
