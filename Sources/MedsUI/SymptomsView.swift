@@ -57,6 +57,7 @@ struct TimelineEntry: Identifiable {
     let date: Date
     let when: String
     let text: String
+    /// The symptom the line shows, which can be deleted (nil: the line is a dose).
     let symptom: SymptomEntry?
 
     @MainActor
