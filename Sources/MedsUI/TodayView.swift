@@ -16,12 +16,12 @@ struct TodayView: View {
             }
             if !plan.doses.isEmpty {
                 Section("Scheduled") {
-                    ForEach(plan.doses) { dose in DoseRow(dose: dose) }
+                    ForEach(plan.doses) { dose in DoseRow(dose: dose).equatable() }
                 }
             }
             if !plan.asNeeded.isEmpty {
                 Section("As needed") {
-                    ForEach(plan.asNeeded) { item in AsNeededRow(item: item) }
+                    ForEach(plan.asNeeded) { item in AsNeededRow(item: item).equatable() }
                 }
             }
         }
@@ -60,10 +60,14 @@ enum ClockFormat {
     }
 }
 
-/// One scheduled dose: its time, the medication, where it stands, and what can be done.
-struct DoseRow: View {
+/// One scheduled dose: its time, the medication, where it stands, and what can be done. Equal rows are not
+/// evaluated again when Today is (`equatable()`): what else a row shows, the time zone, it reads from the model,
+/// which updates it by itself.
+struct DoseRow: View, Equatable {
     @Environment(MedsModel.self) private var model
     let dose: TodayPlan.Dose
+
+    nonisolated static func == (a: DoseRow, b: DoseRow) -> Bool { a.dose == b.dose }
 
     var body: some View {
         let time = clock(dose.scheduledDate, model)
@@ -105,10 +109,12 @@ struct DoseRow: View {
     }
 }
 
-/// An as-needed medication: what was taken today, and a button to log a dose.
-struct AsNeededRow: View {
+/// An as-needed medication: what was taken today, and a button to log a dose (equatable as ``DoseRow`` is).
+struct AsNeededRow: View, Equatable {
     @Environment(MedsModel.self) private var model
     let item: TodayPlan.AsNeeded
+
+    nonisolated static func == (a: AsNeededRow, b: AsNeededRow) -> Bool { a.item == b.item }
 
     var takenText: String {
         guard let last = item.taken.last else { return "None today" }

@@ -63,3 +63,78 @@ struct RowsParent: View {
         #expect(w.title == "Renamed")
     }
 }
+
+struct ScoreRow: View, Equatable {
+    let name: String
+    let score: Int
+    @State private var taps = 0
+    @Environment(\.isEnabled) private var isEnabled
+    nonisolated static func == (a: ScoreRow, b: ScoreRow) -> Bool { a.name == b.name && a.score == b.score }
+    var body: some View {
+        Button("\(name) \(score) taps \(taps)\(isEnabled ? "" : " (off)")") { taps += 1 }
+    }
+}
+
+struct ScoreBoard: View {
+    @State private var scores = ["Ada": 1, "Grace": 2, "Hedy": 3]
+    @State private var bumps = 0
+    @State private var locked = false
+    var body: some View {
+        VStack {
+            Text("Bumps \(bumps)")
+            Button("Bump") { bumps += 1 }
+            Button("Score Ada") {
+                scores["Ada", default: 0] += 10
+                bumps += 1
+            }
+            Button("Lock") { locked.toggle() }
+            ForEach(scores.keys.sorted(), id: \.self) { name in
+                ScoreRow(name: name, score: scores[name] ?? 0).equatable()
+            }
+            .disabled(locked)
+        }
+    }
+}
+
+@Suite @MainActor struct EquatableViewTests {
+    @Test func anEqualRowIsNotEvaluatedAgainWhenItsParentIs() throws {
+        let w = window { ScoreBoard() }
+        #expect(w.text("Ada 1 taps 0") && w.text("Hedy 3 taps 0"))
+        // The parent's own state changed: its body runs again, the three equal rows do not.
+        var start = w.bodyEvaluations
+        #expect(hasText(w.click("Bump"), "Bumps 1"))
+        #expect(w.bodyEvaluations - start == 1)
+        // Their buttons, replayed, still work; a row's own state still updates it.
+        start = w.bodyEvaluations
+        #expect(hasText(w.click("Grace 2 taps 0"), "Grace 2 taps 1"))
+        #expect(w.bodyEvaluations - start == 1)
+        // One row's value changed: that row runs again, the other two do not.
+        start = w.bodyEvaluations
+        let scored = w.click("Score Ada")
+        #expect(hasText(scored, "Ada 11 taps 0") && hasText(scored, "Bumps 2"))
+        #expect(w.bodyEvaluations - start == 2)
+        #expect(w.text("Grace 2 taps 1"))
+        // The environment changed (the rows are disabled): every row runs again, though equal.
+        start = w.bodyEvaluations
+        w.click("Lock")
+        #expect(w.bodyEvaluations - start == 4)
+        #expect(w.text("Ada 11 taps 0 (off)") && w.text("Grace 2 taps 1 (off)") && w.text("Hedy 3 taps 0 (off)"))
+    }
+
+    @Test func environmentsCompareBySettingOrByValue() {
+        var a = EnvironmentValues()
+        a.isEnabled = false
+        var b = a
+        #expect(a.isEquivalent(to: b))  // a copy: the same write
+        b.isEnabled = false
+        #expect(a.isEquivalent(to: b))  // written again with an equal value
+        b.isEnabled = true
+        #expect(!a.isEquivalent(to: b))
+        var c = EnvironmentValues()
+        #expect(!a.isEquivalent(to: c))  // a key only one of them has
+        c.dismiss = DismissAction {}
+        var d = EnvironmentValues()
+        d.dismiss = DismissAction {}
+        #expect(!c.isEquivalent(to: d))  // not Equatable and set by two writes: different
+    }
+}

@@ -8,13 +8,7 @@ extension SceneInstance {
     func renderRecord(_ view: any View, path: String, context: RenderContext) -> [Node] {
         let type = ObjectIdentifier(Swift.type(of: view))
         let old = records[path].flatMap { $0.type == type && $0.body != nil ? $0 : nil }
-        if !context.forcing, let old, !old.dirty, !old.dirtyBelow {
-            context.replay(old.effects)
-            old.parent = context.record
-            context.record?.children.append(old)
-            markLive(old)
-            return old.nodes
-        }
+        if !context.forcing, let old, !old.dirty, !old.dirtyBelow { return reuse(old, context: context) }
         let record = ViewRecord(path: path, type: type)
         record.parent = context.record
         context.record?.children.append(record)
@@ -58,6 +52,36 @@ extension SceneInstance {
         record.effects = collector
         record.nodes = nodes
         return nodes
+    }
+
+    /// Renders the content of an `EquatableView`: when the view containing it was evaluated again (`forcing`), its
+    /// last output is reused if the content equals its last value, nothing it holds changed and it is given the
+    /// same surroundings (``RecordedSurroundings``); otherwise it renders as any custom view does.
+    func renderEquatable<Content: View & Equatable>(
+        _ content: Content, path: String, context: RenderContext
+    ) -> [Node] {
+        let surroundings = RecordedSurroundings(context)
+        if context.forcing, let surroundings, let old = records[path], old.type == ObjectIdentifier(Content.self),
+            old.body != nil, !old.dirty, !old.dirtyBelow, let previous = old.comparedValue as? Content,
+            previous == content, old.surroundings?.matches(surroundings) == true
+        {
+            return reuse(old, context: context)
+        }
+        let nodes = renderRecord(content, path: path, context: context)
+        if let record = records[path] {
+            record.comparedValue = content
+            record.surroundings = surroundings
+        }
+        return nodes
+    }
+
+    /// Uses a record's last output again: its nodes, and its effects (actions, tags, hooks) replayed.
+    private func reuse(_ old: ViewRecord, context: RenderContext) -> [Node] {
+        context.replay(old.effects)
+        old.parent = context.record
+        context.record?.children.append(old)
+        markLive(old)
+        return old.nodes
     }
 
     private func markLive(_ r: ViewRecord) {

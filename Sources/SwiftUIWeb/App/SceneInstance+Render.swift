@@ -5,24 +5,32 @@ import Foundation
 extension SceneInstance {
     func makeContext() -> RenderContext {
         let context = RenderContext(scene: self)
-        var open = OpenWindowAction { [weak self] group in self?.openWindow(group: group) }
-        open.openValue = { [weak self] group, type, value in self?.openWindow(group: group, type: type, value: value) }
-        context.environment.openWindow = open
-        context.environment.dismissWindow = DismissWindowAction { [weak self] own, group, type, value in
-            self?.dismissWindows(own: own, group: group, type: type, value: value)
-        }
-        installDocumentActions(in: &context.environment)
-        context.environment.scenePhase = phase
-        context.environment.colorScheme = preferredColorScheme ?? systemColorScheme
         // The window's edit mode: a slot of the window (not of a view), so a change renders the whole window.
         let editMode = slot(for: "_swiftuiweb.editMode", context: context) { EditMode.inactive }
-        context.environment.editMode = Binding(
-            get: { editMode.value as? EditMode ?? .inactive },
-            set: { [weak editMode] mode in
-                guard let editMode else { return }
-                editMode.value = mode
-                editMode.scene?.changed(editMode)
-            })
+        if let actions = actionEnvironment, actions.editMode === editMode {
+            // The same actions as last pass, kept (not made again), so an `EquatableView` sees the same environment.
+            context.environment = actions.environment
+        } else {
+            var open = OpenWindowAction { [weak self] group in self?.openWindow(group: group) }
+            open.openValue = { [weak self] group, type, value in
+                self?.openWindow(group: group, type: type, value: value)
+            }
+            context.environment.openWindow = open
+            context.environment.dismissWindow = DismissWindowAction { [weak self] own, group, type, value in
+                self?.dismissWindows(own: own, group: group, type: type, value: value)
+            }
+            installDocumentActions(in: &context.environment)
+            context.environment.editMode = Binding(
+                get: { editMode.value as? EditMode ?? .inactive },
+                set: { [weak editMode] mode in
+                    guard let editMode else { return }
+                    editMode.value = mode
+                    editMode.scene?.changed(editMode)
+                })
+            actionEnvironment = (context.environment, editMode)
+        }
+        context.environment.scenePhase = phase
+        context.environment.colorScheme = preferredColorScheme ?? systemColorScheme
         return context
     }
 

@@ -41,6 +41,9 @@ public final class SceneInstance {
     var disappearing: [String: () -> Void] = [:]
     var changeValues: [String: (value: Any, equals: (Any) -> Bool)] = [:]
     var running: [String: (hook: TaskHook, task: Task<Void, Never>)] = [:]
+    /// The window's actions in the environment (open and dismiss windows, documents, edit mode), made once with the
+    /// edit-mode slot they were made for.
+    var actionEnvironment: (environment: EnvironmentValues, editMode: StorageSlot)?
     /// How many passes ran (for tests and the benchmark).
     public internal(set) var renderCount = 0
     /// The values the focused view and this window publish to commands (from the last pass).

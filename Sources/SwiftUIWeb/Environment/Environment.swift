@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A key for a value in ``EnvironmentValues``.
 public protocol EnvironmentKey {
     /// The type of the value.
@@ -8,7 +10,13 @@ public protocol EnvironmentKey {
 
 /// The values a view inherits from its ancestors.
 public struct EnvironmentValues: @unchecked Sendable {
-    var values: [ObjectIdentifier: Any] = [:]
+    /// A value set for a key, with the stamp of the write that set it: a copy of the environment keeps its
+    /// stamps, so two environments with the same stamp for a key hold the same value without comparing them.
+    struct Entry {
+        let value: Any
+        let stamp: UInt64
+    }
+    var values: [ObjectIdentifier: Entry] = [:]
     var objects: [ObjectIdentifier: AnyObject] = [:]
 
     /// Creates the default environment.
@@ -16,9 +24,33 @@ public struct EnvironmentValues: @unchecked Sendable {
 
     /// Reads or writes the value for a key.
     public subscript<K: EnvironmentKey>(key: K.Type) -> K.Value {
-        get { (values[ObjectIdentifier(key)] as? K.Value) ?? K.defaultValue }
-        set { values[ObjectIdentifier(key)] = newValue }
+        get { (values[ObjectIdentifier(key)]?.value as? K.Value) ?? K.defaultValue }
+        set { values[ObjectIdentifier(key)] = Entry(value: newValue, stamp: Self.nextStamp()) }
     }
+
+    private static let stamps = Atomic<UInt64>(0)
+    private static func nextStamp() -> UInt64 { stamps.wrappingAdd(1, ordering: .relaxed).newValue }
+
+    /// Whether `other` holds the same values: the same keys, each value set by the same write or equal by `==`,
+    /// and the same objects. A value that is not `Equatable` (an action's closure) set by another write counts as
+    /// different.
+    func isEquivalent(to other: EnvironmentValues) -> Bool {
+        guard values.count == other.values.count, objects.count == other.objects.count else { return false }
+        for (key, object) in objects {
+            guard let theirs = other.objects[key], theirs === object else { return false }
+        }
+        for (key, entry) in values {
+            guard let theirs = other.values[key] else { return false }
+            if entry.stamp == theirs.stamp { continue }
+            guard let value = entry.value as? any Equatable, value.isEqual(to: theirs.value) else { return false }
+        }
+        return true
+    }
+}
+
+extension Equatable {
+    /// Whether `other` is a value of this type equal to this one.
+    fileprivate func isEqual(to other: Any) -> Bool { (other as? Self).map { $0 == self } ?? false }
 }
 
 /// Reads a value from the view's environment.
