@@ -299,7 +299,8 @@ let package = Package(
         .target(name: "MedsUI", dependencies: ["MedsKit", "SwiftUIWeb", "Charts", "UniformTypeIdentifiers"]),
         .executableTarget(name: "Meds", dependencies: ["MedsKit", "MedsUI", "SwiftUIWeb"]),
         .testTarget(
-            name: "MedsTests", dependencies: ["MedsKit", "Meds", "MedsProbe", "SwiftUIWebDriver", "TestSupport"]),
+            name: "MedsTests",
+            dependencies: ["MedsKit", "MedsUI", "Meds", "MedsProbe", "SwiftUIWeb", "SwiftUIWebDriver", "TestSupport"]),
         .executableTarget(
             name: "MedsBenchmark", dependencies: ["BenchmarkKit", "MedsKit", "MedsUI", "OpenHealthKit", "SwiftUIWeb"],
             path: "Benchmarks/MedsBenchmark"),

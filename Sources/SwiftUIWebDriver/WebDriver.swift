@@ -217,6 +217,10 @@ public final class ChildProcess: @unchecked Sendable {
 public final class ChromeDriver: @unchecked Sendable {
     let child: ChildProcess
     public let base: URL
+    /// The sessions opened, each closed by `stop()`: chromedriver does not end its browsers when it is stopped,
+    /// and a Chromium left behind keeps running after the test.
+    private var sessions: [URL] = []
+    private let lock = NSLock()
 
     public init() async throws {
         guard BrowserEnvironment.available else {
@@ -255,10 +259,25 @@ public final class ChromeDriver: @unchecked Sendable {
         guard let value = reply?["value"] as? [String: Any], let id = value["sessionId"] as? String else {
             throw BrowserError(description: "no session: \(String(describing: reply))")
         }
-        return WebSession(base: base.appendingPathComponent("session").appendingPathComponent(id))
+        let session = base.appendingPathComponent("session").appendingPathComponent(id)
+        lock.withLock { sessions.append(session) }
+        return WebSession(base: session)
     }
 
-    public func stop() { child.stop() }
+    /// Ends every session's browser, then chromedriver.
+    public func stop() {
+        let open = lock.withLock {
+            defer { sessions = [] }
+            return sessions
+        }
+        for session in open {
+            // A session the test already quit answers with an error; either way its browser is gone.
+            _ = try? httpExchange("DELETE", session, timeout: 10)
+        }
+        child.stop()
+    }
+
+    deinit { stop() }
 }
 
 /// One browser session: windows, navigation, scripts, clicks, typing, screenshots.

@@ -149,8 +149,10 @@ struct TabItemView<Content: View, Label: View>: View, PrimitiveView {
             context.setTag(path, tagged.tag)
         }
         let shown = context.shownTab
+        let wantsTags = context.wantsTags
         context.shownTab = nil  // A tab view inside this tab's content chooses its own tabs.
-        defer { context.shownTab = shown }
+        context.wantsTags = false  // The tab's own tag is set above; what it contains is not a tab view's child.
+        defer { (context.shownTab, context.wantsTags) = (shown, wantsTags) }
         var labelNodes = context.render(label, path: path + ".l", axis: .horizontal)
         if let badge {
             labelNodes.append(Node("span", id: path + ".n", attributes: [("class", "sw-badge")], text: badge))
