@@ -126,12 +126,8 @@ struct AsNeededRow: View, Equatable {
         HStack(spacing: 8) {
             Text(item.name)
             Spacer()
-            Text(
-                item.taken.isEmpty
-                    ? "None today"
-                    : "Taken at " + item.taken.map { clock($0.date, model) }.joined(separator: ", ")
-            )
-            .foregroundStyle(.secondary)
+            // The count and the last time, however many were taken (every time is on the Symptoms timeline).
+            Text(takenText).foregroundStyle(.secondary)
             Button("Log Dose") { Task { await model.logAsNeeded(item.medicationID) } }
                 .accessibilityLabel("Log a dose of \(item.name)")
             if let last = item.taken.last {

@@ -38,13 +38,14 @@ struct RenderedApp: App {
         // An as-needed dose: Today and the one as-needed row run again, none of the nine scheduled rows.
         var before = window.bodyEvaluations
         await model.logAsNeeded(try #require(model.today.asNeeded.first).medicationID)
-        var patches = window.flush()
+        window.flush()
         #expect(window.bodyEvaluations - before < 9, "\(window.bodyEvaluations - before) bodies ran")
-        #expect("\(patches)".contains("Taken at 08:05"))
+        // (The window may have rendered on its own while the model reloaded: the page is what it holds now.)
+        #expect(window.document().contains("1 dose today, last at 08:05"))
         // A scheduled dose taken: its row changes, the other eight do not run again.
         before = window.bodyEvaluations
         await model.answer(model.today.doses[0], .taken)
-        patches = window.flush()
+        window.flush()
         #expect(window.bodyEvaluations - before < 9, "\(window.bodyEvaluations - before) bodies ran")
         #expect(model.today.doses[0].state == .taken(at: clock.now))
         #expect(window.document().contains("Taken at 08:05") && window.document().contains("Med 2"))

@@ -332,6 +332,7 @@ enum ClientAssets {
         .sw-hstack{display:flex;flex-direction:row;align-items:center;gap:8px}\
         .sw-zstack{display:grid}.sw-zstack>*{grid-area:1/1}\
         .sw-spacer{flex:1 1 0;min-width:8px;min-height:8px}\
+        .sw-hstack:has(>.sw-spacer),.sw-box:has(>.sw-hstack>.sw-spacer){align-self:stretch}\
         .sw-box{display:flex;flex-direction:column;align-items:center}.sw-inh{display:contents}\
         .sw-chart{align-self:stretch;flex:1 1 auto;min-width:0;min-height:0}.sw-box:has(>.sw-chart){align-self:stretch}\
         .sw-vstack:has(>.sw-list,>.sw-scroll,>.sw-lazy,>.sw-searchable),.sw-box:has(>.sw-list,>.sw-scroll,>.sw-lazy,>.sw-searchable){align-self:stretch}\
