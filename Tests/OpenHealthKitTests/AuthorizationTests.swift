@@ -80,6 +80,34 @@ final class RecordingHandler: HKAuthorizationHandler, @unchecked Sendable {
         #expect(try await HKUserAnnotatedMedicationQueryDescriptor().result(for: editor.store).count == 2)
     }
 
+    @Test func medicationsAddedTogetherAreAllAddedOrNoneAndAskedAboutOnce() async throws {
+        let handler = RecordingHandler()
+        let (f, editor, url) = try store(handler)
+        let tylenol = f.concept("313782"), amox = f.concept("313820"), cipro = f.concept("1665229")
+        try await editor.addMedication(tylenol)
+        let app = try HKHealthStore(storeURL: url, bundleIdentifier: "com.example.app", authorizationHandler: handler)
+        try await app.requestPerObjectReadAuthorization(for: .userAnnotatedMedicationType(), predicate: nil)
+        // One already in the list: refused by name, and the one before it in the batch is not added either.
+        do {
+            try await editor.addMedications([.init(concept: amox), .init(concept: tylenol)])
+            Issue.record("a batch with a medication already in the list was accepted")
+        } catch let error as HKError {
+            #expect(error.code == .errorInvalidArgument && error.localizedDescription.contains("313782"))
+        }
+        // Twice in one batch: refused before anything is written.
+        await #expect(throws: HKError.self) {
+            try await editor.addMedications([.init(concept: amox), .init(concept: amox)])
+        }
+        #expect(try await HKUserAnnotatedMedicationQueryDescriptor().result(for: editor.store).map(\.medication) == [tylenol])
+        // A good batch: both added, and the app asked once, about both.
+        let before = handler.asked.count
+        let added = try await editor.addMedications([.init(concept: amox, nickname: "Amox"), .init(concept: cipro)])
+        #expect(added.map(\.medication) == [amox, cipro] && added[0].nickname == "Amox")
+        #expect(handler.asked.count == before + 1)
+        #expect(handler.asked.last?.medications.sorted() == [amox, cipro].map(\.identifier.identifier).sorted())
+        #expect(try await HKUserAnnotatedMedicationQueryDescriptor().result(for: editor.store).count == 3)
+    }
+
     @Test func aNewMedicationAsksAgainEveryAppThatRequestedAccess() async throws {
         let handler = RecordingHandler()
         let (f, editor, url) = try store(handler)

@@ -125,16 +125,26 @@ public struct MedicationPlan: Codable, Hashable, Sendable {
 }
 
 extension ProfileHealth {
-    /// Adds the plan's medications that the profile does not have yet; returns how many were added. Medications
-    /// already in the list are left as they are.
+    /// Adds the plan's medications that the profile does not have yet, in one transaction (all of them or, when one
+    /// is refused or the write fails, none); returns how many were added. Medications already in the list are left
+    /// as they are.
     @discardableResult
     public func importPlan(_ plan: MedicationPlan) async throws -> Int {
         let existing = Set(try await medications().compactMap(\.rxcui))
-        var added = 0
-        for entry in plan.medications where !existing.contains(entry.rxcui) {
-            try await addMedication(rxcui: entry.rxcui, nickname: entry.nickname, schedule: entry.schedule)
-            added += 1
+        let new = try plan.medications.filter { !existing.contains($0.rxcui) }.map { entry in
+            guard let catalogEntry = catalog.entry(rxcui: entry.rxcui) else {
+                throw MedsError(
+                    "\(entry.name) (RxNorm \(entry.rxcui)) is not in the medication catalog; nothing was added.")
+            }
+            return HKHealthAppEditor.NewMedication(
+                concept: catalogEntry.concept, nickname: try Self.validatedNickname(entry.nickname),
+                schedule: entry.schedule)
         }
-        return added
+        do {
+            try await editor.addMedications(new)
+        } catch let error as HKError {
+            throw MedsError("The plan was not added: \(error.localizedDescription)")
+        }
+        return new.count
     }
 }

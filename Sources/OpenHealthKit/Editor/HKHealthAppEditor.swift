@@ -35,34 +35,74 @@ public final class HKHealthAppEditor: @unchecked Sendable {
     @discardableResult
     public func addMedication(_ concept: HKMedicationConcept, nickname: String? = nil,
                               schedule: MedicationSchedule? = nil) async throws -> HKUserAnnotatedMedication {
-        guard !concept.identifier.identifier.isEmpty else { throw HKError(.errorInvalidArgument, "the concept has an empty identifier") }
-        let (medication, apps) = try database.write { context, sequence -> (HKUserAnnotatedMedication, Set<String>) in
-            if try record(HealthStoreModel.medication, "medicationConceptIdentifier", concept.identifier.identifier, in: context) != nil {
-                throw HKError(.errorInvalidArgument, "medication \(concept.identifier.identifier) is already in the list")
+        try await addMedications([NewMedication(concept: concept, nickname: nickname, schedule: schedule)])[0]
+    }
+
+    /// A medication for ``addMedications(_:)``.
+    public struct NewMedication: Sendable {
+        /// What the medication is.
+        public var concept: HKMedicationConcept
+        /// The person's name for it.
+        public var nickname: String?
+        /// When it is due (nil: no schedule).
+        public var schedule: MedicationSchedule?
+
+        /// A medication to add.
+        public init(concept: HKMedicationConcept, nickname: String? = nil, schedule: MedicationSchedule? = nil) {
+            self.concept = concept
+            self.nickname = nickname
+            self.schedule = schedule
+        }
+    }
+
+    /// Adds several medications in one transaction: all of them or, when one is refused (already in the list,
+    /// twice in `medications`, an empty identifier) or the write fails, none. Then every app that requested
+    /// medication access is asked once about all of them.
+    @discardableResult
+    public func addMedications(_ medications: [NewMedication]) async throws -> [HKUserAnnotatedMedication] {
+        var seen: Set<String> = []
+        for new in medications {
+            let id = new.concept.identifier.identifier
+            guard !id.isEmpty else { throw HKError(.errorInvalidArgument, "the concept has an empty identifier") }
+            guard seen.insert(id).inserted else {
+                throw HKError(.errorInvalidArgument, "medication \(id) is twice in the medications to add")
             }
-            let seq = sequence.next()
+        }
+        guard !medications.isEmpty else { return [] }
+        let (added, apps) = try database.write { context, sequence -> ([HKUserAnnotatedMedication], Set<String>) in
+            var added: [HKUserAnnotatedMedication] = []
+            for new in medications {
+                let concept = new.concept
+                if try record(HealthStoreModel.medication, "medicationConceptIdentifier", concept.identifier.identifier, in: context) != nil {
+                    throw HKError(.errorInvalidArgument, "medication \(concept.identifier.identifier) is already in the list")
+                }
+                let seq = sequence.next()
+                database.insert(HealthStoreModel.medication, [
+                    "medicationConceptIdentifier": concept.identifier.identifier, "displayText": concept.displayText,
+                    "generalForm": concept.generalForm.rawValue, "codings": RecordMapping.codingsData(concept.relatedCodings),
+                    "nickname": new.nickname, "isArchived": false, "hasSchedule": new.schedule?.hasSchedule ?? false,
+                    "schedule": try new.schedule.map { try JSONEncoder().encode($0) }, "createdAt": Date(), "seq": seq,
+                ], in: context)
+                added.append(HKUserAnnotatedMedication(nickname: new.nickname, isArchived: false,
+                                                       hasSchedule: new.schedule?.hasSchedule ?? false, medication: concept))
+            }
             sequence.bumpAuthorization() // the set of medications apps may be shown changed
-            database.insert(HealthStoreModel.medication, [
-                "medicationConceptIdentifier": concept.identifier.identifier, "displayText": concept.displayText,
-                "generalForm": concept.generalForm.rawValue, "codings": RecordMapping.codingsData(concept.relatedCodings),
-                "nickname": nickname, "isArchived": false, "hasSchedule": schedule?.hasSchedule ?? false,
-                "schedule": try schedule.map { try JSONEncoder().encode($0) }, "createdAt": Date(), "seq": seq,
-            ], in: context)
-            let medication = HKUserAnnotatedMedication(nickname: nickname, isArchived: false,
-                                                       hasSchedule: schedule?.hasSchedule ?? false, medication: concept)
-            return (medication, try AuthorizationRecords.appsThatRequestedMedications(database, in: context))
+            return (added, try AuthorizationRecords.appsThatRequestedMedications(database, in: context))
         }
         for app in apps.sorted() {
             let current = try database.perform { try AuthorizationRecords.keys(database, app, AuthorizationRecords.medication, in: $0) }
-            let granted = await store.authorizationHandler.perObjectReadAuthorization(bundleIdentifier: app, medications: [medication],
+            let granted = await store.authorizationHandler.perObjectReadAuthorization(bundleIdentifier: app, medications: added,
                                                                                     current: current)
             try database.write { context, sequence in
-                try AuthorizationRecords.set(database, app, AuthorizationRecords.medication, key: concept.identifier.identifier,
-                                             granted: granted.contains(concept.identifier), in: context)
+                for medication in added {
+                    let id = medication.medication.identifier
+                    try AuthorizationRecords.set(database, app, AuthorizationRecords.medication, key: id.identifier,
+                                                 granted: granted.contains(id), in: context)
+                }
                 sequence.bumpAuthorization()
             }
         }
-        return medication
+        return added
     }
 
     /// Changes a medication's nickname, archived state or schedule (nil arguments are left alone;
