@@ -36,7 +36,8 @@ struct ExportView: View {
             Text("Export").font(.title)
             Text("For a doctor: \(model.profile.name)'s medications and every dose logged.")
                 .foregroundStyle(.secondary)
-            HStack(spacing: 8) {
+            // One under another, so they fit a phone-width window.
+            VStack(alignment: .leading, spacing: 8) {
                 Button("Medication List (CSV)") { start(.medicationsCSV, .commaSeparatedText) }
                 Button("Dose History (CSV)") { start(.dosesCSV, .commaSeparatedText) }
                 Button("FHIR Bundle (JSON)") { start(.fhir, .json) }

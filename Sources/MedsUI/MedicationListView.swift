@@ -105,7 +105,7 @@ public struct SettingsView: View {
                 preferences.reminderLeadMinutes = lead
                 Task { await model.setPreferences(preferences) }
             }
-            if let message = model.message { Text(message).foregroundStyle(.red) }
+            if let message = model.message { AlertText(message) }
         }
         .padding()
         .task {

@@ -75,7 +75,7 @@ public struct PlanView: View {
                 }
             }
             if !result.isEmpty { Text(result) }
-            if let message = model.message { Text(message).foregroundStyle(.red) }
+            if let message = model.message { AlertText(message) }
         }
         .padding()
     }

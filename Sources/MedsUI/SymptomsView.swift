@@ -13,7 +13,8 @@ struct SymptomsView: View {
     var body: some View {
         VStack(alignment: .leading, spacing: 12) {
             Text("Symptoms").font(.title)
-            HStack(spacing: 8) {
+            // One under another: a medication's name can be long, and the window phone-width.
+            VStack(alignment: .leading, spacing: 8) {
                 Picker("Symptom", selection: $symptom) {
                     ForEach(SymptomScale.all, id: \.rawValue) { Text(SymptomScale.name(of: $0)).tag($0.rawValue) }
                 }
@@ -22,8 +23,8 @@ struct SymptomsView: View {
                     ForEach(model.medications.filter { !$0.isArchived }) { Text($0.name).tag($0.id) }
                 }
             }
+            Text("How is it?")
             HStack(spacing: 8) {
-                Text("How is it?")
                 ForEach(SymptomScale.levels, id: \.title) { level in
                     Button(level.emoji) {
                         let type = HKCategoryTypeIdentifier(symptom)

@@ -73,10 +73,15 @@ struct DoseRow: View, Equatable {
         let time = clock(dose.scheduledDate, model)
         HStack(spacing: 8) {
             Text(time).font(.headline)
-            Text(dose.name)
-            if dose.quantity != 1 { Text("×\(ScheduleText.quantityText(dose.quantity))") }
+            // The name with its state under it, so a row fits a phone-width window.
+            VStack(alignment: .leading, spacing: 0) {
+                HStack(spacing: 4) {
+                    Text(dose.name)
+                    if dose.quantity != 1 { Text("×\(ScheduleText.quantityText(dose.quantity))") }
+                }
+                if stateIsAlert { AlertText(stateText) } else { Text(stateText).foregroundStyle(.secondary) }
+            }
             Spacer()
-            Text(stateText).foregroundStyle(stateIsAlert ? .red : .secondary)
             if dose.state.isOpen {
                 Button("Taken") { Task { await model.answer(dose, .taken) } }
                     .accessibilityLabel("Mark \(dose.name) at \(time) taken")

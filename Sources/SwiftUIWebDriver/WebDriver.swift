@@ -323,6 +323,17 @@ public struct WebSession: Sendable {
         try await command("POST", "element/\(element)/value", ["text": text])
     }
 
+    /// WebDriver's code for the Tab key, for ``press(_:)``.
+    public static let tabKey = "\u{E004}"
+    /// WebDriver's code for the Enter key, for ``press(_:)``.
+    public static let enterKey = "\u{E007}"
+
+    /// Presses keys one after another as a keyboard does (WebDriver actions: each goes to the focused element).
+    public func press(_ keys: [String]) async throws {
+        let actions = keys.flatMap { [["type": "keyDown", "value": $0], ["type": "keyUp", "value": $0]] }
+        try await command("POST", "actions", ["actions": [["type": "key", "id": "keyboard", "actions": actions]]])
+    }
+
     /// The visible text of the element matching a CSS selector ("" when absent).
     public func text(_ css: String) async throws -> String {
         try await run("var e=document.querySelector(arguments[0]);return e?e.textContent:''", [css]) as? String ?? ""

@@ -312,7 +312,7 @@ enum ClientAssets {
 
     /// The default look: light, system font, grouped lists and forms, macOS-like controls.
     static let css = """
-        :root{--sw-accent:#007aff;--sw-label:#1d1d1f;--sw-secondary:#6e6e73;--sw-tertiary:#aeaeb2;--sw-quaternary:#d1d1d6;\
+        :root{--sw-accent:#0066cc;--sw-label:#1d1d1f;--sw-secondary:#6e6e73;--sw-tertiary:#aeaeb2;--sw-quaternary:#d1d1d6;\
         --sw-bg:#f5f5f7;--sw-surface:#fff;--sw-separator:#e3e3e8;--sw-fill:#e9e9ee;--sw-radius:10px}\
         *{box-sizing:border-box}\
         body{margin:0;font:15px/1.45 -apple-system,BlinkMacSystemFont,system-ui,'Segoe UI',Roboto,'Helvetica Neue',Arial,sans-serif;\
@@ -351,7 +351,7 @@ enum ClientAssets {
         .sw-page-turn:disabled{opacity:.3;cursor:default}\
         .sw-tab{border:none;background:none;padding:6px 12px;color:var(--sw-secondary);cursor:pointer;display:inline-flex;gap:6px;align-items:center}\
         .sw-tab.sw-on{color:var(--sw-accent);box-shadow:inset 0 -2px 0 var(--sw-accent)}.sw-tab .sw-badge{background:#ff3b30;color:#fff}\
-        .sw-text{white-space:pre-wrap;overflow-wrap:anywhere}\
+        .sw-text{white-space:pre-wrap;overflow-wrap:break-word}\
         .sw-color{align-self:stretch;flex:1 1 0;min-width:8px;min-height:8px}\
         .sw-divider{border:0;border-top:1px solid var(--sw-separator);margin:0;align-self:stretch}\
         .sw-divider.sw-vertical{border-top:0;border-left:1px solid var(--sw-separator);min-height:1em}\
@@ -400,15 +400,18 @@ enum ClientAssets {
         .sw-section-rows .sw-row>.sw-button{flex:none}\
         .sw-hstack>.sw-button{flex:none;white-space:nowrap}.sw-hstack>.sw-control{width:auto;flex:none}\
         @media print{body>header{display:none!important}body{background:#fff}}\
+        @media (max-width:560px){.sw-windowbar{height:auto;min-height:44px;flex-wrap:wrap;row-gap:0;padding:2px 10px}\
+        .sw-window-title{order:-1;flex-basis:100%;line-height:28px}.sw-toolbar{flex-wrap:wrap}.sw-tabbar{flex-wrap:wrap}}\
         .sw-button{font:inherit;display:inline-flex;align-items:center;justify-content:center;gap:6px;padding:6px 14px;border-radius:var(--sw-button-radius,8px);\
-        border:0;cursor:pointer;color:var(--sw-accent);background:var(--sw-tint-bg,rgba(0,122,255,.11));transition:filter .1s,background .1s}\
+        border:0;cursor:pointer;color:var(--sw-accent);background:var(--sw-tint-bg,rgba(0,102,204,.08));transition:filter .1s,background .1s}\
         .sw-button:hover{filter:brightness(.95)}.sw-button:active{filter:brightness(.88)}\
         .sw-button.sw-prominent{background:var(--sw-accent);color:#fff;font-weight:500}\
         .sw-button.sw-borderless{background:transparent;padding:2px 4px}.sw-button.sw-plain{background:transparent;color:inherit;padding:0}\
         .sw-button.sw-role-destructive{color:#ff3b30}.sw-button.sw-prominent.sw-role-destructive{background:#ff3b30;color:#fff}\
         .sw-button.sw-role-cancel{font-weight:500}\
         .sw-button:disabled,.sw-step:disabled,.sw-segment:disabled{opacity:.4;cursor:default;filter:none}\
-        .sw-control{display:flex;align-items:center;justify-content:space-between;gap:12px;width:100%}\
+        .sw-control{display:flex;align-items:center;justify-content:space-between;gap:12px;width:100%;max-width:100%;min-width:0}.sw-control>.sw-picker{max-width:100%;min-width:0}\
+        .sw-vstack,.sw-tabview,.sw-tabpanel,.sw-box:not([style*="width:"]){max-width:100%;min-width:0}\
         .sw-control-label{flex:1 1 auto;min-width:0;display:flex;align-items:center}\
         .sw-field{font:inherit;color:inherit;padding:7px 10px;border:1px solid #d2d2d7;border-radius:8px;background:var(--sw-surface);\
         min-width:200px;width:100%;outline:none;resize:vertical}\
