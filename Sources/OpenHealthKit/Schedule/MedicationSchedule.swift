@@ -151,7 +151,8 @@ public struct MedicationSchedule: Codable, Hashable, Sendable {
     func isDue(on day: Date, calendar: Calendar) -> Bool {
         switch frequency {
         case .asNeeded: return false
-        case .weekdays(let days): return days.contains(calendar.component(.weekday, from: day))
+        case .weekdays(let days):
+            return days.count == 7 || days.contains(calendar.component(.weekday, from: day))  // 7: every day
         case .everyNDays(let interval, let y, let m, let d):
             guard let start = calendar.date(from: DateComponents(year: y, month: m, day: d)) else { return false }
             let n = calendar.dateComponents([.day], from: start, to: day).day ?? 0
@@ -190,15 +191,30 @@ public struct MedicationSchedule: Codable, Hashable, Sendable {
         let calendar = calendar(in: currentTimeZone)
         var day = calendar.startOfDay(for: start)
         var doses: [ScheduledDose] = []
+        // The zone's next change of offset, looked up again only once a day reaches it.
+        var change = calendar.timeZone.nextDaylightSavingTimeTransition(after: day)
         while day < end {
-            guard let next = calendar.date(byAdding: .day, value: 1, to: day).map(calendar.startOfDay) else { break }
+            if let moment = change, moment <= day {
+                change = calendar.timeZone.nextDaylightSavingTimeTransition(after: day)
+            }
+            // No change of offset until after the next midnight: a day that starts at midnight is 86,400 s long, and
+            // the next starts that much later (no calendar arithmetic for most days).
+            let quiet = change.map { $0 > day.addingTimeInterval(86_400) } ?? true
+            let clock = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: day)
+            let atMidnight = clock.hour == 0 && clock.minute == 0
+            let next: Date
+            if quiet && atMidnight {
+                next = day.addingTimeInterval(86_400)
+            } else {
+                guard let following = calendar.date(byAdding: .day, value: 1, to: day).map(calendar.startOfDay) else {
+                    break
+                }
+                next = following
+            }
             if isDue(on: day, calendar: calendar) {
-                let clock = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: day)
                 // A day that starts at midnight and keeps its offset until the next (most days): a time of day is
                 // that many minutes after the day's start. Only days the clocks change take the careful path.
-                let steady =
-                    clock.hour == 0 && clock.minute == 0
-                    && (calendar.timeZone.nextDaylightSavingTimeTransition(after: day).map { $0 >= next } ?? true)
+                let steady = atMidnight && (change.map { $0 >= next } ?? true)
                 let ymd = DateComponents(year: clock.year, month: clock.month, day: clock.day)
                 for time in times {
                     let date =
