@@ -137,4 +137,68 @@ struct MedsAccessibilityBrowserTests {
             try await browser.run("return document.body.textContent.indexOf('Taken at')>=0") as? Bool == true
         }
     }
+
+    @Test func everyControlOfEveryTabIsReachedByTheKeyboardAndShowsWhereFocusIs() async throws {
+        let server = try ExampleServer("Meds")
+        try await Self.seed(URL(fileURLWithPath: server.dataDirectory).appendingPathComponent("meds"))
+        try await server.start()
+        defer { server.stop() }
+        let driver = try await ChromeDriver()
+        defer { driver.stop() }
+        let browser = try await driver.session()
+        try await browser.open(server.signInURL)
+        try await waitUntil("the socket") { try await browser.connected() }
+        try await waitUntil("Today's doses") {
+            try await browser.run("return document.querySelectorAll('[aria-label^=\"Mark Tylenol\"]').length") as? Int
+                == 2
+        }
+        /// The focused element: its id, whether it is a tab of the tab bar (and which), and whether something shows
+        /// that it has focus (an outline or a ring).
+        let focused = { @Sendable () async throws -> (id: String, tab: String?, shown: Bool) in
+            let answer =
+                try await browser.run(
+                    """
+                    var e=document.activeElement;if(!e||e===document.body)return ['',null,true];var s=getComputedStyle(e);
+                    return [e.id||e.outerHTML.slice(0,60),e.getAttribute('role')==='tab'?e.textContent.trim():null,
+                      (s.outlineStyle!=='none'&&parseFloat(s.outlineWidth)>0)||s.boxShadow!=='none']
+                    """) as? [Any] ?? []
+            return (answer.first as? String ?? "", answer.dropFirst().first as? String, answer.last as? Bool ?? false)
+        }
+        for tab in ["Medications", "Add", "Symptoms", "Charts", "Export", "Today"] {
+            // To the tab by Tab, then Enter.
+            var presses = 0
+            while try await focused().tab != tab, presses < 80 {
+                try await browser.press([WebSession.tabKey])
+                presses += 1
+            }
+            try #require(presses < 80, "Tab never reached the \(tab) tab")
+            try await browser.press([WebSession.enterKey])
+            try await waitUntil("the \(tab) tab, chosen by keyboard") {
+                try await browser.run(
+                    "var t=document.querySelector('[role=tab][aria-selected=true]');return t?t.textContent.trim():''")
+                    as? String == tab
+            }
+            // Every control the tab shows is reached by Tab, and shows that it has focus.
+            let controls =
+                try await browser.run(
+                    """
+                    return Array.prototype.filter.call(document.querySelectorAll(
+                      '.sw-tabpanel button,.sw-tabpanel input,.sw-tabpanel select,.sw-tabpanel textarea'),
+                      function(e){return e.getClientRects().length&&!e.disabled}).map(function(e){return e.id})
+                    """) as? [String] ?? []
+            #expect(!controls.isEmpty, "the \(tab) tab has no controls")
+            var reached: Set<String> = []
+            var unmarked: Set<String> = []
+            for _ in 0..<(controls.count * 2 + 40) where !Set(controls).isSubset(of: reached) {
+                try await browser.press([WebSession.tabKey])
+                let now = try await focused()
+                reached.insert(now.id)
+                if !now.shown { unmarked.insert(now.id) }
+            }
+            #expect(
+                Set(controls).isSubset(of: reached), "\(tab): not reached by Tab: \(Set(controls).subtracting(reached))"
+            )
+            #expect(unmarked.isEmpty, "\(tab): focus not shown on \(unmarked.sorted())")
+        }
+    }
 }
