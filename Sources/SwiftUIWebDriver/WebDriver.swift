@@ -271,7 +271,8 @@ public final class ChromeDriver: @unchecked Sendable {
             return sessions
         }
         for session in open {
-            // A session the test already quit answers with an error; either way its browser is gone.
+            // Absence is the meaning: a session the test already quit answers with an error (its browser is gone),
+            // and a chromedriver that cannot answer leaves nothing to do but stop it, below.
             _ = try? httpExchange("DELETE", session, timeout: 10)
         }
         child.stop()
