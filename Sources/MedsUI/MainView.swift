@@ -112,6 +112,8 @@ struct ReminderBanner: View {
                         Button("Snooze") { Task { await model.answer(dose, .snoozed) } }
                             .accessibilityLabel("Reminder: snooze \(dose.name) for 10 minutes")
                     }
+                    // Filled buttons: the accent's text on the orange banner would be under 4.5:1 contrast.
+                    .buttonStyle(.borderedProminent)
                 }
             }
             .padding(8)

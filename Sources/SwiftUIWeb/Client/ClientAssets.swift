@@ -324,7 +324,7 @@ enum ClientAssets {
         html.sw-offline .sw-windowbar::after{content:'Reconnecting…';font-size:12px;color:#b25000}\
         .sw-toolbar{display:flex;align-items:center;gap:4px}\
         .sw-toolbar .sw-button{background:transparent;padding:4px 8px;color:#3a3a3c}.sw-toolbar .sw-button:hover{background:rgba(0,0,0,.06)}\
-        .sw-toolbar .sw-button.sw-prominent{background:var(--sw-accent);color:#fff}\
+        .sw-toolbar .sw-button.sw-prominent{background:var(--sw-prominent-bg,var(--sw-accent));color:#fff}\
         .sw-newwindow{display:inline-flex;align-items:center;gap:5px;font-size:12px;color:#3a3a3c;text-decoration:none;padding:4px 8px;border-radius:6px}\
         .sw-newwindow:hover{background:rgba(0,0,0,.06)}\
         .sw-content{flex:1;display:flex;flex-direction:column;align-items:center;justify-content:center;min-height:0}\
@@ -405,7 +405,7 @@ enum ClientAssets {
         .sw-button{font:inherit;display:inline-flex;align-items:center;justify-content:center;gap:6px;padding:6px 14px;border-radius:var(--sw-button-radius,8px);\
         border:0;cursor:pointer;color:var(--sw-accent);background:var(--sw-tint-bg,rgba(0,102,204,.08));transition:filter .1s,background .1s}\
         .sw-button:hover{filter:brightness(.95)}.sw-button:active{filter:brightness(.88)}\
-        .sw-button.sw-prominent{background:var(--sw-accent);color:#fff;font-weight:500}\
+        .sw-button.sw-prominent{background:var(--sw-prominent-bg,var(--sw-accent));color:#fff;font-weight:500}\
         .sw-button.sw-borderless{background:transparent;padding:2px 4px}.sw-button.sw-plain{background:transparent;color:inherit;padding:0}\
         .sw-button.sw-role-destructive{color:#ff3b30}.sw-button.sw-prominent.sw-role-destructive{background:#ff3b30;color:#fff}\
         .sw-button.sw-role-cancel{font-weight:500}\
@@ -543,7 +543,7 @@ enum ClientAssets {
         .sw-pin-f .sw-section-footer{position:sticky;bottom:0;z-index:1;background:var(--sw-bg)}\
         .sw-scroll .sw-pin-h .sw-section-header{top:0}\
         .sw-editor{flex:1;align-self:stretch;min-height:60vh;resize:none;font:14px/1.5 ui-monospace,Menlo,monospace;border-radius:0;border:0}\
-        html.sw-dark{color-scheme:dark;--sw-accent:#0a84ff;--sw-label:#f5f5f7;--sw-secondary:#98989d;--sw-tertiary:#636366;\
+        html.sw-dark{color-scheme:dark;--sw-accent:#0a84ff;--sw-prominent-bg:#0071e3;--sw-label:#f5f5f7;--sw-secondary:#98989d;--sw-tertiary:#636366;\
         --sw-quaternary:#48484a;--sw-bg:#000;--sw-surface:#1c1c1e;--sw-separator:#38383a;--sw-fill:#2c2c2e;--sw-tint-bg:rgba(10,132,255,.22);--sw-hairline:rgba(255,255,255,.12)}\
         html.sw-dark .sw-windowbar{background:rgba(30,30,32,.92);border-bottom-color:#38383a}\
         html.sw-dark .sw-window-title,html.sw-dark .sw-toolbar .sw-button,html.sw-dark .sw-newwindow,html.sw-dark .sw-menu-title,\

@@ -299,7 +299,11 @@ extension View {
     }
     /// Sets the tint of controls.
     public func tint(_ color: Color?) -> some View {
-        InheritedStyleView(content: self, style: color.map { "--sw-accent:" + $0.cssColor } ?? "")
+        // A tint fills prominent buttons too (dark mode's default fill is a darker blue than its accent, so white
+        // text on it keeps 4.5:1 contrast).
+        InheritedStyleView(
+            content: self,
+            style: color.map { "--sw-accent:" + $0.cssColor + ";--sw-prominent-bg:" + $0.cssColor } ?? "")
     }
     /// Sets how text aligns across lines.
     public func multilineTextAlignment(_ alignment: TextAlignment) -> some View {
