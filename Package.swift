@@ -294,7 +294,8 @@ let package = Package(
         // MARK: Meds, the medication tracker on all four modules
         // MedsKit: the app's data, rules and actions (no views); MedsUI: its views; Meds: the App and its scenes.
         .target(
-            name: "MedsKit", dependencies: ["OpenCoreData", "OpenHealthKit"],
+            name: "MedsKit",
+            dependencies: ["OpenCoreData", "OpenHealthKit", "OpenNetwork", .product(name: "Crypto", package: "swift-crypto")],
             resources: [.copy("Store/Models/MedsV1.xcdatamodel"), .copy("Store/Models/MedsV2.xcdatamodel")]),
         .target(name: "MedsUI", dependencies: ["MedsKit", "SwiftUIWeb", "Charts", "UniformTypeIdentifiers"]),
         .executableTarget(name: "Meds", dependencies: ["MedsKit", "MedsUI", "SwiftUIWeb"]),

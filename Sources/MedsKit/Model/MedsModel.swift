@@ -94,6 +94,23 @@ public final class MedsModel {
         await run { try await self.reload() }
     }
 
+    /// The stores sync reads and writes: this model's own, so a sync's changes reach its windows at once (the
+    /// profile list, and the profile shown when the sync changed it).
+    public func syncStores() -> SyncStores {
+        SyncStores(
+            appData: appData, health: { [unowned self] id in try self.health(for: id) },
+            changed: { [weak self] id in await self?.syncChanged(profile: id) })
+    }
+
+    /// Reads again what a sync changed.
+    func syncChanged(profile id: UUID) async {
+        await run {
+            let profiles = try self.appData.profiles()
+            if profiles != self.profiles { self.profiles = profiles }
+            if id == self.profile.id { try await self.reload() }
+        }
+    }
+
     /// What a reload reads again.
     struct Parts: OptionSet {
         let rawValue: Int

@@ -73,6 +73,31 @@ public final class AppDataStore {
         return profile
     }
 
+    /// Adds a profile another machine made (sync), keeping its identifier, creation date and colour. A profile with
+    /// that identifier already here is returned as it is; a name already used by another profile here gets the
+    /// other machine's name after it ("Me (Kitchen laptop)"), so neither person's data is merged with the other's.
+    @discardableResult
+    public func adoptProfile(_ profile: Profile, from device: String) throws -> Profile {
+        let existing = try profiles()
+        if let same = existing.first(where: { $0.id == profile.id }) { return same }
+        var name = try Profile.validatedName(profile.name)
+        if existing.contains(where: { $0.name.caseInsensitiveCompare(name) == .orderedSame }) {
+            name = String("\(name) (\(device))".prefix(Profile.maximumNameLength))
+        }
+        let object = NSEntityDescription.insertNewObject(forEntityName: "Profile", into: context)
+        let adopted = Profile(
+            id: profile.id, name: name, relationship: profile.relationship, createdAt: profile.createdAt,
+            colorName: AppDataMigration.palette.contains(profile.colorName)
+                ? profile.colorName : AppDataMigration.palette[0])
+        object.setValue(adopted.colorName, forKey: "colorName")
+        object.setValue(adopted.id, forKey: "id")
+        object.setValue(adopted.name, forKey: "name")
+        object.setValue(adopted.relationship.rawValue, forKey: "relationship")
+        object.setValue(adopted.createdAt, forKey: "createdAt")
+        try save()
+        return adopted
+    }
+
     /// Renames a profile.
     public func renameProfile(_ id: UUID, to name: String) throws {
         let name = try Profile.validatedName(name)

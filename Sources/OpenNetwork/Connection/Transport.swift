@@ -118,7 +118,7 @@ enum Transport {
                     tls: tlsContext.map { ctx in
                         { try NIOSSLClientHandler(context: ctx, serverHostname: sni) }
                     },
-                    expectedName: config.tls?.peerVerification == true && config.tls?.preSharedKeys.isEmpty == true
+                    expectedName: config.tls?.peerVerification == true && config.tls?.usesPreSharedKeys == false
                         ? sni : nil, host: webSocketHost)
             }
         }

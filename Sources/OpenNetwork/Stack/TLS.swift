@@ -19,6 +19,8 @@ public struct TLS: StreamProtocolOptions {
         var handshakeTimeout: Duration = .seconds(10)
         /// Pre-shared keys (set through `sec_protocol_options_add_pre_shared_key`).
         var preSharedKeys: [PreSharedKey] = []
+        /// A listener's look-up of the key for a client's identity (set through ``TLS/preSharedKeys(_:)``).
+        var preSharedKeyLookup: (@Sendable (String) -> [UInt8]?)?
         /// IANA numbers of the cipher suites asked for (empty: BoringSSL's defaults).
         var cipherSuites: [UInt16] = []
         /// Versions set through `sec_protocol_options_set_min/max_tls_protocol_version`.
@@ -90,6 +92,28 @@ public struct TLS: StreamProtocolOptions {
         return c
     }
 
+    /// Authenticates both ends by a key they share instead of certificates (TLS 1.2 with ECDHE-PSK suites): on a
+    /// connection, the key to present and the identity that names it.
+    ///
+    /// Orchard's own modifier: Apple's stacks reach the same setting through the TLS options'
+    /// `sec_protocol_options_add_pre_shared_key`, which ``NWParameters`` also takes here.
+    public func preSharedKey(_ key: some Collection<UInt8>, identity: String) -> TLS {
+        var c = self
+        c.options.preSharedKeys.append(.init(key: Array(key), identity: Array(identity.utf8)))
+        return c
+    }
+
+    /// Authenticates clients by pre-shared keys that a listener looks up as they connect: `lookup` gets the
+    /// identity a client presents and returns its key, or nil to refuse the client. It runs during each handshake
+    /// (on the connection's event loop), so a listener can admit keys added after it started and count attempts.
+    ///
+    /// Orchard's own modifier (see ``preSharedKey(_:identity:)``).
+    public func preSharedKeys(_ lookup: @escaping @Sendable (String) -> [UInt8]?) -> TLS {
+        var c = self
+        c.options.preSharedKeyLookup = lookup
+        return c
+    }
+
     /// The stack configuration of this TLS layer.
     public var stackConfiguration: ProtocolStackConfiguration {
         var s = tcp.stackConfiguration
@@ -128,16 +152,23 @@ public struct TLS: StreamProtocolOptions {
 }
 
 extension TLS.Options {
+    /// Whether the ends authenticate by pre-shared keys (given, or looked up by a listener).
+    var usesPreSharedKeys: Bool { !preSharedKeys.isEmpty || preSharedKeyLookup != nil }
+
     /// Builds the NIOSSL server configuration; fails when no identity was given.
     func serverConfiguration() throws -> TLSConfiguration {
-        if !preSharedKeys.isEmpty && identity == nil {
+        if usesPreSharedKeys && identity == nil {
             var config = TLSConfiguration.makePreSharedKeyConfiguration()
             let keys = preSharedKeys
+            let lookup = preSharedKeyLookup
             config.pskServerProvider = { context in
-                guard let psk = keys.first(where: { $0.identityText == context.clientIdentity }) else {
+                if let psk = keys.first(where: { $0.identityText == context.clientIdentity }) {
+                    return PSKServerIdentityResponse(key: NIOSSLSecureBytes(psk.key))
+                }
+                guard let key = lookup?(context.clientIdentity) else {
                     throw NWError.tls("the client presented an unknown pre-shared key identity")
                 }
-                return PSKServerIdentityResponse(key: NIOSSLSecureBytes(psk.key))
+                return PSKServerIdentityResponse(key: NIOSSLSecureBytes(key))
             }
             config.minimumTLSVersion = .tlsv12
             config.applicationProtocols = applicationProtocols
@@ -196,7 +227,7 @@ extension TLS.Options {
             }
             suites.append(name)
         }
-        if !preSharedKeys.isEmpty {
+        if usesPreSharedKeys {
             config.maximumTLSVersion = .tlsv12
             config.minimumTLSVersion = .tlsv12
             if suites.isEmpty { suites = ["ECDHE-PSK-CHACHA20-POLY1305:ECDHE-PSK-AES128-CBC-SHA:PSK-AES128-CBC-SHA"] }

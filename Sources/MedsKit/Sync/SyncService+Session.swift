@@ -1,0 +1,198 @@
+import Foundation
+import OpenHealthKit
+import OpenNetwork
+
+/// A sync session with one machine, the same on both ends (see ``SyncMessage``).
+extension SyncService {
+    /// What the other machine said in its hello.
+    struct PeerHello {
+        var device: SyncDevice
+        var profiles: [SyncProfile]
+        var anchors: [String: Int64]
+    }
+
+    /// Runs a session on an open connection: `dialing` names the machine this one connected to (nil: it connected
+    /// here). Ends after one round, or, `live`, when the connection ends or the task is cancelled.
+    func session(_ connection: NetworkConnection<Wire>, dialing expected: UUID?, live: Bool) async throws {
+        let peer: PeerHello
+        if let expected {
+            try await connection.send(try await hello(to: expected))
+            let (reply, _) = try await connection.receive()
+            peer = try checkHello(reply, expected: expected)
+        } else {
+            let (first, _) = try await connection.receive()
+            do {
+                peer = try checkHello(first, expected: nil)
+            } catch {
+                try? await connection.send(.refused("\(error)"))  // `try?`: the refusal is a courtesy; the error is what counts
+                throw error
+            }
+            try await connection.send(try await hello(to: peer.device.id))
+        }
+        let counts = Counts()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await self.sendChanges(over: connection, peer: peer, live: live, counts: counts) }
+            group.addTask {
+                try await self.receiveChanges(over: connection, peer: peer, live: live, counts: counts)
+                // The other machine closed (live) or the round is done: the sender stops too.
+            }
+            // Either side ending ends the session.
+            try await group.next()
+            if live { group.cancelAll() }
+            try await group.waitForAll()
+        }
+    }
+
+    /// What a session has exchanged so far.
+    final class Counts: @unchecked Sendable {
+        // Unchecked: `sent` is touched by the sending task only, `received` by the receiving task only; a report
+        // reads both after a round, which both tasks have passed.
+        var sent = 0
+        var received = 0
+    }
+
+    func hello(to peer: UUID) async throws -> SyncMessage {
+        guard let secret = pairings.secret(for: peer) else {
+            throw MedsError("This machine is not paired with \(peer).")
+        }
+        let profiles = try await stores.profiles().map(SyncProfile.init)
+        return .hello(
+            device: device, proof: Self.proof(secret: secret, from: device.id, to: peer), profiles: profiles,
+            anchors: pairings.anchors(from: peer))
+    }
+
+    /// Checks a hello: from a paired machine (the one dialled, when this one dialled), with a proof of its key.
+    func checkHello(_ message: SyncMessage, expected: UUID?) throws -> PeerHello {
+        switch message {
+        case .hello(let device, let proof, let profiles, let anchors):
+            if let expected, device.id != expected {
+                throw MedsError("The machine reached as \(expected) says it is \(device.id); the session is ended.")
+            }
+            guard let secret = pairings.secret(for: device.id),
+                proof == Self.proof(secret: secret, from: device.id, to: self.device.id)
+            else {
+                throw MedsError("A machine that is not paired with this one (\(device.name)) tried to sync; refused.")
+            }
+            return PeerHello(device: device, profiles: profiles, anchors: anchors)
+        case .refused(let reason):
+            throw MedsError("The other machine refused to sync: \(reason)")
+        default:
+            throw MedsError("The other machine started a sync session with \(message), not a hello.")
+        }
+    }
+
+    /// Sends every profile's changes after the anchors the peer gave, then `caughtUp`; live, then sends new changes
+    /// whenever ``localChangesMade()`` says there are some.
+    func sendChanges(
+        over connection: NetworkConnection<Wire>, peer: PeerHello, live: Bool, counts: Counts
+    ) async throws {
+        var sentAnchors = peer.anchors
+        var seen = state.withLock { $0.changeCount }
+        try await sendPages(over: connection, anchors: &sentAnchors, counts: counts, medications: true)
+        try await connection.send(.caughtUp)
+        guard live else { return }
+        while true {
+            // Polled: a wait that a cancelled session leaves at once, at a tenth of a second's latency.
+            while state.withLock({ $0.changeCount }) == seen { try await Task.sleep(for: .milliseconds(100)) }
+            seen = state.withLock { $0.changeCount }
+            try await sendPages(over: connection, anchors: &sentAnchors, counts: counts, medications: true)
+        }
+    }
+
+    private func sendPages(
+        over connection: NetworkConnection<Wire>, anchors: inout [String: Int64], counts: Counts, medications: Bool
+    ) async throws {
+        for profile in try await stores.profiles() {
+            let health = try await stores.health(profile.id)
+            let list = try await health.medications().map(SyncMedication.init)
+            var anchor = anchors[profile.id.uuidString] ?? 0
+            var first = true
+            while true {
+                let page = try health.editor.replicatedChanges(after: anchor, limit: Self.pageSize)
+                if page.count > 0 || (first && anchors[profile.id.uuidString] == nil) {
+                    try await connection.send(.changes(profile: profile.id, medications: first ? list : [], page: page))
+                    counts.sent += page.count
+                }
+                first = false
+                anchor = page.anchor
+                if !page.hasMore { break }
+            }
+            anchors[profile.id.uuidString] = anchor
+        }
+    }
+
+    /// Applies the peer's pages until the round ends (its `caughtUp` and its `applied`), or, live, until the
+    /// connection ends.
+    func receiveChanges(
+        over connection: NetworkConnection<Wire>, peer: PeerHello, live: Bool, counts: Counts
+    ) async throws {
+        var caughtUp = false
+        var peerApplied = false
+        while true {
+            let message: SyncMessage
+            do {
+                (message, _) = try await connection.receive()
+            } catch {
+                if caughtUp && peerApplied { return }  // the other machine closed after a complete round
+                throw MedsError("The connection to \(peer.device.name) ended during a sync: \(error)")
+            }
+            switch message {
+            case .changes(let profileID, let medications, let page):
+                guard let profile = peer.profiles.first(where: { $0.id == profileID }) else {
+                    throw MedsError("\(peer.device.name) sent changes to a profile it did not announce; ended.")
+                }
+                let applied = try await apply(page, medications: medications, profile: profile, from: peer.device)
+                counts.received += applied
+                if caughtUp && peerApplied {
+                    eventSink.yield(.synced(peer.device, received: counts.received, sent: counts.sent))
+                }
+            case .caughtUp, .applied:
+                if case .caughtUp = message {
+                    caughtUp = true
+                    try await connection.send(.applied)
+                } else {
+                    peerApplied = true
+                }
+                guard caughtUp && peerApplied else { continue }
+                eventSink.yield(.synced(peer.device, received: counts.received, sent: counts.sent))
+                if !live { return }
+            case .refused(let reason):
+                throw MedsError("\(peer.device.name) ended the sync: \(reason)")
+            default:
+                throw MedsError("\(peer.device.name) sent \(message) during a sync; ended.")
+            }
+        }
+    }
+
+    /// Applies one page to a profile (adding the profile and medications this machine lacks first), then records
+    /// its anchor. Returns how many changes it made here.
+    func apply(
+        _ page: HKHealthAppEditor.ReplicatedChanges, medications: [SyncMedication], profile: SyncProfile,
+        from peer: SyncDevice
+    ) async throws -> Int {
+        let isNew = try await !stores.profiles().contains { $0.id == profile.id }
+        let local = try await stores.adopt(profile.profile, peer.name)
+        let health = try await stores.health(local.id)
+        if !medications.isEmpty {
+            let have = Set(try await health.medications().map(\.id))
+            for medication in medications where !have.contains(medication.id) {
+                guard let rxcui = medication.rxcui else {
+                    throw MedsError(
+                        "\(peer.name) has a medication (\(medication.id)) with no RxNorm code; it cannot be added here.")
+                }
+                _ = try await health.addMedication(
+                    rxcui: rxcui, nickname: medication.nickname, schedule: medication.schedule ?? .asNeeded)
+                if medication.isArchived { try health.updateMedication(medication.id, isArchived: true) }
+            }
+        }
+        let outcome: HKHealthAppEditor.ReplicationOutcome
+        do {
+            outcome = try health.editor.applyReplicatedChanges(page)
+        } catch {
+            throw MedsError("Changes from \(peer.name) were refused, and none was applied: \(error)")
+        }
+        try pairings.setAnchor(page.anchor, from: peer.id, profile: profile.id)
+        if isNew || outcome.added + outcome.deleted > 0 || !medications.isEmpty { await stores.changed(local.id) }
+        return outcome.added + outcome.deleted
+    }
+}

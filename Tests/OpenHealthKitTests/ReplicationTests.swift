@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+
+@testable import OpenHealthKit
+
+/// Replication between two copies of a person's store: a feed read in pages applies to another copy, twice as
+/// safely as once; a deletion wins whichever way round it arrives; a page with one bad change is refused whole.
+@Suite struct ReplicationTests {
+    func copies() async throws -> (StoreFixture, StoreFixture, HKMedicationConcept) {
+        let home = try StoreFixture()
+        let away = try StoreFixture()
+        let tylenol = home.concept("313782")
+        try await home.editor.addMedication(tylenol)
+        try await away.editor.addMedication(tylenol)
+        return (home, away, tylenol)
+    }
+
+    func everything(_ editor: HKHealthAppEditor) throws -> HKHealthAppEditor.ReplicatedChanges {
+        try editor.replicatedChanges(after: nil, limit: 100_000)
+    }
+
+    @Test func aFeedReadInPagesAppliesOnceHoweverOftenItIsApplied() async throws {
+        let (home, away, tylenol) = try await copies()
+        for i in 0..<25 {
+            let at = date(2026, 5, 1).addingTimeInterval(Double(i) * 3600)
+            try home.editor.logDose(
+                .init(medication: tylenol.identifier, status: .taken, date: at, scheduledDate: at, scheduledQuantity: 1))
+        }
+        let sample = HKCategorySample(
+            type: HKCategoryType(.headache), value: HKCategoryValueSeverity.mild.rawValue, start: date(2026, 5, 1),
+            end: date(2026, 5, 1), metadata: ["medication": "rxnorm:313782"])
+        try await home.editor.store.save(sample)
+        let undone = try home.editor.logDose(.init(medication: tylenol.identifier, status: .taken, date: date(2026, 5, 3)))
+        try home.editor.deleteDose(undone)
+
+        var anchor: Int64? = nil
+        var pages = 0
+        while true {
+            let page = try home.editor.replicatedChanges(after: anchor, limit: 7)
+            #expect(page.count <= 7)
+            try away.editor.applyReplicatedChanges(page)
+            let again = try away.editor.applyReplicatedChanges(page)
+            #expect(again.added == 0 && again.deleted == 0)
+            anchor = page.anchor
+            pages += 1
+            if !page.hasMore { break }
+        }
+        #expect(pages == 4)  // 25 doses, one symptom and one deletion (the undone dose itself is gone): 27
+        let there = try everything(away.editor)
+        #expect(Set(there.doses.map(\.uuid)) == Set(try everything(home.editor).doses.map(\.uuid)))
+        #expect(there.doses.count == 25 && !there.doses.contains { $0.uuid == undone.uuid })
+        #expect(there.samples.map(\.uuid) == [sample.uuid] && there.samples[0].metadata?["medication"] == "rxnorm:313782")
+        #expect(there.deletions.map(\.uuid) == [undone.uuid])
+        // Nothing new after the last anchor.
+        #expect(try home.editor.replicatedChanges(after: anchor, limit: 7).count == 0)
+    }
+
+    @Test func aDeletionWinsWhicheverWayRoundItArrives() async throws {
+        let (home, away, tylenol) = try await copies()
+        let dose = try home.editor.logDose(.init(medication: tylenol.identifier, status: .taken, date: date(2026, 5, 1)))
+        let added = try home.editor.replicatedChanges(after: nil)
+        try home.editor.deleteDose(dose)
+        let deleted = try home.editor.replicatedChanges(after: added.anchor)
+        #expect(deleted.deletions.map(\.uuid) == [dose.uuid] && deleted.doses.isEmpty)
+        // The deletion first, then the addition it deleted: the dose never appears.
+        let first = try away.editor.applyReplicatedChanges(deleted)
+        #expect(first.deleted == 1)
+        let second = try away.editor.applyReplicatedChanges(added)
+        #expect(second.added == 0 && second.skipped == 1)
+        #expect(try everything(away.editor).doses.isEmpty)
+        // And the feed of the copy reports the deletion to its own readers, with the medication it was for.
+        #expect(try everything(away.editor).deletions.first?.medication == tylenol.identifier.identifier)
+    }
+
+    @Test func aPageWithOneBadChangeIsRefusedWhole() async throws {
+        let (home, away, tylenol) = try await copies()
+        try home.editor.logDose(.init(medication: tylenol.identifier, status: .taken, date: date(2026, 5, 1)))
+        let good = try everything(home.editor)
+        func refused(_ change: (inout HKHealthAppEditor.ReplicatedChanges) -> Void, _ words: String) {
+            var page = good
+            change(&page)
+            #expect {
+                try away.editor.applyReplicatedChanges(page)
+            } throws: { error in
+                String(describing: error).contains(words)
+            }
+        }
+        var bad = good.doses[0]
+        bad.uuid = UUID()
+        bad.status = 99
+        refused({ $0.doses.append(bad) }, "unknown log status 99")
+        bad.status = HKMedicationDoseEvent.LogStatus.taken.rawValue
+        bad.medication = "rxnorm:000000"
+        refused({ $0.doses.append(bad) }, "no medication rxnorm:000000")
+        bad.medication = tylenol.identifier.identifier
+        bad.doseQuantity = -1
+        refused({ $0.doses.append(bad) }, "doseQuantity -1")
+        let symptom = HKHealthAppEditor.ReplicatedSample(
+            uuid: UUID(), type: HKCategoryTypeIdentifier.headache.rawValue, value: 9, start: date(2026, 5, 1),
+            end: date(2026, 5, 1), metadata: nil, sourceBundle: "x")
+        refused({ $0.samples.append(symptom) }, "is not a severity")
+        var notSymptom = symptom
+        notSymptom.value = 1
+        notSymptom.type = "HKCategoryTypeIdentifierSleepAnalysis"
+        refused({ $0.samples.append(notSymptom) }, "is not a symptom type")
+        #expect(try everything(away.editor).count == 0)
+        #expect(try away.editor.applyReplicatedChanges(good).added == 1)
+    }
+}
