@@ -18,22 +18,19 @@ import Testing
 
     func machine(_ folder: URL, _ name: String, _ clock: TestClock) throws -> Machine {
         let model = try MedsModel(dataDirectory: folder, now: { clock.now })
-        return Machine(model: model, sync: try SyncService(dataDirectory: folder, deviceName: name, stores: model.syncStores()))
+        return Machine(
+            model: model, sync: try SyncService(dataDirectory: folder, deviceName: name, stores: model.syncStores()))
     }
 
     /// Starts `sync`'s pairing and sync listeners on loopback; returns their endpoints and the task serving them.
-    func listen(_ sync: SyncService) async throws -> (pairing: NWEndpoint, sync: NWEndpoint, task: Task<Void, any Error>) {
-        let pairing = sync.pairingListener(advertise: false)
-        let sessions = sync.syncListener(advertise: false)
-        let task = Task {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await pairing.run(sync.servePairingReporting) }
-                group.addTask { try await sessions.run(sync.serve) }
-                try await group.waitForAll()
-            }
-        }
-        while pairing.port == nil || sessions.port == nil { try await Task.sleep(for: .milliseconds(10)) }
-        return (.hostPort(host: "127.0.0.1", port: pairing.port!), .hostPort(host: "127.0.0.1", port: sessions.port!), task)
+    func listen(
+        _ sync: SyncService
+    ) async throws -> (pairing: NWEndpoint, sync: NWEndpoint, task: Task<Void, any Error>) {
+        let (ports, portsSink) = AsyncStream.makeStream(of: (NWEndpoint.Port, NWEndpoint.Port).self)
+        let task = Task { try await sync.listen(advertise: false) { portsSink.yield(($0, $1)) } }
+        var iterator = ports.makeAsyncIterator()
+        let (syncPort, pairingPort) = try #require(await iterator.next())
+        return (.hostPort(host: "127.0.0.1", port: pairingPort), .hostPort(host: "127.0.0.1", port: syncPort), task)
     }
 
     @Test func twoMachinesPairSyncAndConvergeAfterEditsMadeApart() async throws {
@@ -48,7 +45,8 @@ import Testing
         let b = try machine(away, "Laptop", clock)
         #expect(
             await a.model.addMedication(
-                MedsModel.NewMedication(rxcui: MedsModelTests.acetaminophen, nickname: "Tylenol", times: "08:00, 20:00")))
+                MedsModel.NewMedication(rxcui: MedsModelTests.acetaminophen, nickname: "Tylenol", times: "08:00, 20:00")
+            ))
         let morning = try #require(a.model.today.doses.first)
         await a.model.answer(morning, .taken)
         #expect(await a.model.logSymptom(.headache, severity: .mild, medicationID: morning.medicationID))
@@ -96,7 +94,10 @@ import Testing
         #expect(doses(a.model) == doses(b.model))
         #expect(b.model.recentDoses.count == a.model.recentDoses.count)
         #expect(a.model.today.doses.map(\.state) == b.model.today.doses.map(\.state))
-        if case .taken = a.model.today.doses.last?.state {} else { Issue.record("the later answer (taken) should count") }
+        if case .taken = a.model.today.doses.last?.state {
+        } else {
+            Issue.record("the later answer (taken) should count")
+        }
         #expect(a.model.today.doses.first?.log?.status != .taken)
         #expect(Set(a.model.symptoms.map(\.type)) == [.headache, .nausea])
         let symptomsHere: Set<UUID> = Set(a.model.symptoms.map(\.id))
@@ -119,7 +120,8 @@ import Testing
         let clock = TestClock(TodayPlanTests.date("2026-03-10 08:05"))
         let a = try machine(home, "Kitchen", clock)
         let intruder = try machine(intruderHome, "Intruder", clock)
-        #expect(await a.model.addMedication(MedsModel.NewMedication(rxcui: MedsModelTests.acetaminophen, times: "08:00")))
+        #expect(
+            await a.model.addMedication(MedsModel.NewMedication(rxcui: MedsModelTests.acetaminophen, times: "08:00")))
         let listening = try await listen(a.sync)
         defer { listening.task.cancel() }
 

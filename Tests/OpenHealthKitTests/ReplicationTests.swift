@@ -24,13 +24,15 @@ import Testing
         for i in 0..<25 {
             let at = date(2026, 5, 1).addingTimeInterval(Double(i) * 3600)
             try home.editor.logDose(
-                .init(medication: tylenol.identifier, status: .taken, date: at, scheduledDate: at, scheduledQuantity: 1))
+                .init(medication: tylenol.identifier, status: .taken, date: at, scheduledDate: at, scheduledQuantity: 1)
+            )
         }
         let sample = HKCategorySample(
             type: HKCategoryType(.headache), value: HKCategoryValueSeverity.mild.rawValue, start: date(2026, 5, 1),
             end: date(2026, 5, 1), metadata: ["medication": "rxnorm:313782"])
         try await home.editor.store.save(sample)
-        let undone = try home.editor.logDose(.init(medication: tylenol.identifier, status: .taken, date: date(2026, 5, 3)))
+        let undone = try home.editor.logDose(
+            .init(medication: tylenol.identifier, status: .taken, date: date(2026, 5, 3)))
         try home.editor.deleteDose(undone)
 
         var anchor: Int64? = nil
@@ -49,7 +51,8 @@ import Testing
         let there = try everything(away.editor)
         #expect(Set(there.doses.map(\.uuid)) == Set(try everything(home.editor).doses.map(\.uuid)))
         #expect(there.doses.count == 25 && !there.doses.contains { $0.uuid == undone.uuid })
-        #expect(there.samples.map(\.uuid) == [sample.uuid] && there.samples[0].metadata?["medication"] == "rxnorm:313782")
+        #expect(
+            there.samples.map(\.uuid) == [sample.uuid] && there.samples[0].metadata?["medication"] == "rxnorm:313782")
         #expect(there.deletions.map(\.uuid) == [undone.uuid])
         // Nothing new after the last anchor.
         #expect(try home.editor.replicatedChanges(after: anchor, limit: 7).count == 0)
@@ -57,7 +60,8 @@ import Testing
 
     @Test func aDeletionWinsWhicheverWayRoundItArrives() async throws {
         let (home, away, tylenol) = try await copies()
-        let dose = try home.editor.logDose(.init(medication: tylenol.identifier, status: .taken, date: date(2026, 5, 1)))
+        let dose = try home.editor.logDose(
+            .init(medication: tylenol.identifier, status: .taken, date: date(2026, 5, 1)))
         let added = try home.editor.replicatedChanges(after: nil)
         try home.editor.deleteDose(dose)
         let deleted = try home.editor.replicatedChanges(after: added.anchor)
@@ -70,6 +74,23 @@ import Testing
         #expect(try everything(away.editor).doses.isEmpty)
         // And the feed of the copy reports the deletion to its own readers, with the medication it was for.
         #expect(try everything(away.editor).deletions.first?.medication == tylenol.identifier.identifier)
+
+        // A symptom there, deleted here: deleted there too.
+        let sample = HKCategorySample(
+            type: HKCategoryType(.nausea), value: HKCategoryValueSeverity.mild.rawValue, start: date(2026, 5, 2),
+            end: date(2026, 5, 2))
+        try await home.editor.store.save(sample)
+        try away.editor.applyReplicatedChanges(try home.editor.replicatedChanges(after: deleted.anchor))
+        #expect(try everything(away.editor).samples.map(\.uuid) == [sample.uuid])
+        let beforeDeletion = try home.editor.replicatedChanges(after: nil).anchor
+        try await home.editor.store.delete(sample)
+        let outcome = try away.editor.applyReplicatedChanges(try home.editor.replicatedChanges(after: beforeDeletion))
+        #expect(outcome.deleted == 1)
+        #expect(try everything(away.editor).samples.isEmpty)
+        #expect(
+            try everything(away.editor).deletions.contains {
+                $0.uuid == sample.uuid && $0.sampleType == HKCategoryTypeIdentifier.nausea.rawValue
+            })
     }
 
     @Test func aPageWithOneBadChangeIsRefusedWhole() async throws {

@@ -94,8 +94,9 @@ public final class SyncPairings: Sendable {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             let data = try encoder.encode(state)
             let temporary = url.deletingLastPathComponent().appendingPathComponent(".sync-\(UUID().uuidString).json")
-            guard FileManager.default.createFile(
-                atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600])
+            guard
+                FileManager.default.createFile(
+                    atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600])
             else { throw MedsError("cannot create \(temporary.path)") }
             // rename(2) replaces the old file in one step: a reader sees the old state or the new, never a mix.
             guard rename(temporary.path, url.path) == 0 else {

@@ -178,7 +178,8 @@ extension SyncService {
             for medication in medications where !have.contains(medication.id) {
                 guard let rxcui = medication.rxcui else {
                     throw MedsError(
-                        "\(peer.name) has a medication (\(medication.id)) with no RxNorm code; it cannot be added here.")
+                        "\(peer.name) has a medication (\(medication.id)) with no RxNorm code; it cannot be added here."
+                    )
                 }
                 _ = try await health.addMedication(
                     rxcui: rxcui, nickname: medication.nickname, schedule: medication.schedule ?? .asNeeded)

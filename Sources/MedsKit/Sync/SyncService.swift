@@ -142,7 +142,7 @@ public final class SyncService: Sendable {
     }
 
     /// Serves one pairing connection: the caller proved the code in the handshake.
-    func servePairing(_ connection: NetworkConnection<Wire>) async throws {
+    func pairWithCaller(_ connection: NetworkConnection<Wire>) async throws {
         let (request, _) = try await connection.receive()
         guard case .pairingRequest(let peer) = request else {
             try await connection.send(.refused("a pairing connection starts with a pairing request"))
@@ -167,8 +167,7 @@ public final class SyncService: Sendable {
     public func run() async throws {
         let me = device
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await self.syncListener(advertise: true).run(self.serve) }
-            group.addTask { try await self.pairingListener(advertise: true).run(self.servePairingReporting) }
+            group.addTask { try await self.listen(advertise: true) }
             let (found, sink) = AsyncStream.makeStream(of: (NWEndpoint, UUID).self)
             group.addTask {
                 let _: Int? = try await NetworkBrowser(for: .bonjour(Self.serviceType, includeTxtRecord: true)).run {
@@ -198,7 +197,30 @@ public final class SyncService: Sendable {
         }
     }
 
-    /// The listener for sync sessions: only paired machines complete its handshake. `advertise`: with Bonjour.
+    /// Runs the sync and pairing listeners, without looking for other machines (``run()`` does both), until the
+    /// calling task is cancelled; `ready` gets their ports once both listen. `advertise`: with Bonjour; without,
+    /// other machines reach them by address (``pair(code:at:)``, ``dial(_:peer:live:)``).
+    public func listen(
+        advertise: Bool,
+        ready: @escaping @Sendable (_ sync: NWEndpoint.Port, _ pairing: NWEndpoint.Port) -> Void = { _, _ in }
+    ) async throws {
+        let sessions = syncListener(advertise: advertise)
+        let pairing = pairingListener(advertise: advertise)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await sessions.run(self.serve) }
+            group.addTask { try await pairing.run(self.servePairing) }
+            while sessions.port == nil || pairing.port == nil {
+                if case .failed(let error) = sessions.state { throw error }
+                if case .failed(let error) = pairing.state { throw error }
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            // Safe to unwrap: the loop above ends only once both have a port.
+            ready(sessions.port!, pairing.port!)
+            try await group.waitForAll()
+        }
+    }
+
+    /// The listener for sync sessions: only paired machines complete its handshake.
     func syncListener(advertise: Bool) -> NetworkListener<Wire> {
         let me = device
         let listener = NetworkListener {
@@ -227,7 +249,7 @@ public final class SyncService: Sendable {
             .init(name: me.name, type: Self.pairingServiceType, txtRecord: NWTXTRecord(["id": me.id.uuidString])))
     }
 
-    /// Serves a machine that connected for sync: a live session.
+    /// Serves a machine that connected to the sync listener: a live session; failures go to ``events``.
     @Sendable func serve(_ connection: NetworkConnection<Wire>) async {
         do {
             try await session(connection, dialing: nil, live: true)
@@ -236,9 +258,10 @@ public final class SyncService: Sendable {
         }
     }
 
-    @Sendable func servePairingReporting(_ connection: NetworkConnection<Wire>) async {
+    /// Serves a machine that connected to the pairing listener; failures go to ``events``.
+    @Sendable func servePairing(_ connection: NetworkConnection<Wire>) async {
         do {
-            try await servePairing(connection)
+            try await pairWithCaller(connection)
         } catch {
             report(error)
         }

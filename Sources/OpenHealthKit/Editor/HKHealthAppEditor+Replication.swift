@@ -142,7 +142,8 @@ extension HKHealthAppEditor {
             for record in deletions where Self.sequence(record) <= upper {
                 page.deletions.append(
                     ReplicatedDeletion(
-                        uuid: RecordMapping.uuid(record), sampleType: record.value(forKey: "sampleType") as? String ?? "",
+                        uuid: RecordMapping.uuid(record),
+                        sampleType: record.value(forKey: "sampleType") as? String ?? "",
                         medication: record.value(forKey: "medicationConceptIdentifier") as? String))
             }
             return page
@@ -207,7 +208,8 @@ extension HKHealthAppEditor {
                     outcome.skipped += 1
                     continue
                 }
-                let record = doseRecords.removeValue(forKey: deletion.uuid) ?? sampleRecords.removeValue(forKey: deletion.uuid)
+                let record =
+                    doseRecords.removeValue(forKey: deletion.uuid) ?? sampleRecords.removeValue(forKey: deletion.uuid)
                 let seq = sequence.next()
                 sequence.markDeletion(seq)
                 database.insert(
@@ -219,8 +221,10 @@ extension HKHealthAppEditor {
                                 ? HKSampleType.medicationDoseEventIdentifier
                                 : $0.value(forKey: "typeIdentifier") as? String ?? ""
                         } ?? deletion.sampleType,
-                        "medicationConceptIdentifier": (record?.value(forKey: "medicationConceptIdentifier") as? String)
-                            ?? deletion.medication,
+                        // Only dose events have a medication (a category record has no such key).
+                        "medicationConceptIdentifier": record.map {
+                            ($0 as? DoseEventRecord)?.medicationConceptIdentifier
+                        } ?? deletion.medication,
                         "metadata": record?.value(forKey: "metadata") as? Data, "deletedAt": Date(),
                     ], in: context)
                 if let record { context.delete(record) }
@@ -253,7 +257,8 @@ extension HKHealthAppEditor {
                     [
                         "uuid": sample.uuid.uuidString, "seq": sequence.next(), "startDate": sample.start,
                         "endDate": sample.end, "sourceName": sample.sourceBundle, "sourceBundle": sample.sourceBundle,
-                        "metadata": MetadataCoding.encode(sample.metadata.map { $0 as [String: any Sendable] }), "typeIdentifier": sample.type,
+                        "metadata": MetadataCoding.encode(sample.metadata.map { $0 as [String: any Sendable] }),
+                        "typeIdentifier": sample.type,
                         "value": Int64(sample.value),
                     ], in: context)
                 outcome.added += 1
