@@ -18,6 +18,8 @@ struct MedsApp: App {
             // Load now, while the server starts, so the first window opened shows the data (a window opened before
             // this finishes shows it as soon as it has, over its socket).
             Task { await model.refresh() }
+            // Sync runs only if the person turned it on in Settings before.
+            model.startSyncIfOn(deviceName: ProcessInfo.processInfo.hostName)
         } catch {
             FileHandle.standardError.write(
                 Data("Meds: cannot open its data in \(folder.path): \(error.localizedDescription)\n".utf8))

@@ -106,6 +106,7 @@ public struct SettingsView: View {
                 Task { await model.setPreferences(preferences) }
             }
             if let message = model.message { AlertText(message) }
+            SyncSettings()
         }
         .padding()
         .task {
@@ -113,6 +114,45 @@ public struct SettingsView: View {
                 zone = model.preferences.timeZoneIdentifier ?? ""
                 lead = model.preferences.reminderLeadMinutes
                 loaded = true
+            }
+        }
+    }
+}
+
+/// Settings' sync section: turning sync on and off, this machine's pairing code, typing another machine's code, the
+/// paired machines, and what sync last did.
+struct SyncSettings: View {
+    @Environment(MedsModel.self) private var model
+    @State private var typed = ""
+
+    var body: some View {
+        let status = model.syncStatus
+        VStack(alignment: .leading, spacing: 8) {
+            Text("Sync with your other machines").font(.headline)
+            if !status.isOn {
+                Text("Machines on this network that you pair with keep the same medications, doses and symptoms.")
+                Button("Turn On Sync") { model.startSync(deviceName: ProcessInfo.processInfo.hostName) }
+            } else {
+                if let device = status.device { Text("This machine is \(device.name) to the others.") }
+                if let code = status.code {
+                    Text("Pairing code: \(code)").font(.title2).accessibilityLabel("Pairing code \(code.map(String.init).joined(separator: " "))")
+                    Text("Type it on the other machine within ten minutes.")
+                } else {
+                    Button("Show a Pairing Code") { model.showPairingCode() }
+                }
+                TextField("Code shown on the other machine", text: $typed)
+                Button("Pair") {
+                    let code = typed
+                    Task { if await model.pair(code: code) { typed = "" } }
+                }
+                .disabled(typed.isEmpty)
+                if status.peers.isEmpty {
+                    Text("Not paired with any machine yet.")
+                } else {
+                    Text("Paired with: \(status.peers.map(\.name).joined(separator: ", "))")
+                }
+                if let last = status.last { Text(last) }
+                Button("Turn Off Sync") { model.stopSync() }
             }
         }
     }

@@ -1,9 +1,11 @@
 import Foundation
 import OpenHealthKit
+import MedsUI
 import OpenNetwork
 import Testing
 
 @testable import MedsKit
+@testable import SwiftUIWeb
 
 /// Sync between two machines' data folders, over TLS on loopback with the listeners the app advertises (Bonjour
 /// discovery itself is tested across two network namespaces in `SyncNamespaceTests`): pairing by code, a first
@@ -108,6 +110,25 @@ import Testing
         let before = a.model.recentDoses
         try await b.sync.dial(listening.sync, peer: a.sync.device.id)
         #expect(a.model.recentDoses == before)
+
+        // Live: with a session open, a symptom logged on either machine reaches the other without another round.
+        a.model.syncService = a.sync
+        b.model.syncService = b.sync
+        let live = Task { try await b.sync.dial(listening.sync, peer: a.sync.device.id, live: true) }
+        defer { live.cancel() }
+        var events = b.sync.events.makeAsyncIterator()
+        while let event = await events.next() {
+            if case .synced = event { break }
+        }
+        #expect(await a.model.logSymptom(.fatigue, severity: .mild, medicationID: nil))
+        #expect(await b.model.logSymptom(.dizziness, severity: .mild, medicationID: nil))
+        let deadline = ContinuousClock.now + .seconds(10)
+        func types(_ model: MedsModel) -> Set<HKCategoryTypeIdentifier> { Set(model.symptoms.map(\.type)) }
+        while ContinuousClock.now < deadline, types(a.model) != types(b.model) || types(a.model).count != 4 {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(types(a.model) == [.headache, .nausea, .fatigue, .dizziness])
+        #expect(types(b.model) == types(a.model))
     }
 
     @Test func machinesWithoutTheKeyOrTheCodeGetNothing() async throws {
@@ -160,5 +181,58 @@ import Testing
         #expect(again.anchors(from: peer.id) == [peer.id.uuidString: 42])
         try "{ not json".write(to: first.url, atomically: true, encoding: .utf8)
         #expect { try SyncPairings(url: first.url, deviceName: "x") } throws: { "\($0)".contains("cannot be read") }
+    }
+}
+
+/// The Settings window's sync section, rendered as the app renders it.
+@MainActor @Suite struct SyncSettingsTests {
+    struct SettingsApp: App {
+        var body: some Scene { WindowGroup("Settings") { SettingsView().environment(RenderedModel.model) } }
+    }
+
+    func clickable(_ window: SceneInstance, _ label: String) throws -> String {
+        func find(_ node: Node) -> Node? {
+            let clickable = node.attributes.contains { $0.0 == "data-click" }
+            if clickable && node.textContent == label { return node }
+            for child in node.children {
+                if let found = find(child) { return found }
+            }
+            return nil
+        }
+        let tree = try #require(window.lastTree)
+        return try #require(find(tree), "no button \(label)").id
+    }
+
+    @Test func syncIsTurnedOnShowsACodeRefusesABadOneAndStaysOnAcrossLaunches() async throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }  // cleanup only
+        let model = try MedsModel(dataDirectory: folder)
+        model.syncUsesDiscovery = false
+        RenderedModel.model = model
+        let host = AppHost(app: SettingsApp(), storageDirectory: folder.appendingPathComponent("state").path)
+        let window = host.newScene()
+        #expect(window.document().contains("Turn On Sync"))
+        _ = window.handle(event: ClientEvent(t: "click", id: try clickable(window, "Turn On Sync")))
+        #expect(model.syncStatus.isOn && model.message == nil)
+        _ = window.handle(event: ClientEvent(t: "click", id: try clickable(window, "Show a Pairing Code")))
+        let code = try #require(model.syncStatus.code)
+        #expect(window.document().contains("Pairing code: \(code)"))
+        #expect(window.document().contains("Not paired with any machine yet."))
+        #expect(await !model.pair(code: "12ab"))
+        #expect(model.message?.contains("six digits") == true)
+        #expect(try SyncPairings.isOn(in: folder))
+
+        // A later launch starts it again; turned off, it stays off.
+        model.stopSync()
+        #expect(try !SyncPairings.isOn(in: folder))
+        #expect(window.document().contains("Turn On Sync"))
+        _ = window.handle(event: ClientEvent(t: "click", id: try clickable(window, "Turn On Sync")))
+        model.stopSync()
+        try SyncPairings(url: folder.appendingPathComponent("sync.json"), deviceName: "").setOn(true)
+        let relaunched = try MedsModel(dataDirectory: folder)
+        relaunched.syncUsesDiscovery = false
+        relaunched.startSyncIfOn(deviceName: "Kitchen")
+        #expect(relaunched.syncStatus.isOn)
+        relaunched.stopSync()
     }
 }

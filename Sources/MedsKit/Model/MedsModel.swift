@@ -17,6 +17,13 @@ public final class MedsModel {
     /// The clock (a test sets its own).
     @ObservationIgnored public let now: @Sendable () -> Date
     @ObservationIgnored private var healthByProfile: [UUID: ProfileHealth] = [:]
+    /// Sync, while it is on.
+    @ObservationIgnored public internal(set) var syncService: SyncService?
+    @ObservationIgnored var syncTasks: [Task<Void, Never>] = []
+    /// Whether sync finds other machines with Bonjour (tests turn it off: they may not touch the machine's network).
+    @ObservationIgnored var syncUsesDiscovery = true
+    /// What Settings shows of sync.
+    @ObservationIgnored public let syncStatus = SyncStatus()
 
     /// Every profile.
     public private(set) var profiles: [Profile] = []
@@ -156,6 +163,7 @@ public final class MedsModel {
         }
         if dayChanged { day = now }
         revision += 1
+        syncLocalChange()
     }
 
     /// Runs an action, keeping its error as the message; returns whether it succeeded.

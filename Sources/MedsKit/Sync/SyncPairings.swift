@@ -20,6 +20,8 @@ public final class SyncPairings: Sendable {
     struct State: Codable, Sendable {
         var device: SyncDevice
         var peers: [String: Peer]
+        /// Whether the person turned sync on (the app starts it when it opens).
+        var isOn = false
     }
 
     /// The file.
@@ -39,7 +41,7 @@ public final class SyncPairings: Sendable {
                         + "away to pair this machine again.")
             }
         } else {
-            let fresh = State(device: SyncDevice(id: UUID(), name: deviceName), peers: [:])
+            let fresh = State(device: SyncDevice(id: UUID(), name: deviceName), peers: [:], isOn: false)
             state = Mutex(fresh)
             try Self.write(fresh, to: url)
         }
@@ -72,6 +74,21 @@ public final class SyncPairings: Sendable {
     /// Records that `peer`'s changes to `profile` up to `anchor` are applied here.
     func setAnchor(_ anchor: Int64, from peer: UUID, profile: UUID) throws {
         try update { state in state.peers[peer.uuidString]?.anchors[profile.uuidString] = anchor }
+    }
+
+    /// Whether the person turned sync on.
+    public var isOn: Bool { state.withLock { $0.isOn } }
+
+    /// Records whether sync is on.
+    public func setOn(_ on: Bool) throws {
+        try update { state in state.isOn = on }
+    }
+
+    /// Whether `folder` has sync settings with sync turned on (false when it has none).
+    public static func isOn(in folder: URL) throws -> Bool {
+        let url = folder.appendingPathComponent("sync.json")
+        guard FileManager.default.fileExists(atPath: url.path) else { return false }
+        return try SyncPairings(url: url, deviceName: "").isOn
     }
 
     /// Forgets a paired machine: it can no longer connect.

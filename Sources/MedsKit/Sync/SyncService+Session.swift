@@ -92,10 +92,33 @@ extension SyncService {
         try await connection.send(.caughtUp)
         guard live else { return }
         while true {
-            // Polled: a wait that a cancelled session leaves at once, at a tenth of a second's latency.
-            while state.withLock({ $0.changeCount }) == seen { try await Task.sleep(for: .milliseconds(100)) }
+            while state.withLock({ $0.changeCount }) == seen {
+                await waitForLocalChange(after: seen)
+                try Task.checkCancellation()
+            }
             seen = state.withLock { $0.changeCount }
             try await sendPages(over: connection, anchors: &sentAnchors, counts: counts, medications: true)
+        }
+    }
+
+    /// Waits until ``localChangesMade()`` is called after the count `seen`, or the task is cancelled (which wakes
+    /// every waiter; the others wait again).
+    func waitForLocalChange(after seen: Int) async {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+                let now = state.withLock { state -> Bool in
+                    if state.changeCount != seen || Task.isCancelled { return true }
+                    state.changeWaiters.append(waiter)
+                    return false
+                }
+                if now { waiter.resume() }
+            }
+        } onCancel: {
+            let waiters = state.withLock { state in
+                defer { state.changeWaiters = [] }
+                return state.changeWaiters
+            }
+            for waiter in waiters { waiter.resume() }
         }
     }
 
@@ -173,9 +196,11 @@ extension SyncService {
         let isNew = try await !stores.profiles().contains { $0.id == profile.id }
         let local = try await stores.adopt(profile.profile, peer.name)
         let health = try await stores.health(local.id)
+        var addedMedications = 0
         if !medications.isEmpty {
             let have = Set(try await health.medications().map(\.id))
             for medication in medications where !have.contains(medication.id) {
+                addedMedications += 1
                 guard let rxcui = medication.rxcui else {
                     throw MedsError(
                         "\(peer.name) has a medication (\(medication.id)) with no RxNorm code; it cannot be added here."
@@ -193,7 +218,7 @@ extension SyncService {
             throw MedsError("Changes from \(peer.name) were refused, and none was applied: \(error)")
         }
         try pairings.setAnchor(page.anchor, from: peer.id, profile: profile.id)
-        if isNew || outcome.added + outcome.deleted > 0 || !medications.isEmpty { await stores.changed(local.id) }
+        if isNew || outcome.added + outcome.deleted + addedMedications > 0 { await stores.changed(local.id) }
         return outcome.added + outcome.deleted
     }
 }
