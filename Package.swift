@@ -303,7 +303,8 @@ let package = Package(
             name: "MedsTests",
             dependencies: ["MedsKit", "MedsUI", "Meds", "MedsProbe", "SwiftUIWeb", "SwiftUIWebDriver", "TestSupport"]),
         .executableTarget(
-            name: "MedsBenchmark", dependencies: ["BenchmarkKit", "MedsKit", "MedsUI", "OpenHealthKit", "SwiftUIWeb"],
+            name: "MedsBenchmark",
+            dependencies: ["BenchmarkKit", "MedsKit", "MedsUI", "OpenHealthKit", "OpenNetwork", "SwiftUIWeb"],
             path: "Benchmarks/MedsBenchmark"),
         // A second process for Meds' tests: writes through MedsKit until a test kills it.
         .executableTarget(name: "MedsProbe", dependencies: ["MedsKit"], path: "Tests/Probes/MedsProbe"),

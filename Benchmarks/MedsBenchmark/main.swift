@@ -11,6 +11,11 @@
 //   API as the editor's write does (counters and key in one transaction), and today's rows read back.
 // - A year's chart: the history of 365 days read and counted, and the Charts window rendered at that span.
 //   Floor: the year's dose rows read with the C API.
+// - A day's changes synced between two paired machines (two data folders and two SyncServices in this process,
+//   over TLS with a pre-shared key on loopback): from the connection's start (the machines have seen each other)
+//   to both holding both sets. Floors: the same rows read from one store and inserted into the other with the C
+//   API; and a TLS-PSK connection carrying the same bytes there and back (OpenNetwork, whose own benchmark sets it
+//   beside plain SwiftNIO).
 //
 //   scripts/bench meds            # or: swift run -c release MedsBenchmark [--quick] [--runs N]
 import BenchmarkKit
@@ -18,6 +23,7 @@ import Foundation
 import MedsKit
 import MedsUI
 import OpenHealthKit
+import OpenNetwork
 import SwiftUIWeb
 
 let bench = Bench(module: "meds", title: "Meds benchmark")
@@ -180,7 +186,12 @@ let scenes = (0..<windows).map { _ in liveHost.newScene() }
 for scene in scenes { _ = scene.document() }
 
 @MainActor func rawLogDose(medication: String, at date: Date) throws {
-    try raw.transaction {
+    try raw.transaction { try rawInsertDose(medication: medication, at: date, into: raw) }
+}
+
+/// One dose row inserted as the editor does (counters and key), inside the caller's transaction.
+@MainActor func rawInsertDose(medication: String, at date: Date, into raw: RawSQLite) throws {
+    do {
         let lookup = try raw.statement("SELECT Z_PK FROM ZHKMEDICATIONRECORD WHERE ZMEDICATIONCONCEPTIDENTIFIER = ?")
         lookup.bind(1, medication)
         guard try lookup.first({ $0.int64(0) }) != nil else { throw RawSQLiteError(description: "no \(medication)") }
@@ -280,5 +291,120 @@ try await bench.compare(
             return .time(t)
         }
     ])
+
+// MARK: 4. A day's changes synced between two machines
+
+/// Seeds a day's changes: on the first machine the ten medications' 25 scheduled doses and two as-needed ones,
+/// and two symptoms; on the second, three as-needed doses of its own.
+@MainActor func logADay(_ day: Int, here: ProfileHealth, there: ProfileHealth) async throws {
+    let date = calendar.date(byAdding: .day, value: day, to: today)!
+    var logs: [HKHealthAppEditor.DoseLog] = []
+    for item in items {
+        let identifier = HKHealthConceptIdentifier(domain: .medication, identifier: item.id)
+        if let schedule = item.schedule, schedule.hasSchedule {
+            let end = date.addingTimeInterval(86_400)
+            for due in schedule.scheduledDoses(from: date, to: end, currentTimeZone: zone) {
+                logs.append(
+                    .init(
+                        medication: identifier, status: .taken, date: due.date, scheduledDate: due.date,
+                        scheduledQuantity: due.quantity))
+            }
+        } else {
+            logs.append(.init(medication: identifier, status: .taken, date: date.addingTimeInterval(9 * 3600)))
+        }
+    }
+    try here.editor.logDoses(logs)
+    for type in [HKCategoryTypeIdentifier.headache, .nausea] {
+        try await here.editor.store.save(
+            HKCategorySample(
+                type: HKCategoryType(type), value: HKCategoryValueSeverity.mild.rawValue,
+                start: date.addingTimeInterval(10 * 3600), end: date.addingTimeInterval(10 * 3600)))
+    }
+    let asNeededHere = HKHealthConceptIdentifier(domain: .medication, identifier: ids[9])
+    try there.editor.logDoses(
+        (0..<3).map {
+            .init(medication: asNeededHere, status: .taken, date: date.addingTimeInterval(Double(12 + $0) * 3600))
+        })
+}
+
+let awayFolder = try bench.temporaryDirectory("MedsBenchmarkAway")
+let away = try MedsModel(dataDirectory: awayFolder, now: { now })
+let syncHere = try SyncService(dataDirectory: folder, deviceName: "Kitchen", stores: live.syncStores())
+let syncAway = try SyncService(dataDirectory: awayFolder, deviceName: "Laptop", stores: away.syncStores())
+let (portsStream, portsSink) = AsyncStream.makeStream(of: (NWEndpoint.Port, NWEndpoint.Port).self)
+let listening = Task { try await syncHere.listen(advertise: false) { portsSink.yield(($0, $1)) } }
+func firstPorts() async -> (NWEndpoint.Port, NWEndpoint.Port)? {
+    var iterator = portsStream.makeAsyncIterator()
+    return await iterator.next()
+}
+guard let (syncPort, pairingPort) = await firstPorts() else { fatalError("the sync listeners did not start") }
+try await syncAway.pair(
+    code: syncHere.startPairing(now: Date()), at: .hostPort(host: "127.0.0.1", port: pairingPort))
+let hereEndpoint = NWEndpoint.hostPort(host: "127.0.0.1", port: syncPort)
+let (_, firstSync) = try await timedAsync { try await syncAway.dial(hereEndpoint, peer: syncHere.device.id) }
+let healthAway = try away.health(for: live.profile.id)
+let awayCount = try await healthAway.loggedDoses(from: .distantPast, to: .distantFuture).count
+bench.note(
+    String(
+        format: "The first sync of a new machine copied %d dose events in %.1f s (set-up, not compared).", awayCount,
+        firstSync.wall))
+let awayRaw = try RawSQLite(
+    path: awayFolder.appendingPathComponent("profiles").appendingPathComponent(live.profile.id.uuidString)
+        .appendingPathComponent("health.sqlite").path)
+var syncDay = 1
+// The bytes a day's changes take on the wire, for the transport floor.
+var beforeDay = try health.editor.replicatedChanges(after: nil, limit: 1_000_000)
+while beforeDay.hasMore { beforeDay = try health.editor.replicatedChanges(after: beforeDay.anchor, limit: 1_000_000) }
+try await logADay(syncDay, here: health, there: healthAway)
+let dayPage = try health.editor.replicatedChanges(after: beforeDay.anchor, limit: 1000)
+let dayBytes = try JSONEncoder().encode(dayPage)
+try await syncAway.dial(hereEndpoint, peer: syncHere.device.id)
+let echo = NetworkListener { TLV { TLS().preSharedKeys { _ in Array(repeating: 7, count: 32) } } }
+let echoing = Task {
+    try await echo.run { connection in
+        for try await (message, metadata) in connection.messages {
+            try await connection.send(message, type: metadata.type)
+        }
+    }
+}
+while echo.port == nil { try await Task.sleep(for: .milliseconds(5)) }
+let echoEndpoint = NWEndpoint.hostPort(host: "127.0.0.1", port: echo.port!)
+
+try await bench.compare(
+    "a day's changes synced between two machines", unit: .time, target: "< 200 ms after they see each other (issue 21)",
+    note:
+        "a day is \(dayPage.count) changes (doses and 2 symptoms) on one machine and 3 doses on the other, logged before each run (not timed); ours: SyncService.dial, one round over TLS-PSK on loopback, until both hold both sets; floors: today's rows read and \(dayPage.count + 3) rows inserted with the C API, and a TLS-PSK connection carrying a day's page (\(dayBytes.count) bytes of JSON) there and back",
+    ours: Contender("Meds sync") {
+        syncDay += 1
+        try await logADay(syncDay, here: health, there: healthAway)
+        let (_, t) = try await timedAsync { try await syncAway.dial(hereEndpoint, peer: syncHere.device.id) }
+        return .time(t)
+    },
+    baselines: [
+        Contender("C API rows") {
+            let (_, t) = try timed {
+                _ = try rawDoses(from: today, to: tomorrow)
+                try awayRaw.transaction {
+                    for _ in 0..<(dayPage.count + 3) { try rawInsertDose(medication: ids[9], at: now, into: awayRaw) }
+                }
+            }
+            return .time(t)
+        },
+        Contender("TLS-PSK round trip") {
+            let (_, t) = try await timedAsync {
+                let connection = NetworkConnection(to: echoEndpoint) {
+                    TLV { TLS().preSharedKey(Array(repeating: 7, count: 32), identity: "bench") }
+                }
+                try await connection.send(dayBytes, type: 1)
+                _ = try await connection.receive()
+                try await connection.send(dayBytes, type: 1)
+                _ = try await connection.receive()
+                await connection.cancel()
+            }
+            return .time(t)
+        },
+    ])
+listening.cancel()
+echoing.cancel()
 
 try bench.finish()

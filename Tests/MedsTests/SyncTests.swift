@@ -1,6 +1,6 @@
 import Foundation
-import OpenHealthKit
 import MedsUI
+import OpenHealthKit
 import OpenNetwork
 import Testing
 

@@ -88,7 +88,8 @@ public final class MedsModel {
     /// The health store of the profile shown.
     public func health() throws -> ProfileHealth { try health(for: profile.id) }
 
-    func health(for id: UUID) throws -> ProfileHealth {
+    /// The health store of a profile (opened once, then kept).
+    public func health(for id: UUID) throws -> ProfileHealth {
         if let health = healthByProfile[id] { return health }
         let folder = dataDirectory.appendingPathComponent("profiles").appendingPathComponent(id.uuidString)
         let health = try ProfileHealth(folder: folder, catalog: catalog)

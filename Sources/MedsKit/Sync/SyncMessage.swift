@@ -38,23 +38,6 @@ struct SyncProfile: Codable, Sendable, Hashable {
     }
 }
 
-/// A medication in a profile's list as sync carries it (a machine that lacks it adds it from its catalog).
-struct SyncMedication: Codable, Sendable, Hashable {
-    var id: String
-    var rxcui: String?
-    var nickname: String?
-    var isArchived: Bool
-    var schedule: MedicationSchedule?
-
-    init(_ item: MedicationItem) {
-        id = item.id
-        rxcui = item.rxcui
-        nickname = item.nickname
-        isArchived = item.isArchived
-        schedule = item.schedule
-    }
-}
-
 /// What two machines say to each other, one Coder message each (JSON over TLS with a pre-shared key).
 ///
 /// A session, the same on both ends: each sends `hello` (who it is, its profiles, and for each profile how far the
@@ -70,8 +53,8 @@ enum SyncMessage: Codable, Sendable {
     /// Who the sender is (with an HMAC proving it holds that machine's key), its profiles, and how far it has
     /// applied each of the receiver's profiles' changes.
     case hello(device: SyncDevice, proof: Data, profiles: [SyncProfile], anchors: [String: Int64])
-    /// A page of a profile's changes, with the profile's medications.
-    case changes(profile: UUID, medications: [SyncMedication], page: HKHealthAppEditor.ReplicatedChanges)
+    /// A page of a profile's changes.
+    case changes(profile: UUID, page: HKHealthAppEditor.ReplicatedChanges)
     /// The sender has sent every change it had when the session began.
     case caughtUp
     /// The sender has applied every change the receiver sent before its `caughtUp`.

@@ -88,7 +88,7 @@ extension SyncService {
     ) async throws {
         var sentAnchors = peer.anchors
         var seen = state.withLock { $0.changeCount }
-        try await sendPages(over: connection, anchors: &sentAnchors, counts: counts, medications: true)
+        try await sendPages(over: connection, anchors: &sentAnchors, counts: counts)
         try await connection.send(.caughtUp)
         guard live else { return }
         while true {
@@ -97,7 +97,7 @@ extension SyncService {
                 try Task.checkCancellation()
             }
             seen = state.withLock { $0.changeCount }
-            try await sendPages(over: connection, anchors: &sentAnchors, counts: counts, medications: true)
+            try await sendPages(over: connection, anchors: &sentAnchors, counts: counts)
         }
     }
 
@@ -123,17 +123,16 @@ extension SyncService {
     }
 
     private func sendPages(
-        over connection: NetworkConnection<Wire>, anchors: inout [String: Int64], counts: Counts, medications: Bool
+        over connection: NetworkConnection<Wire>, anchors: inout [String: Int64], counts: Counts
     ) async throws {
         for profile in try await stores.profiles() {
             let health = try await stores.health(profile.id)
-            let list = try await health.medications().map(SyncMedication.init)
             var anchor = anchors[profile.id.uuidString] ?? 0
             var first = true
             while true {
                 let page = try health.editor.replicatedChanges(after: anchor, limit: Self.pageSize)
                 if page.count > 0 || (first && anchors[profile.id.uuidString] == nil) {
-                    try await connection.send(.changes(profile: profile.id, medications: first ? list : [], page: page))
+                    try await connection.send(.changes(profile: profile.id, page: page))
                     counts.sent += page.count
                 }
                 first = false
@@ -160,11 +159,11 @@ extension SyncService {
                 throw MedsError("The connection to \(peer.device.name) ended during a sync: \(error)")
             }
             switch message {
-            case .changes(let profileID, let medications, let page):
+            case .changes(let profileID, let page):
                 guard let profile = peer.profiles.first(where: { $0.id == profileID }) else {
                     throw MedsError("\(peer.device.name) sent changes to a profile it did not announce; ended.")
                 }
-                let applied = try await apply(page, medications: medications, profile: profile, from: peer.device)
+                let applied = try await apply(page, profile: profile, from: peer.device)
                 counts.received += applied
                 if caughtUp && peerApplied {
                     eventSink.yield(.synced(peer.device, received: counts.received, sent: counts.sent))
@@ -187,38 +186,23 @@ extension SyncService {
         }
     }
 
-    /// Applies one page to a profile (adding the profile and medications this machine lacks first), then records
-    /// its anchor. Returns how many changes it made here.
+    /// Applies one page to a profile (adding the profile first if this machine lacks it), then records its anchor.
+    /// Returns how many changes it made here.
     func apply(
-        _ page: HKHealthAppEditor.ReplicatedChanges, medications: [SyncMedication], profile: SyncProfile,
-        from peer: SyncDevice
+        _ page: HKHealthAppEditor.ReplicatedChanges, profile: SyncProfile, from peer: SyncDevice
     ) async throws -> Int {
         let isNew = try await !stores.profiles().contains { $0.id == profile.id }
         let local = try await stores.adopt(profile.profile, peer.name)
         let health = try await stores.health(local.id)
-        var addedMedications = 0
-        if !medications.isEmpty {
-            let have = Set(try await health.medications().map(\.id))
-            for medication in medications where !have.contains(medication.id) {
-                addedMedications += 1
-                guard let rxcui = medication.rxcui else {
-                    throw MedsError(
-                        "\(peer.name) has a medication (\(medication.id)) with no RxNorm code; it cannot be added here."
-                    )
-                }
-                _ = try await health.addMedication(
-                    rxcui: rxcui, nickname: medication.nickname, schedule: medication.schedule ?? .asNeeded)
-                if medication.isArchived { try health.updateMedication(medication.id, isArchived: true) }
-            }
-        }
         let outcome: HKHealthAppEditor.ReplicationOutcome
         do {
-            outcome = try health.editor.applyReplicatedChanges(page)
+            outcome = try await health.editor.applyReplicatedChanges(page)
         } catch {
             throw MedsError("Changes from \(peer.name) were refused, and none was applied: \(error)")
         }
         try pairings.setAnchor(page.anchor, from: peer.id, profile: profile.id)
-        if isNew || outcome.added + outcome.deleted + addedMedications > 0 { await stores.changed(local.id) }
-        return outcome.added + outcome.deleted
+        let made = outcome.medications + outcome.added + outcome.deleted
+        if isNew || made > 0 { await stores.changed(local.id) }
+        return made
     }
 }

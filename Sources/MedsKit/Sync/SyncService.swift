@@ -25,8 +25,8 @@ public enum SyncEvent: Sendable, Equatable {
 /// that were apart for a week exchange that week and nothing more. The rules that make them converge:
 /// - Doses and symptoms: a sample is added once by its UUID; a deletion (an undone dose) wins for good; two answers
 ///   to one scheduled dose made apart are both kept, and the one logged last counts (``TodayPlan``).
-/// - Medications: one a machine lacks is added from its catalog, with the sender's nickname, schedule and archived
-///   state. Changes to a medication both have (nickname, schedule, archived) do not sync yet.
+/// - Medications: one a machine lacks is added with the sender's nickname, schedule and archived state; for one
+///   both have, the state the person changed last (on either machine) wins.
 /// - Profiles: matched by identifier; a profile new here is added, with the other machine's name after its own if
 ///   the name is taken (two people's data are never merged).
 ///

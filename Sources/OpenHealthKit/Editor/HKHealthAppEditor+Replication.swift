@@ -12,6 +12,11 @@ import OpenCoreData
 ///   so the addition arriving after it is skipped too.
 /// - Everything else is kept: two answers to one scheduled dose made on two machines are both kept; which one
 ///   counts is the reader's rule (Meds takes the one logged last).
+/// - A medication is named by its concept identifier. One not here is added with the sender's nickname, archived
+///   state and schedule (and every app that asked for medication access is asked about it, as when the person adds
+///   one). One here takes the sender's state when the sender's was changed later (`modifiedAt`, the person's last
+///   edit on either machine; equal times: the state that sorts last wins, so both copies choose the same one).
+///   Medications are never deleted by replication.
 extension HKHealthAppEditor {
     /// A dose event as replication carries it.
     public struct ReplicatedDose: Codable, Sendable, Hashable {
@@ -51,6 +56,31 @@ extension HKHealthAppEditor {
         public var sourceBundle: String
     }
 
+    /// A medication's state as replication carries it.
+    public struct ReplicatedMedication: Codable, Sendable, Hashable {
+        /// The concept identifier.
+        public var identifier: String
+        /// The concept's display text.
+        public var displayText: String
+        /// The concept's general form.
+        public var generalForm: String
+        /// The concept's clinical codings.
+        public var codings: [HKClinicalCoding]
+        /// The person's name for it.
+        public var nickname: String?
+        /// Whether it is archived.
+        public var isArchived: Bool
+        /// When it is due.
+        public var schedule: MedicationSchedule?
+        /// When the person last changed it.
+        public var modifiedAt: Date
+
+        /// Orders two states of one medication changed at the same moment (the same on every machine).
+        var tieKey: String {
+            "\(nickname ?? "")|\(isArchived)|\(schedule.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) } ?? "")"
+        }
+    }
+
     /// A deletion as replication carries it.
     public struct ReplicatedDeletion: Codable, Sendable, Hashable {
         /// The deleted sample's UUID.
@@ -63,6 +93,8 @@ extension HKHealthAppEditor {
 
     /// A page of a store's changes after an anchor.
     public struct ReplicatedChanges: Codable, Sendable {
+        /// Medications added or changed.
+        public var medications: [ReplicatedMedication] = []
         /// Dose events added.
         public var doses: [ReplicatedDose] = []
         /// Category samples added.
@@ -78,11 +110,13 @@ extension HKHealthAppEditor {
         public init() {}
 
         /// The number of changes in the page.
-        public var count: Int { doses.count + samples.count + deletions.count }
+        public var count: Int { medications.count + doses.count + samples.count + deletions.count }
     }
 
     /// What applying a page did.
     public struct ReplicationOutcome: Sendable, Hashable {
+        /// Medications added, or changed to the sender's later state.
+        public var medications = 0
         /// Samples added.
         public var added = 0
         /// Samples deleted (or deletions recorded before their sample arrived).
@@ -120,6 +154,23 @@ extension HKHealthAppEditor {
                 page.hasMore = true
             }
             page.anchor = upper
+            let medicationWindow = HKQuery.and([
+                HKQuery.compare("seq", .above, since), HKQuery.compare("seq", .atMost, upper),
+            ])
+            for record in try database.fetch(HealthStoreModel.medication, medicationWindow, sort: bySeq, in: context) {
+                let concept = RecordMapping.concept(record)
+                page.medications.append(
+                    ReplicatedMedication(
+                        identifier: concept.identifier.identifier, displayText: concept.displayText,
+                        generalForm: concept.generalForm.rawValue,
+                        codings: concept.relatedCodings.sorted { ($0.system, $0.code) < ($1.system, $1.code) },
+                        nickname: record.value(forKey: "nickname") as? String,
+                        isArchived: record.value(forKey: "isArchived") as? Bool ?? false,
+                        schedule: try (record.value(forKey: "schedule") as? Data).map {
+                            try JSONDecoder().decode(MedicationSchedule.self, from: $0)
+                        },
+                        modifiedAt: Self.modifiedAt(record)))
+            }
             let interner = RecordMapping.Interner()
             for record in doses where Self.sequence(record) <= upper {
                 let event = RecordMapping.doseEvent(record, interner)
@@ -150,6 +201,11 @@ extension HKHealthAppEditor {
         }
     }
 
+    /// When the person last changed a medication record (its creation, in a store from before `modifiedAt`).
+    static func modifiedAt(_ record: NSManagedObject) -> Date {
+        record.value(forKey: "modifiedAt") as? Date ?? record.value(forKey: "createdAt") as? Date ?? .distantPast
+    }
+
     private static func sequence(_ record: NSManagedObject) -> Int64 {
         (record as? DoseEventRecord)?.seq ?? int64(record, "seq")
     }
@@ -158,7 +214,20 @@ extension HKHealthAppEditor {
     /// (a known medication, a valid status and quantity, a symptom value HealthKit has); one bad change rejects the
     /// whole page with an error naming it, and nothing is written.
     @discardableResult
-    public func applyReplicatedChanges(_ page: ReplicatedChanges) throws -> ReplicationOutcome {
+    public func applyReplicatedChanges(_ page: ReplicatedChanges) async throws -> ReplicationOutcome {
+        var identifiers = Set<String>()
+        for medication in page.medications {
+            guard !medication.identifier.isEmpty, !medication.displayText.isEmpty,
+                identifiers.insert(medication.identifier).inserted
+            else {
+                throw HKError(
+                    .errorInvalidArgument,
+                    "medication \"\(medication.identifier)\": no identifier or name, or listed twice in one page")
+            }
+            guard (medication.nickname?.count ?? 0) <= 200, medication.modifiedAt.timeIntervalSince1970.isFinite else {
+                throw HKError(.errorInvalidArgument, "medication \(medication.identifier): a bad nickname or date")
+            }
+        }
         let logs = try page.doses.map { dose -> DoseLog in
             guard let status = HKMedicationDoseEvent.LogStatus(rawValue: dose.status) else {
                 throw HKError(.errorInvalidArgument, "dose event \(dose.uuid): unknown log status \(dose.status)")
@@ -186,11 +255,66 @@ extension HKHealthAppEditor {
                 throw HKError(.errorInvalidArgument, "sample \(sample.uuid): its end is before its start")
             }
         }
-        return try database.write { context, sequence in
+        let (outcome, added, apps) = try database.write { context, sequence in
             var outcome = ReplicationOutcome()
+            var added: [HKUserAnnotatedMedication] = []
+            for medication in page.medications {
+                let existing = try database.fetch(
+                    HealthStoreModel.medication,
+                    HKQuery.compare("medicationConceptIdentifier", .equal, medication.identifier),
+                    limit: 1, in: context
+                ).first
+                let schedule = try medication.schedule.map { try JSONEncoder().encode($0) }
+                if let existing {
+                    let mine = Self.modifiedAt(existing)
+                    let current = ReplicatedMedication(
+                        identifier: medication.identifier, displayText: "", generalForm: "", codings: [],
+                        nickname: existing.value(forKey: "nickname") as? String,
+                        isArchived: existing.value(forKey: "isArchived") as? Bool ?? false,
+                        schedule: try (existing.value(forKey: "schedule") as? Data).map {
+                            try JSONDecoder().decode(MedicationSchedule.self, from: $0)
+                        }, modifiedAt: mine)
+                    guard
+                        medication.modifiedAt > mine
+                            || (medication.modifiedAt == mine && medication.tieKey > current.tieKey)
+                    else { continue }
+                    existing.setValue(medication.nickname, forKey: "nickname")
+                    existing.setValue(medication.isArchived, forKey: "isArchived")
+                    existing.setValue(schedule, forKey: "schedule")
+                    existing.setValue(medication.schedule?.hasSchedule ?? false, forKey: "hasSchedule")
+                    existing.setValue(medication.modifiedAt, forKey: "modifiedAt")
+                    existing.setValue(sequence.next(), forKey: "seq")
+                } else {
+                    let concept = HKMedicationConcept(
+                        identifier: HKHealthConceptIdentifier(domain: .medication, identifier: medication.identifier),
+                        displayText: medication.displayText,
+                        generalForm: HKMedicationGeneralForm(rawValue: medication.generalForm),
+                        relatedCodings: Set(medication.codings))
+                    database.insert(
+                        HealthStoreModel.medication,
+                        [
+                            "medicationConceptIdentifier": medication.identifier, "displayText": medication.displayText,
+                            "generalForm": medication.generalForm,
+                            "codings": RecordMapping.codingsData(concept.relatedCodings),
+                            "nickname": medication.nickname,
+                            "isArchived": medication.isArchived,
+                            "hasSchedule": medication.schedule?.hasSchedule ?? false,
+                            "schedule": schedule, "createdAt": medication.modifiedAt,
+                            "modifiedAt": medication.modifiedAt,
+                            "seq": sequence.next(),
+                        ], in: context)
+                    added.append(
+                        HKUserAnnotatedMedication(
+                            nickname: medication.nickname, isArchived: medication.isArchived,
+                            hasSchedule: medication.schedule?.hasSchedule ?? false, medication: concept))
+                }
+                outcome.medications += 1
+            }
+            if !added.isEmpty { sequence.bumpAuthorization() }
+            let apps = added.isEmpty ? [] : try AuthorizationRecords.appsThatRequestedMedications(database, in: context)
             let incoming = (page.doses.map(\.uuid) + page.samples.map(\.uuid) + page.deletions.map(\.uuid))
                 .map(\.uuidString)
-            guard !incoming.isEmpty else { return outcome }
+            guard !incoming.isEmpty else { return (outcome, added, apps) }
             let named = HKQuery.compare("uuid", .within, Array(Set(incoming)))
             var tombstones = Set(
                 try database.fetch(HealthStoreModel.deletedObject, named, in: context).map { RecordMapping.uuid($0) })
@@ -263,7 +387,9 @@ extension HKHealthAppEditor {
                     ], in: context)
                 outcome.added += 1
             }
-            return outcome
+            return (outcome, added, apps)
         }
+        try await ask(apps, about: added)
+        return outcome
     }
 }

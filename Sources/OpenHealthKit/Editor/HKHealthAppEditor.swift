@@ -82,6 +82,7 @@ public final class HKHealthAppEditor: @unchecked Sendable {
                     "generalForm": concept.generalForm.rawValue, "codings": RecordMapping.codingsData(concept.relatedCodings),
                     "nickname": new.nickname, "isArchived": false, "hasSchedule": new.schedule?.hasSchedule ?? false,
                     "schedule": try new.schedule.map { try JSONEncoder().encode($0) }, "createdAt": Date(), "seq": seq,
+                    "modifiedAt": Date(),
                 ], in: context)
                 added.append(HKUserAnnotatedMedication(nickname: new.nickname, isArchived: false,
                                                        hasSchedule: new.schedule?.hasSchedule ?? false, medication: concept))
@@ -89,6 +90,13 @@ public final class HKHealthAppEditor: @unchecked Sendable {
             sequence.bumpAuthorization() // the set of medications apps may be shown changed
             return (added, try AuthorizationRecords.appsThatRequestedMedications(database, in: context))
         }
+        try await ask(apps, about: added)
+        return added
+    }
+
+    /// Asks each app that requested medication access whether it may read newly added medications, and records
+    /// the answers.
+    func ask(_ apps: Set<String>, about added: [HKUserAnnotatedMedication]) async throws {
         for app in apps.sorted() {
             let current = try database.perform { try AuthorizationRecords.keys(database, app, AuthorizationRecords.medication, in: $0) }
             let granted = await store.authorizationHandler.perObjectReadAuthorization(bundleIdentifier: app, medications: added,
@@ -102,7 +110,6 @@ public final class HKHealthAppEditor: @unchecked Sendable {
                 sequence.bumpAuthorization()
             }
         }
-        return added
     }
 
     /// Changes a medication's nickname, archived state or schedule (nil arguments are left alone;
@@ -119,6 +126,7 @@ public final class HKHealthAppEditor: @unchecked Sendable {
                 record.setValue(schedule?.hasSchedule ?? false, forKey: "hasSchedule")
             }
             record.setValue(sequence.next(), forKey: "seq")
+            record.setValue(Date(), forKey: "modifiedAt")
             return RecordMapping.medication(record)
         }
     }

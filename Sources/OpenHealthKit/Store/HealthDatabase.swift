@@ -18,7 +18,11 @@ final class HealthDatabase: @unchecked Sendable {
         do {
             // Writers in other processes hold SQLite's write lock briefly: wait for it instead of failing.
             _ = try container.persistentStoreCoordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url,
-                                                                            options: [NSSQLitePragmasOption: ["busy_timeout": 10_000]])
+                                                                            options: [
+                NSSQLitePragmasOption: ["busy_timeout": 10_000],
+                // A store written by an earlier model (before `modifiedAt`) is brought up to date when it opens.
+                NSMigratePersistentStoresAutomaticallyOption: true, NSInferMappingModelAutomaticallyOption: true,
+            ])
         } catch {
             throw HKError(.errorDatabaseInaccessible, "cannot open the health store at \(url.path): \(error)")
         }

@@ -35,6 +35,10 @@ enum HealthStoreModel {
             attr("nickname", .stringAttributeType), attr("isArchived", .booleanAttributeType, optional: false),
             attr("hasSchedule", .booleanAttributeType, optional: false), attr("schedule", .binaryDataAttributeType),
             attr("createdAt", .dateAttributeType, optional: false), attr("seq", .integer64AttributeType, optional: false),
+            // When the person last changed it (nickname, archived, schedule), on whichever machine: replication keeps
+            // the latest. Added after the first release; a store without it is migrated when it opens (nil: never
+            // changed since it was added, so `createdAt` counts).
+            attr("modifiedAt", .dateAttributeType),
         ], indexes: [["medicationConceptIdentifier"], ["seq"]])
         let dose = entity(Self.doseEvent, sample + [
             attr("medicationConceptIdentifier", .stringAttributeType, optional: false), attr("logStatus", .integer16AttributeType, optional: false),
