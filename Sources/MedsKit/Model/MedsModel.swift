@@ -106,7 +106,11 @@ public final class MedsModel {
     /// profile list, and the profile shown when the sync changed it).
     public func syncStores() -> SyncStores {
         SyncStores(
-            appData: appData, health: { [unowned self] id in try self.health(for: id) },
+            appData: appData,
+            health: { [weak self] id in
+                guard let self else { throw MedsError("The app's data was closed during a sync; nothing more is written.") }
+                return try self.health(for: id)
+            },
             changed: { [weak self] id in await self?.syncChanged(profile: id) })
     }
 
