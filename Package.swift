@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "Charts", targets: ["Charts"]),
         .library(name: "Combine", targets: ["Combine"]),
         .library(name: "UniformTypeIdentifiers", targets: ["UniformTypeIdentifiers"]),
+        .library(name: "UserNotifications", targets: ["UserNotifications"]),
         .library(name: "OpenHealthKit", targets: ["OpenHealthKit"]),
         .library(name: "OpenHealthKitUI", targets: ["OpenHealthKitUI"]),
         .executable(name: "Meds", targets: ["Meds"]),
@@ -229,7 +230,7 @@ let package = Package(
                 "SwiftUIWeb", "SwiftUIWebDriver", "BookClub", "Groceries", "UniformTypeIdentifiers", "Charts",
                 "Combine", "OpenHealthKit", "OpenHealthKitUI",
                 "SeedDocumentApp", "SeedSettingsApp", "SeedCommandsApp", "PlainText", "Sketch", "Recipes", "LiveCharts",
-                "Gallery", "TestSupport",
+                "Gallery", "TestSupport", "UserNotifications",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -297,7 +298,10 @@ let package = Package(
             name: "MedsKit",
             dependencies: ["OpenCoreData", "OpenHealthKit", "OpenNetwork", .product(name: "Crypto", package: "swift-crypto")],
             resources: [.copy("Store/Models/MedsV1.xcdatamodel"), .copy("Store/Models/MedsV2.xcdatamodel")]),
-        .target(name: "MedsUI", dependencies: ["MedsKit", "SwiftUIWeb", "Charts", "UniformTypeIdentifiers"]),
+        .target(
+            name: "MedsUI", dependencies: ["MedsKit", "SwiftUIWeb", "Charts", "UniformTypeIdentifiers", "UserNotifications"]),
+        // UserNotifications: UNUserNotificationCenter, delivered by a SwiftUIWeb app's browser windows.
+        .target(name: "UserNotifications", dependencies: ["SwiftUIWeb"]),
         .executableTarget(name: "Meds", dependencies: ["MedsKit", "MedsUI", "SwiftUIWeb"]),
         .testTarget(
             name: "MedsTests",

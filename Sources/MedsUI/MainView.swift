@@ -40,6 +40,7 @@ public struct MainView: View {
         }
         .navigationTitle("Meds: \(model.profile.name)")
         .task { await model.refresh() }
+        .task(id: model.revision) { await Reminders.update(model) }
     }
 }
 

@@ -106,6 +106,7 @@ public struct SettingsView: View {
                 Task { await model.setPreferences(preferences) }
             }
             if let message = model.message { AlertText(message) }
+            NotificationSettings()
             SyncSettings()
         }
         .padding()
@@ -135,7 +136,8 @@ struct SyncSettings: View {
             } else {
                 if let device = status.device { Text("This machine is \(device.name) to the others.") }
                 if let code = status.code {
-                    Text("Pairing code: \(code)").font(.title2).accessibilityLabel("Pairing code \(code.map(String.init).joined(separator: " "))")
+                    Text("Pairing code: \(code)").font(.title2).accessibilityLabel(
+                        "Pairing code \(code.map(String.init).joined(separator: " "))")
                     Text("Type it on the other machine within ten minutes.")
                 } else {
                     Button("Show a Pairing Code") { model.showPairingCode() }

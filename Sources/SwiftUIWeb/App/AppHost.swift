@@ -55,6 +55,7 @@ public final class AppHost {
         }
         loadStorage()
         installAppState()
+        WebNotificationCenter.shared.register(self)
     }
 
     private func installAppState() {

@@ -11,6 +11,7 @@ extension SceneInstance {
         switch event.t {
         case "click":
             guard let action = actions[event.id] else { return [] }
+            lastClick = .now
             action()
             host.endUndoEventGroups()
             return flush()
@@ -73,6 +74,10 @@ extension SceneInstance {
             guard let drag = inputs[event.id + "!drag"], let report = event.v else { return [] }
             drag(report)
             return flush()
+        case "notifications":
+            let permission = WebNotificationCenter.Permission(rawValue: event.v ?? "") ?? .unavailable
+            WebNotificationCenter.shared.report(permission, from: self)
+            return []
         case "scheme":
             // The system's light or dark appearance, as the page sees it.
             let reported: ColorScheme = event.v == "dark" ? .dark : .light

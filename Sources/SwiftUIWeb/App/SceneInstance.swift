@@ -54,6 +54,10 @@ public final class SceneInstance {
     var focusDependent = false
     /// The window's phase, from the page's visibility and focus (`.background` while no page is connected).
     var phase: ScenePhase = .background
+    /// Whether the page may show notifications, as it last reported (nil: not yet).
+    var notificationPermission: WebNotificationCenter.Permission?
+    /// When the page was last clicked (a permission request needs a recent one).
+    var lastClick: ContinuousClock.Instant?
     /// The system's appearance as the page reports it.
     var systemColorScheme: ColorScheme = .light
     /// The window's `preferredColorScheme`, from its last render (`nil`: none asked for, the system's).

@@ -20,10 +20,13 @@ enum ClientAssets {
         if(darkQ&&darkQ.addEventListener)darkQ.addEventListener('change',function(){scheme(true);});scheme(false);
         document.addEventListener('visibilitychange',function(){phase(false);});
         window.addEventListener('focus',function(){phase(false);});window.addEventListener('blur',function(){phase(false);});
+        // Notifications: the page reports whether it may show them; the server asks for permission (after a
+        // click here) and sends the ones to show, each with a tag so several windows show it once.
+        function notes(){send({t:'notifications',id:'',v:window.Notification?Notification.permission:'unsupported'});}
         function connect(){
          var opened=false;
          ws=new WebSocket((location.protocol==='https:'?'wss:':'ws:')+'//'+location.host+'/_swiftuiweb/ws?w='+id);
-         ws.onopen=function(){opened=true;tries=0;sw.open=true;sw.opens++;document.documentElement.classList.remove('sw-offline');phase(true);scheme(true);
+         ws.onopen=function(){opened=true;tries=0;sw.open=true;sw.opens++;document.documentElement.classList.remove('sw-offline');phase(true);scheme(true);notes();
           document.querySelectorAll('[data-window]').forEach(function(b){b._want=null;});
           document.querySelectorAll('[data-geometry]').forEach(function(g){g._geo=null;});wins();geos();};
          ws.onmessage=function(m){var ps=JSON.parse(m.data);
@@ -64,6 +67,10 @@ enum ClientAssets {
          if(q.op==='open'){window.open(q.url,q.name||'_blank');return;}
          if(q.op==='navigate'){location.assign(q.url);return;}
          if(q.op==='close'){window.close();return;}
+         if(q.op==='notify'){if(window.Notification&&Notification.permission==='granted'){
+          var n=new Notification(q.title,{body:q.body,tag:q.tag});n.onclick=function(){window.focus();n.close();};}return;}
+         if(q.op==='asknotify'){if(!window.Notification){notes();return;}
+          Notification.requestPermission().then(notes,notes);return;}
          if(q.op==='download'){var d=document.createElement('a');d.href=q.url;d.download='';document.body.appendChild(d);d.click();d.remove();return;}
          var el=document.getElementById(q.id);if(!el)return;
          if(q.op==='replace'){var a=document.activeElement,aid=a&&a.id;el.outerHTML=q.html;

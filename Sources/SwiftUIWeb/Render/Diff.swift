@@ -30,6 +30,12 @@ public enum Patch: Equatable, Sendable {
     /// Give keyboard focus to the element with this id (`@FocusState` set by the app), or take it from the
     /// focused element when the id is empty.
     case focus(id: String)
+    /// Show a system notification (Web Notifications) if the page has the person's permission; `tag` names it, so
+    /// the same notification from several windows is shown once.
+    case notify(tag: String, title: String, body: String)
+    /// Ask the person for permission to show notifications (the page must have had a click moments before), and
+    /// report the answer with a `notifications` event.
+    case askNotificationPermission
 
     /// JSON encoding for the wire.
     public var json: String {
@@ -51,6 +57,9 @@ public enum Patch: Equatable, Sendable {
         case .animate(let seconds, let curve):
             return "{\"op\":\"animate\",\"ms\":\(Int((seconds * 1000).rounded())),\"curve\":\(JSON.quote(curve))}"
         case .focus(let id): return "{\"op\":\"focus\",\"id\":\(JSON.quote(id))}"
+        case .notify(let tag, let title, let body):
+            return "{\"op\":\"notify\",\"tag\":\(JSON.quote(tag)),\"title\":\(JSON.quote(title)),\"body\":\(JSON.quote(body))}"
+        case .askNotificationPermission: return "{\"op\":\"asknotify\"}"
         case .insert(let parent, let before, let html):
             return
                 "{\"op\":\"insert\",\"id\":\(JSON.quote(parent)),\"before\":\(before.map(JSON.quote) ?? "null"),\"html\":\(JSON.quote(html))}"

@@ -10,6 +10,7 @@ import Foundation
 /// `{"t":"scheme","v":"light|dark"}` (the system's appearance), gestures' `{"t":"tap","id":"…","v":"count,x,y"}`,
 /// `{"t":"press","id":"…","v":"b|e|x"}` (a long press began, lasted, or was let go or moved away first),
 /// `{"t":"magnify","id":"…","v":"c|e,scale,x,y"}` and `{"t":"rotate","id":"…","v":"c|e,radians,x,y"}`,
+/// `{"t":"notifications","id":"","v":"granted|denied|default|unsupported"}` (whether the page may show notifications),
 /// `{"t":"phase","id":"active|inactive|background"}` (the page's visibility and focus) or `{"t":"ping","id":""}` (answered with `{"pong":true}`).
 public struct ClientEvent: Codable, Sendable {
     /// Event type: one of ``types``.
@@ -37,7 +38,7 @@ public struct ClientEvent: Codable, Sendable {
     /// The event types a page sends.
     static let types: Set<String> = [
         "click", "input", "splice", "submit", "focus", "hover", "window", "geometry", "drag", "phase", "ping",
-        "scheme", "tap", "press", "magnify", "rotate",
+        "scheme", "tap", "press", "magnify", "rotate", "notifications",
     ]
     /// Longest element id a page can name (ids are structural paths, far shorter).
     static let maxIDLength = 1024

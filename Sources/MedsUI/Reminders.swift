@@ -1,0 +1,84 @@
+import Foundation
+import MedsKit
+import SwiftUIWeb
+import UserNotifications
+
+/// Meds' reminders as system notifications: one for each open dose of the profile shown, at its reminder time (its
+/// time less the reminder lead time, or when its snooze ends), kept in step with Today after every change (a dose
+/// answered in any window, or on another machine through sync, takes its reminder away). The browser shows them
+/// once the person allowed notifications in Settings; the in-page banner shows due doses either way.
+@MainActor enum Reminders {
+    /// The identifiers of Meds' pending reminders, with their times.
+    static var scheduled: [String: Date] = [:]
+    static let prefix = "meds-dose-"
+
+    /// Brings the pending reminders in step with the model's Today.
+    static func update(_ model: MedsModel) async {
+        let now = model.now()
+        let lead = TimeInterval(model.preferences.reminderLeadMinutes * 60)
+        var wanted: [String: (date: Date, dose: TodayPlan.Dose)] = [:]
+        for dose in model.today.doses {
+            let date: Date
+            switch dose.state {
+            case .upcoming: date = dose.scheduledDate.addingTimeInterval(-lead)
+            case .snoozed(let until): date = until
+            default: continue
+            }
+            if date > now { wanted[prefix + dose.id] = (date, dose) }
+        }
+        let center = UNUserNotificationCenter.current()
+        center.removePendingNotificationRequests(withIdentifiers: scheduled.keys.filter { wanted[$0] == nil })
+        var formatter = Date.FormatStyle(date: .omitted, time: .shortened)
+        formatter.timeZone = model.preferences.timeZone
+        for (identifier, reminder) in wanted where scheduled[identifier] != reminder.date {
+            let content = UNMutableNotificationContent()
+            content.title = "\(reminder.dose.name): time for your dose"
+            content.body =
+                "\(reminder.dose.quantity.formatted()) due at \(reminder.dose.scheduledDate.formatted(formatter))"
+                + " (\(model.profile.name))"
+            let trigger = UNTimeIntervalNotificationTrigger(
+                timeInterval: max(1, reminder.date.timeIntervalSince(now)), repeats: false)
+            do {
+                try await center.add(UNNotificationRequest(identifier: identifier, content: content, trigger: trigger))
+            } catch {
+                model.message = "A reminder could not be scheduled: \(error.localizedDescription)"
+            }
+        }
+        scheduled = wanted.mapValues(\.date)
+    }
+}
+
+/// Settings' notifications section: whether the browser may show Meds' reminders, and a button to ask.
+struct NotificationSettings: View {
+    @State private var status: UNAuthorizationStatus?
+    @State private var problem: String?
+
+    var body: some View {
+        VStack(alignment: .leading, spacing: 8) {
+            Text("Reminders").font(.headline)
+            switch status {
+            case .authorized?:
+                Text("This browser shows a notification when a dose is due.")
+            case .denied?:
+                Text("This browser blocks Meds' notifications; allow them in its site settings to get reminders.")
+            default:
+                Text("Allow notifications to be reminded when a dose is due, even when Meds is in the background.")
+                Button("Allow Notifications") {
+                    Task {
+                        do {
+                            _ = try await UNUserNotificationCenter.current().requestAuthorization(options: [
+                                .alert, .sound,
+                            ])
+                            problem = nil
+                        } catch {
+                            problem = "\(error)"
+                        }
+                        status = await UNUserNotificationCenter.current().notificationSettings().authorizationStatus
+                    }
+                }
+            }
+            if let problem { AlertText(problem) }
+        }
+        .task { status = await UNUserNotificationCenter.current().notificationSettings().authorizationStatus }
+    }
+}
