@@ -40,7 +40,17 @@ public struct MainView: View {
         }
         .navigationTitle("Meds: \(model.profile.name)")
         .task { await model.refresh() }
-        .task(id: model.revision) { await Reminders.update(model) }
+        .background { RemindersScheduler() }
+    }
+}
+
+/// Keeps the reminders in step with the model after each change. A view of its own, so that the change count it
+/// watches makes only this empty view run again, not the window around it.
+struct RemindersScheduler: View {
+    @Environment(MedsModel.self) private var model
+
+    var body: some View {
+        Color.clear.frame(width: 0, height: 0).task(id: model.revision) { await Reminders.update(model) }
     }
 }
 

@@ -176,7 +176,9 @@ public final class MedsModel {
     private func run(_ action: () async throws -> Void) async -> Bool {
         do {
             try await action()
-            message = nil
+            // Only when there was one: setting an observed property, even to its value, makes every window that
+            // shows it run again.
+            if message != nil { message = nil }
             return true
         } catch {
             message = (error as? MedsError)?.message ?? error.localizedDescription
