@@ -35,7 +35,9 @@ struct RenderedApp: App {
         let window = host.newScene()
         let first = window.document()
         #expect(first.contains("Med 2"))
-        // An as-needed dose: Today and the one as-needed row run again, none of the nine scheduled rows.
+        // An as-needed dose: Today, the reminder banner and scheduler (which read Today) and the one as-needed row
+        // run again, in one or two passes (the model assigns Today, then its change count); none of the nine
+        // scheduled rows.
         var before = window.bodyEvaluations
         await model.logAsNeeded(try #require(model.today.asNeeded.first).medicationID)
         window.flush()

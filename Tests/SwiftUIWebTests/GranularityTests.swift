@@ -138,3 +138,44 @@ struct ScoreBoard: View {
         #expect(!c.isEquivalent(to: d))  // not Equatable and set by two writes: different
     }
 }
+
+/// A model a parent and its child view both observe, each reading a property of its own.
+@Observable @MainActor final class SplitModel {
+    var parentText = "p"
+    var childText = "c"
+}
+
+@MainActor struct SplitChild: View {
+    let model: SplitModel
+    var body: some View { Text("child \(model.childText)") }
+}
+
+@MainActor struct SplitParent: View {
+    let model: SplitModel
+    var body: some View {
+        VStack {
+            Text("parent \(model.parentText)")
+            SplitChild(model: model)
+        }
+    }
+}
+
+/// Swift's observation merges what a nested `withObservationTracking` reads into the enclosing call's reads; a
+/// parent view must still not run again when only what its child reads changes.
+@MainActor @Suite struct NestedObservationTests {
+    @Test func aChildsReadDoesNotMakeItsParentRunAgain() async throws {
+        let model = SplitModel()
+        let scene = window { SplitParent(model: model) }
+        var before = scene.bodyEvaluations
+        model.childText = "c2"
+        try await Task.sleep(for: .milliseconds(50))
+        scene.flush()
+        #expect(scene.text("child c2"))
+        #expect(scene.bodyEvaluations - before == 1, "\(scene.bodyEvaluations - before) bodies ran")
+        before = scene.bodyEvaluations
+        model.parentText = "p2"
+        try await Task.sleep(for: .milliseconds(50))
+        scene.flush()
+        #expect(scene.text("parent p2") && scene.text("child c2"))
+    }
+}

@@ -32,15 +32,25 @@ extension SceneInstance {
             } else {
                 context.forcing = true
                 let before = collector.slots.count
-                installDynamicProperties(of: view, path: path, context: context)
+                // What the body itself reads, tracked on its own: a change to it evaluates the body again.
+                let body = withObservationTracking {
+                    installDynamicProperties(of: view, path: path, context: context)
+                    return view.body
+                } onChange: { [marks, weak self] in
+                    marks.add(path: path)
+                    SceneInstance.wake(self)
+                }
                 record.ownSlots = Array(collector.slots[before...])
                 bodyEvaluations += 1
-                let body = view.body
                 record.body = body
                 nodes = context.render(body, path: path)
             }
         } onChange: { [marks, weak self] in
-            marks.add(path: path)
+            // Everything read while rendering this view, its subtree's views included: Swift's observation merges
+            // a nested tracking's reads into the enclosing one's. A change here walks the view's last body again
+            // (its primitives read their bindings and closures anew) without evaluating it; the views below whose
+            // own reads changed were marked by their own tracking.
+            marks.add(below: path)
             SceneInstance.wake(self)
         }
         context.forcing = savedForcing

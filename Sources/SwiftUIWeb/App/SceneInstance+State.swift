@@ -57,11 +57,17 @@ extension SceneInstance {
 
     final class Marks: @unchecked Sendable {  // Unchecked: every field is read and written under `lock`.
         private let lock = NSLock()
-        private var paths: Set<String> = [], objects: Set<ObjectIdentifier> = []
+        private var paths: Set<String> = [], below: Set<String> = [], objects: Set<ObjectIdentifier> = []
         private var animation: Animation?
         func add(path: String) {
             lock.lock()
             paths.insert(path)
+            lock.unlock()
+        }
+        /// Something a view's subtree read changed, not necessarily what its own `body` read.
+        func add(below path: String) {
+            lock.lock()
+            below.insert(path)
             lock.unlock()
         }
         func add(object: ObjectIdentifier, animation: Animation? = nil) {
@@ -70,11 +76,12 @@ extension SceneInstance {
             if let animation { self.animation = animation }
             lock.unlock()
         }
-        func take() -> (Set<String>, Set<ObjectIdentifier>, Animation?) {
+        func take() -> (Set<String>, Set<String>, Set<ObjectIdentifier>, Animation?) {
             lock.lock()
             defer { lock.unlock() }
-            let r = (paths, objects, animation)
+            let r = (paths, below, objects, animation)
             paths = []
+            below = []
             objects = []
             animation = nil
             return r
@@ -87,9 +94,10 @@ extension SceneInstance {
     }
 
     func applyMarks() {
-        let (paths, objects, animation) = marks.take()
+        let (paths, below, objects, animation) = marks.take()
         if let animation { pendingAnimation = animation }
         for p in paths { markDirty(p) }
+        for p in below { markBelow(p) }
         for key in objects {
             guard let entry = observed[key], !entry.paths.isEmpty else {
                 invalidate()
@@ -97,6 +105,21 @@ extension SceneInstance {
             }
             for p in entry.paths { markDirty(p) }
         }
+    }
+
+    /// Marks one view for walking again without evaluating its `body` (something its subtree or its primitives read
+    /// changed); the views below that read it are marked themselves.
+    func markBelow(_ path: String) {
+        guard let r = records[path] else {
+            invalidate()
+            return
+        }
+        var p: ViewRecord? = r
+        while let q = p, !q.dirtyBelow {
+            q.dirtyBelow = true
+            p = q.parent
+        }
+        schedule()
     }
 
     /// Marks one view for re-rendering (its ancestors learn that something below them changed).

@@ -16,14 +16,14 @@ public struct TabView<SelectionValue: Hashable, Content: View>: View, PrimitiveV
 
     package func makeNodes(_ context: RenderContext, path: String) -> [Node] {
         // First the tabs' labels and tags only (no tab's content runs), then the selected tab's content: a
-        // tab that is not shown is not evaluated, and its onAppear and task do not run. Both passes evaluate
-        // the tab view's content afresh, so no cached render of one pass stands in for the other.
-        let saved = (context.wantsTags, context.shownTab, context.forcing)
-        defer { (context.wantsTags, context.shownTab, context.forcing) = saved }
+        // tab that is not shown is not evaluated, and its onAppear and task do not run. The first pass renders
+        // under a path of its own, so each pass keeps its own cached records and reuses them next time (a view
+        // whose record one pass made never stands in for the other's).
+        let saved = (context.wantsTags, context.shownTab)
+        defer { (context.wantsTags, context.shownTab) = saved }
         context.wantsTags = true
-        context.forcing = true
         context.shownTab = ""
-        let labels = context.render(content, path: path + ".c", axis: .vertical)
+        let labels = context.render(content, path: path + ".tags", axis: .vertical)
         // Each child's identity: its tag (`TabItemView` records one given before `tabItem`), else its index.
         let tags: [AnyHashable] = labels.enumerated().map { index, panel in context.tags[panel.id] ?? AnyHashable(index)
         }
@@ -31,8 +31,16 @@ public struct TabView<SelectionValue: Hashable, Content: View>: View, PrimitiveV
         let current: AnyHashable? =
             selection.map { AnyHashable($0.wrappedValue) } ?? (own.value as? AnyHashable) ?? tags.first
         let selected = tags.firstIndex { $0 == current } ?? 0
-        context.shownTab = labels.indices.contains(selected) ? labels[selected].id : nil
-        let panels = context.render(content, path: path + ".c", axis: .vertical)
+        let panels: [Node]
+        if labels.indices.contains(selected) {
+            // The selected tab's path in the second pass: its first-pass path with this pass's prefix.
+            let first = labels[selected].id
+            context.shownTab = path + ".c" + first.dropFirst((path + ".tags").count)
+            panels = context.render(content, path: path + ".c", axis: .vertical)
+        } else {
+            context.shownTab = nil
+            panels = context.render(content, path: path + ".c", axis: .vertical)
+        }
         let paging = context.environment.tabViewStyle._paging
         // A tab view's own style is not its tabs' content's.
         let savedStyle = context.environment.tabViewStyle
