@@ -234,5 +234,13 @@ import Testing
         relaunched.startSyncIfOn(deviceName: "Kitchen")
         #expect(relaunched.syncStatus.isOn)
         relaunched.stopSync()
+
+        // Damaged sync settings: sync stays off, and the windows say why.
+        try "{ damaged".write(to: folder.appendingPathComponent("sync.json"), atomically: true, encoding: .utf8)
+        let damaged = try MedsModel(dataDirectory: folder)
+        damaged.syncUsesDiscovery = false
+        damaged.startSyncIfOn(deviceName: "Kitchen")
+        #expect(!damaged.syncStatus.isOn)
+        #expect(damaged.message?.contains("cannot be read") == true)
     }
 }

@@ -23,8 +23,13 @@ public final class SyncStatus {
 extension MedsModel {
     /// Starts sync if the person turned it on before (called when the app opens).
     public func startSyncIfOn(deviceName: String) {
-        // `try?`: unreadable sync settings mean sync stays off; turning it on says why it cannot start.
-        if (try? SyncPairings.isOn(in: dataDirectory)) == true { _ = startSync(deviceName: deviceName) }
+        do {
+            if try SyncPairings.isOn(in: dataDirectory) { startSync(deviceName: deviceName) }
+        } catch {
+            // Sync stays off, and the windows say why.
+            message = (error as? MedsError)?.message ?? error.localizedDescription
+            syncStatus.last = "Sync is off: \(message ?? "")"
+        }
     }
 
     /// Turns sync on: advertises this machine on the local network (only paired machines get anything) and starts

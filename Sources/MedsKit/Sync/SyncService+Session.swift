@@ -154,6 +154,8 @@ extension SyncService {
             let message: SyncMessage
             do {
                 (message, _) = try await connection.receive()
+            } catch NWError.decodingFailed(let reason) {
+                throw MedsError("\(peer.device.name) sent a message that is not part of sync (\(reason)); ended.")
             } catch {
                 if caughtUp && peerApplied { return }  // the other machine closed after a complete round
                 throw MedsError("The connection to \(peer.device.name) ended during a sync: \(error)")
