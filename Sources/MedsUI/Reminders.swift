@@ -8,12 +8,19 @@ import UserNotifications
 /// answered in any window, or on another machine through sync, takes its reminder away). The browser shows them
 /// once the person allowed notifications in Settings; the in-page banner shows due doses either way.
 @MainActor enum Reminders {
-    /// The identifiers of Meds' pending reminders, with their times.
-    static var scheduled: [String: Date] = [:]
+    /// Each model's pending reminders (one model in the app; tests have several), with their times.
+    static var scheduled: [ObjectIdentifier: [String: Date]] = [:]
     static let prefix = "meds-dose-"
+
+    /// A dose's reminder's identifier: its profile's and its own, so two profiles' doses never share one.
+    static func identifier(_ dose: TodayPlan.Dose, profile: UUID) -> String {
+        prefix + profile.uuidString + "-" + dose.id
+    }
 
     /// Brings the pending reminders in step with the model's Today.
     static func update(_ model: MedsModel) async {
+        let key = ObjectIdentifier(model)
+        let mine = scheduled[key] ?? [:]
         let now = model.now()
         let lead = TimeInterval(model.preferences.reminderLeadMinutes * 60)
         var wanted: [String: (date: Date, dose: TodayPlan.Dose)] = [:]
@@ -24,13 +31,13 @@ import UserNotifications
             case .snoozed(let until): date = until
             default: continue
             }
-            if date > now { wanted[prefix + dose.id] = (date, dose) }
+            if date > now { wanted[identifier(dose, profile: model.profile.id)] = (date, dose) }
         }
         let center = UNUserNotificationCenter.current()
-        center.removePendingNotificationRequests(withIdentifiers: scheduled.keys.filter { wanted[$0] == nil })
+        center.removePendingNotificationRequests(withIdentifiers: mine.keys.filter { wanted[$0] == nil })
         var formatter = Date.FormatStyle(date: .omitted, time: .shortened)
         formatter.timeZone = model.preferences.timeZone
-        for (identifier, reminder) in wanted where scheduled[identifier] != reminder.date {
+        for (identifier, reminder) in wanted where mine[identifier] != reminder.date {
             let content = UNMutableNotificationContent()
             content.title = "\(reminder.dose.name): time for your dose"
             content.body =
@@ -44,7 +51,7 @@ import UserNotifications
                 model.message = "A reminder could not be scheduled: \(error.localizedDescription)"
             }
         }
-        scheduled = wanted.mapValues(\.date)
+        scheduled[key] = wanted.mapValues(\.date)
     }
 }
 

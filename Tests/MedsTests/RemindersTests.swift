@@ -8,10 +8,11 @@ import UserNotifications
 /// Meds' reminders as notification requests, in step with Today: one per open dose at its reminder time, gone once
 /// the dose is answered, and moved by a snooze.
 @MainActor @Suite(.serialized) struct RemindersTests {
-    func pending() async -> [String: Date] {
+    /// The pending reminders of one profile (the center is the process's: other tests' may be in it too).
+    func pending(_ profile: UUID) async -> [String: Date] {
         var found: [String: Date] = [:]
         for request in await UNUserNotificationCenter.current().pendingNotificationRequests()
-        where request.identifier.hasPrefix(Reminders.prefix) {
+        where request.identifier.hasPrefix(Reminders.prefix + profile.uuidString) {
             found[request.identifier] = (request.trigger as? UNTimeIntervalNotificationTrigger)?.nextTriggerDate()
         }
         return found
@@ -32,18 +33,19 @@ import UserNotifications
         await Reminders.update(model)
         defer {
             UNUserNotificationCenter.current().removePendingNotificationRequests(
-                withIdentifiers: Array(Reminders.scheduled.keys))
+                withIdentifiers: Array((Reminders.scheduled[ObjectIdentifier(model)] ?? [:]).keys))
         }
+        let id = { (dose: TodayPlan.Dose) in Reminders.identifier(dose, profile: model.profile.id) }
         let doses = model.today.doses
         #expect(doses.count == 2)
-        var reminders = await pending()
-        #expect(Set(reminders.keys) == Set(doses.map { Reminders.prefix + $0.id }))
+        var reminders = await pending(model.profile.id)
+        #expect(Set(reminders.keys) == Set(doses.map { id($0) }))
         // At 07:50, ten minutes before 08:00 (the lead time): 50 minutes from the clock's 07:00.
-        let morning = try #require(reminders[Reminders.prefix + doses[0].id])
+        let morning = try #require(reminders[id(doses[0])])
         #expect(abs(morning.timeIntervalSinceNow - 50 * 60) < 5)
         let content = try #require(
             await UNUserNotificationCenter.current().pendingNotificationRequests().first {
-                $0.identifier == Reminders.prefix + doses[0].id
+                $0.identifier == id(doses[0])
             }?.content)
         #expect(content.title == "Tylenol: time for your dose" && content.body.contains("due at"))
 
@@ -51,16 +53,16 @@ import UserNotifications
         clock.set(TodayPlanTests.date("2026-03-10 07:55"))
         await model.answer(doses[0], .taken)
         await Reminders.update(model)
-        reminders = await pending()
-        #expect(Set(reminders.keys) == [Reminders.prefix + doses[1].id])
+        reminders = await pending(model.profile.id)
+        #expect(Set(reminders.keys) == [id(doses[1])])
 
         // The evening dose snoozed at 19:55: its reminder moves to when the snooze ends, ten minutes on.
         clock.set(TodayPlanTests.date("2026-03-10 19:55"))
         await model.refresh()
         await model.answer(try #require(model.today.doses.last), .snoozed)
         await Reminders.update(model)
-        reminders = await pending()
-        let snoozed = try #require(reminders[Reminders.prefix + doses[1].id])
+        reminders = await pending(model.profile.id)
+        let snoozed = try #require(reminders[id(doses[1])])
         #expect(abs(snoozed.timeIntervalSinceNow - 10 * 60) < 5)
     }
 }
