@@ -9,13 +9,14 @@ import Testing
 /// it is asked to show, and then shows it.) Waits up to a minute and a half for the dose's time.
 @Suite(.serialized, .enabled(if: BrowserEnvironment.shouldRun), .timeLimit(.minutes(4)))
 struct MedsRemindersBrowserTests {
-    /// The next whole minute at least 15 seconds away, as "HH:mm" in this machine's time zone (the app's too). Just
+    /// The next whole minute at least 50 seconds away (the app must start and its window open before it, also on a
+    /// loaded machine: a reminder is scheduled by the window, and one whose time has passed is not sent), as "HH:mm" in this machine's time zone (the app's too). Just
     /// before midnight that minute is tomorrow's, not on Today: then it waits for the day to turn first.
     static func nextMinute() async throws -> (text: String, date: Date) {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = .current
         let date = calendar.nextDate(
-            after: Date().addingTimeInterval(15), matching: DateComponents(second: 0), matchingPolicy: .nextTime)!
+            after: Date().addingTimeInterval(50), matching: DateComponents(second: 0), matchingPolicy: .nextTime)!
         if !calendar.isDate(date, inSameDayAs: Date()) {
             try await Task.sleep(for: .seconds(date.timeIntervalSinceNow + 2))
             return try await nextMinute()
