@@ -12,7 +12,7 @@ extension SceneInstance {
         case "click":
             guard let action = actions[event.id] else { return [] }
             lastClick = .now
-            action()
+            WebNotificationCenter.$clickedScene.withValue(self) { action() }
             host.endUndoEventGroups()
             return flush()
         case "phase":

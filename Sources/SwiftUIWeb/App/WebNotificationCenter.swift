@@ -31,6 +31,10 @@ public final class WebNotificationCenter {
     /// The one center of this process.
     public static let shared = WebNotificationCenter()
 
+    /// The window whose click is being handled: a task a button's action starts inherits it, so a permission request
+    /// made there goes to the window that was clicked.
+    @TaskLocal static var clickedScene: SceneInstance?
+
     /// How long after a click a window may still ask for permission (browsers keep a click's "user activation"
     /// about five seconds).
     static let activationWindow: Duration = .seconds(4)
@@ -58,13 +62,17 @@ public final class WebNotificationCenter {
         return .unavailable
     }
 
-    /// Asks the person, in the window they clicked last, whether the app may show notifications, and returns their
-    /// answer. Throws when no window was clicked in the last few seconds (call it from a button's action).
+    /// Asks the person whether the app may show notifications, in the window whose button started the calling task
+    /// (else the window clicked last), and returns their answer. Throws when that window was not clicked in the last
+    /// few seconds (call it from a button's action).
     public func requestPermission() async throws -> Permission {
         let now = ContinuousClock.now
+        let recent = { (scene: SceneInstance) in
+            scene.sink != nil && scene.lastClick.map { now - $0 < Self.activationWindow } ?? false
+        }
         guard
-            let scene = connectedScenes.filter({ $0.lastClick.map { now - $0 < Self.activationWindow } ?? false })
-                .max(by: { $0.lastClick! < $1.lastClick! })
+            let scene = Self.clickedScene.flatMap({ recent($0) ? $0 : nil })
+                ?? connectedScenes.filter(recent).max(by: { $0.lastClick! < $1.lastClick! })
         else {
             throw RequestError(
                 description:
