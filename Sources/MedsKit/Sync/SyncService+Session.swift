@@ -1,6 +1,7 @@
 import Foundation
 import OpenHealthKit
 import OpenNetwork
+import Synchronization
 
 /// A sync session with one machine, the same on both ends (see ``SyncMessage``).
 extension SyncService {
@@ -43,12 +44,18 @@ extension SyncService {
         }
     }
 
-    /// What a session has exchanged so far.
-    final class Counts: @unchecked Sendable {
-        // Unchecked: `sent` is touched by the sending task only, `received` by the receiving task only; a report
-        // reads both after a round, which both tasks have passed.
-        var sent = 0
-        var received = 0
+    /// What a session has exchanged so far (the sending task counts what it sent, the receiving task what it
+    /// applied, and the receiving task reports both).
+    final class Counts: Sendable {
+        private let counts = Mutex((sent: 0, received: 0))
+        var sent: Int { counts.withLock { $0.sent } }
+        var received: Int { counts.withLock { $0.received } }
+        func add(sent: Int = 0, received: Int = 0) {
+            counts.withLock {
+                $0.sent += sent
+                $0.received += received
+            }
+        }
     }
 
     func hello(to peer: UUID) async throws -> SyncMessage {
@@ -133,7 +140,7 @@ extension SyncService {
                 let page = try health.editor.replicatedChanges(after: anchor, limit: Self.pageSize)
                 if page.count > 0 || (first && anchors[profile.id.uuidString] == nil) {
                     try await connection.send(.changes(profile: profile.id, page: page))
-                    counts.sent += page.count
+                    counts.add(sent: page.count)
                 }
                 first = false
                 anchor = page.anchor
@@ -166,7 +173,7 @@ extension SyncService {
                     throw MedsError("\(peer.device.name) sent changes to a profile it did not announce; ended.")
                 }
                 let applied = try await apply(page, profile: profile, from: peer.device)
-                counts.received += applied
+                counts.add(received: applied)
                 if caughtUp && peerApplied {
                     eventSink.yield(.synced(peer.device, received: counts.received, sent: counts.sent))
                 }

@@ -77,7 +77,20 @@ extension HKHealthAppEditor {
 
         /// Orders two states of one medication changed at the same moment (the same on every machine).
         var tieKey: String {
-            "\(nickname ?? "")|\(isArchived)|\(schedule.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) } ?? "")"
+            var parts = [nickname ?? "", isArchived ? "archived" : ""]
+            if let schedule {
+                // Spelled out in a fixed order (a set of weekdays, as JSON or a description, has none).
+                switch schedule.frequency {
+                case .weekdays(let days):
+                    parts.append("weekdays " + days.sorted().map(String.init).joined(separator: ","))
+                case .everyNDays(let n, let year, let month, let day):
+                    parts.append("every \(n) from \(year)-\(month)-\(day)")
+                case .asNeeded: parts.append("as needed")
+                }
+                parts.append(schedule.times.map { "\($0.hour):\($0.minute)x\($0.quantity)" }.joined(separator: ","))
+                parts.append(schedule.timeZoneIdentifier ?? "")
+            }
+            return parts.joined(separator: "|")
         }
     }
 
