@@ -23,6 +23,8 @@ struct ChartRenderer {
     let config: ChartConfiguration
     let path: String
     let calendar: Calendar
+    /// This render's binned dates' intervals and values' texts, each worked out once.
+    let memo = ComponentMemo()
 
     /// A mark's place along one axis.
     enum Placement {
@@ -134,8 +136,10 @@ struct ChartRenderer {
         var symbolsSeen = Set<String>()
         var symbols: [String] = []
         for mark in marks.records {
-            if let by = mark.styleBy, seen.insert(by.text).inserted { styles.append(by.text) }
-            if let by = mark.symbolBy, symbolsSeen.insert(by.text).inserted { symbols.append(by.text) }
+            if let by = mark.styleBy, case let text = memo.text(by), seen.insert(text).inserted { styles.append(text) }
+            if let by = mark.symbolBy, case let text = memo.text(by), symbolsSeen.insert(text).inserted {
+                symbols.append(text)
+            }
         }
         styleDomain = styles
         symbolDomain = symbols
@@ -151,7 +155,7 @@ struct ChartRenderer {
 
     func color(of mark: MarkRecord, domain: [String]) -> String {
         if let style = mark.style { return style.cssColor }
-        if let by = mark.styleBy { return color(ofStyleValue: by.text, domain: domain) }
+        if let by = mark.styleBy { return color(ofStyleValue: memo.text(by), domain: domain) }
         return Self.accent
     }
 
@@ -160,7 +164,7 @@ struct ChartRenderer {
 
     func symbol(of mark: MarkRecord, domain: [String]) -> BasicChartSymbolShape {
         if let symbol = mark.symbol { return symbol }
-        if let by = mark.symbolBy, let index = domain.firstIndex(of: by.text) {
+        if let by = mark.symbolBy, let index = domain.firstIndex(of: memo.text(by)) {
             return BasicChartSymbolShape.sequence[index % BasicChartSymbolShape.sequence.count]
         }
         return .circle
@@ -256,7 +260,7 @@ struct ChartRenderer {
             guard let length, case .number = length.datum, let position = p.horizontal ? p.mark.y : p.mark.x else {
                 continue
             }
-            let key = position.text + "\u{1}" + (p.mark.positionBy?.text ?? "")
+            let key = memo.text(position) + "\u{1}" + (p.mark.positionBy.map { memo.text($0) } ?? "")
             if groups[key] == nil { order.append(key) }
             groups[key, default: []].append(i)
         }
@@ -306,7 +310,7 @@ struct ChartRenderer {
         for index in placed.indices {
             switch x ? placed[index].x : placed[index].y {
             case .at(let component):
-                if let (start, end) = component.dateInterval {
+                if let (start, end) = memo.dateInterval(component) {
                     result.append(.date(start))
                     result.append(.date(end))
                 } else {
@@ -650,7 +654,7 @@ struct ChartRenderer {
         var domain: [String] = []
         for index in placed.indices {
             guard let by = placed[index].mark.positionBy else { continue }
-            let text = by.text
+            let text = memo.text(by)
             if seen.insert(text).inserted { domain.append(text) }
         }
         return domain
@@ -660,7 +664,7 @@ struct ChartRenderer {
     private func position(_ placement: Placement, scale: Scale, whole: Double) -> Double? {
         switch placement {
         case .at(let component):
-            if let (start, end) = component.dateInterval,
+            if let (start, end) = memo.dateInterval(component),
                 let s = scale.position(.date(start)), let e = scale.position(.date(end))
             {
                 return (s + e) / 2
@@ -688,7 +692,7 @@ struct ChartRenderer {
         case .at(let component):
             var center: Double
             var band: Double
-            if let (start, end) = component.dateInterval,
+            if let (start, end) = memo.dateInterval(component),
                 let s = scale.position(.date(start)), let e = scale.position(.date(end))
             {
                 center = (s + e) / 2
@@ -700,7 +704,8 @@ struct ChartRenderer {
             }
             let dimension = horizontalAxis ? mark.width : mark.height
             let ratio = mark.kind == .rectangle ? 1.0 : 0.8
-            if mark.kind == .bar, let group = mark.positionBy?.text, let index = groups.firstIndex(of: group),
+            if mark.kind == .bar, let group = mark.positionBy.map({ memo.text($0) }),
+                let index = groups.firstIndex(of: group),
                 groups.count > 1
             {
                 let outer = band * ratio
@@ -785,7 +790,7 @@ struct ChartRenderer {
                 if !label.isEmpty { label += ", " }
                 label += component.label
                 label += ": "
-                label += component.text
+                label += memo.text(component)
             }
             text = label
         }

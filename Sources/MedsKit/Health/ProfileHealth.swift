@@ -93,6 +93,19 @@ public final class ProfileHealth: Sendable {
         return events.map(LoggedDose.init)
     }
 
+    /// The doses logged after `anchor` (every dose when nil) from `start` on (twelve hours' margin, as
+    /// ``loggedDoses(from:to:)``), and the UUIDs of doses deleted after it: what ``DoseLog`` keeps itself up to
+    /// date with.
+    func doseChanges(
+        after anchor: HKQueryAnchor?, from start: Date
+    ) async throws -> (added: [LoggedDose], deleted: [UUID], anchor: HKQueryAnchor) {
+        let span = HKQuery.predicateForSamples(withStart: start.addingTimeInterval(-12 * 3600), end: nil)
+        let changes = try await HKAnchoredObjectQueryDescriptor(
+            predicates: [.medicationDoseEvent(span)], anchor: anchor
+        ).result(for: store)
+        return (changes.addedSamples.map(LoggedDose.init), changes.deletedObjects.map(\.uuid), changes.newAnchor)
+    }
+
     /// Logs the person's answer to a scheduled dose at `now`. The dose must be one the medication's schedule has
     /// (checked against the stored schedule), and a dose cannot be logged before its reminder would show.
     @discardableResult

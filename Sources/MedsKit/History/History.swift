@@ -62,46 +62,64 @@ public struct History: Hashable, Sendable {
             guard let next = calendar.date(byAdding: .day, value: 1, to: cursor) else { break }
             cursor = next
         }
-        func dayStart(_ date: Date) -> Date {
+        // Medications by index in the order a day lists them (name, then identifier), days by index in `starts`:
+        // the counts sit in one flat array (day × medication), not in dictionaries keyed by strings and dates
+        // (hashing those was most of the cost of a year's history).
+        let listed = medications.filter { !$0.isArchived }.sorted { ($0.name, $0.id) < ($1.name, $1.id) }
+        var index: [String: Int] = [:]
+        index.reserveCapacity(listed.count)
+        for (position, medication) in listed.enumerated() where index[medication.id] == nil {
+            index[medication.id] = position
+        }
+        let width = listed.count
+        func dayIndex(_ date: Date) -> Int? {
             var low = 0
             var high = starts.count
             while low < high {
                 let middle = (low + high) / 2
                 if starts[middle] <= date { low = middle + 1 } else { high = middle }
             }
-            return low == 0 ? calendar.startOfDay(for: date) : starts[low - 1]
+            return low == 0 || date >= end ? nil : low - 1
         }
-        // Scheduled logs by dose, as-needed logs by day (the same keys Today uses).
-        var byDose: [TodayPlan.DoseKey: [LoggedDose]] = [:]
-        var asNeededByDay: [Date: [String: Int]] = [:]
+        // Scheduled logs by dose (medication index and scheduled moment), as-needed doses taken by day.
+        struct DoseKey: Hashable {
+            let medication: Int
+            let scheduled: Double
+        }
+        var byDose: [DoseKey: [LoggedDose]] = [:]
+        byDose.reserveCapacity(logged.count)
+        var asNeeded = [Int](repeating: 0, count: starts.count * width)
         for log in logged {
+            guard let medication = index[log.medicationID] else { continue }
             if let scheduled = log.scheduledDate {
-                byDose[TodayPlan.DoseKey(medicationID: log.medicationID, scheduledDate: scheduled), default: []]
-                    .append(log)
-            } else if log.status == .taken, log.date >= first, log.date < end {
-                asNeededByDay[dayStart(log.date), default: [:]][log.medicationID, default: 0] += 1
+                byDose[
+                    DoseKey(medication: medication, scheduled: scheduled.timeIntervalSinceReferenceDate), default: []
+                ]
+                .append(log)
+            } else if log.status == .taken, log.date >= first, let day = dayIndex(log.date) {
+                asNeeded[day * width + medication] += 1
             }
         }
-        // Each schedule expanded once over the whole span (not day by day), its doses grouped by day.
+        // Each schedule expanded once over the whole span (not day by day), its doses counted by day.
         struct Count {
+            var listed = false
             var scheduled = 0
             var taken = 0
             var skipped = 0
         }
-        var perDay: [Date: [String: Count]] = [:]
-        var names: [String: String] = [:]
-        for medication in medications where !medication.isArchived {
-            names[medication.id] = medication.name
-            guard let schedule = medication.schedule, schedule.hasSchedule else { continue }
+        var counts = [Count](repeating: Count(), count: starts.count * width)
+        for (medication, entry) in listed.enumerated() where index[entry.id] == medication {
+            guard let schedule = entry.schedule, schedule.hasSchedule else { continue }
             for due in schedule.scheduledDoses(from: first, to: end, currentTimeZone: timeZone) {
-                let logs = byDose[TodayPlan.DoseKey(medicationID: medication.id, scheduledDate: due.date)] ?? []
+                guard let day = dayIndex(due.date) else { continue }
+                let logs =
+                    byDose[DoseKey(medication: medication, scheduled: due.date.timeIntervalSinceReferenceDate)] ?? []
                 let (state, _) = TodayPlan.state(of: due.date, logs: logs, now: now, leadTime: 0)
-                let day = dayStart(due.date)
-                var count = perDay[day, default: [:]][medication.id, default: Count()]
-                if state != .upcoming && due.date <= now { count.scheduled += 1 }
-                if case .taken = state { count.taken += 1 }
-                if case .skipped = state { count.skipped += 1 }
-                perDay[day, default: [:]][medication.id] = count
+                let slot = day * width + medication
+                counts[slot].listed = true
+                if state != .upcoming && due.date <= now { counts[slot].scheduled += 1 }
+                if case .taken = state { counts[slot].taken += 1 }
+                if case .skipped = state { counts[slot].skipped += 1 }
             }
         }
         var days: [DayCount] = []
@@ -110,15 +128,20 @@ public struct History: Hashable, Sendable {
         var weekTaken = 0
         var weekStart: Date?
         var offset = starts.count - 1
-        for day in starts {
-            var counts = perDay[day] ?? [:]
-            for (id, taken) in asNeededByDay[day] ?? [:] where names[id] != nil && counts[id] == nil {
-                counts[id] = Count(scheduled: 0, taken: taken, skipped: 0)
-            }
-            for (id, count) in counts.sorted(by: { (names[$0.key] ?? "", $0.key) < (names[$1.key] ?? "", $1.key) }) {
+        for (dayNumber, day) in starts.enumerated() {
+            for medication in 0..<width {
+                let slot = dayNumber * width + medication
+                // A medication with doses due that day is counted by its schedule (its as-needed extras are not);
+                // one with none, by the as-needed doses taken.
+                var count = counts[slot]
+                if !count.listed {
+                    guard asNeeded[slot] > 0 else { continue }
+                    count = Count(listed: true, scheduled: 0, taken: asNeeded[slot], skipped: 0)
+                }
+                let entry = listed[medication]
                 days.append(
                     DayCount(
-                        day: day, medicationID: id, name: names[id] ?? id, scheduled: count.scheduled,
+                        day: day, medicationID: entry.id, name: entry.name, scheduled: count.scheduled,
                         taken: count.taken, skipped: count.skipped))
                 if count.scheduled > 0 {
                     weekScheduled += count.scheduled

@@ -42,6 +42,8 @@ public final class MedsModel {
         endingAt: Date(), dayCount: 0, timeZone: .current, medications: [], logged: [])
     /// The doses logged in the last ``historyDays`` days, oldest first.
     public private(set) var recentDoses: [LoggedDose] = []
+    /// The shown profile's logged doses held in memory (see ``loggedDoses(_:from:to:)``); not observed.
+    @ObservationIgnored private var doseLog: DoseLog?
     /// The symptoms logged in the last ``historyDays`` days, oldest first.
     public private(set) var symptoms: [SymptomEntry] = []
     /// How many days the charts and the timeline cover.
@@ -108,7 +110,9 @@ public final class MedsModel {
         SyncStores(
             appData: appData,
             health: { [weak self] id in
-                guard let self else { throw MedsError("The app's data was closed during a sync; nothing more is written.") }
+                guard let self else {
+                    throw MedsError("The app's data was closed during a sync; nothing more is written.")
+                }
                 return try self.health(for: id)
             },
             changed: { [weak self] id in await self?.syncChanged(profile: id) })
@@ -149,7 +153,7 @@ public final class MedsModel {
         let first = calendar.date(byAdding: .day, value: -(Self.historyDays - 1), to: start) ?? start
         let dayChanged = !calendar.isDate(now, inSameDayAs: day)
         if !parts.isDisjoint(with: [.medications, .doses]) || dayChanged {
-            let logged = try await health.loggedDoses(from: first, to: end)
+            let logged = try await loggedDoses(health, from: first, to: end)
             let plan = TodayPlan(
                 day: now, now: now, timeZone: preferences.timeZone,
                 leadTime: TimeInterval(preferences.reminderLeadMinutes * 60),
@@ -186,6 +190,24 @@ public final class MedsModel {
         }
     }
 
+    /// The doses logged from `start` to `end` (as ``ProfileHealth/loggedDoses(from:to:)`` reads them), from the
+    /// profile's ``DoseLog``: read from the store the first time a span reaches back that far, then kept up to date
+    /// with only what changed.
+    private func loggedDoses(_ health: ProfileHealth, from start: Date, to end: Date) async throws -> [LoggedDose] {
+        while var log = doseLog, log.health === health, log.covers(start) {
+            let read = log.anchor
+            try await log.update()
+            // Two reloads may overlap (each suspends while the store reads). One whose log was replaced meanwhile
+            // starts again from the newer log, so a log never goes back to an older read.
+            guard doseLog?.anchor === read else { continue }
+            doseLog = log
+            return log.doses(from: start, to: end)
+        }
+        let log = try await DoseLog.read(health, from: start)
+        doseLog = log
+        return log.doses(from: start, to: end)
+    }
+
     /// The history of the last `days` days (for a chart of a longer span than ``history``), read from the store.
     public func history(days: Int) async throws -> History {
         guard (1...3660).contains(days) else { throw MedsError("A history covers 1 to 3,660 days, not \(days).") }
@@ -196,7 +218,7 @@ public final class MedsModel {
         let start = calendar.startOfDay(for: now)
         let first = calendar.date(byAdding: .day, value: -(days - 1), to: start) ?? start
         let end = calendar.date(byAdding: .day, value: 1, to: start) ?? start.addingTimeInterval(86_400)
-        let logged = try await health.loggedDoses(from: first, to: end)
+        let logged = try await loggedDoses(health, from: first, to: end)
         return History(
             endingAt: now, dayCount: days, timeZone: preferences.timeZone, medications: medications.map(\.planEntry),
             logged: logged)

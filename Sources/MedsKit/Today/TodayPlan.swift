@@ -151,10 +151,16 @@ public struct TodayPlan: Hashable, Sendable {
     ) -> (
         State, LoggedDose?
     ) {
-        if let answer = logs.filter(\.isAnswer).max(by: { $0.date < $1.date }) {
+        // One pass, no arrays: a year's history asks this for every dose due in it.
+        var answer: LoggedDose?
+        var latest: LoggedDose?
+        for log in logs {
+            if log.isAnswer, answer.map({ log.date > $0.date }) ?? true { answer = log }
+            if latest.map({ log.date > $0.date }) ?? true { latest = log }
+        }
+        if let answer {
             return (answer.status == .taken ? .taken(at: answer.date) : .skipped(at: answer.date), answer)
         }
-        let latest = logs.max { $0.date < $1.date }
         if let latest, latest.status == .snoozed {
             let until = latest.date.addingTimeInterval(snoozeInterval)
             if now < until { return (.snoozed(until: until), latest) }

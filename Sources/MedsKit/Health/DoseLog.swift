@@ -1,0 +1,79 @@
+import Foundation
+import OpenHealthKit
+
+/// One profile's logged doses from a day on, kept in memory and brought up to date with an anchored query: a
+/// reload after a dose reads that dose, not four weeks again, and a year's chart reads the year from the store
+/// once, not at every change.
+///
+/// Sendable as a value; ``MedsModel`` keeps one per profile shown, on the main actor.
+struct DoseLog: Sendable {
+    /// The store read.
+    let health: ProfileHealth
+    /// The first moment held: every dose logged from here on (the span's start less twelve hours' margin).
+    private(set) var start: Date
+    /// The doses held, by when they were logged (then by UUID, so equal moments keep one order).
+    private(set) var doses: [LoggedDose]
+    /// Where the next changes start (a new anchor object at every update).
+    private(set) var anchor: HKQueryAnchor
+
+    /// Reads every dose logged from `start` on.
+    static func read(_ health: ProfileHealth, from start: Date) async throws -> DoseLog {
+        let first = try await health.doseChanges(after: nil, from: start)
+        return DoseLog(
+            health: health, start: start.addingTimeInterval(-12 * 3600), doses: first.added.sorted(by: Self.order),
+            anchor: first.anchor)
+    }
+
+    private static func order(_ a: LoggedDose, _ b: LoggedDose) -> Bool {
+        a.date != b.date ? a.date < b.date : a.uuid.uuidString < b.uuid.uuidString
+    }
+
+    /// Whether the log holds every dose `loggedDoses(from: day, ...)` would read.
+    func covers(_ day: Date) -> Bool { start <= day.addingTimeInterval(-12 * 3600) }
+
+    /// Applies what changed in the store since the last read.
+    mutating func update() async throws {
+        let changes = try await health.doseChanges(after: anchor, from: start.addingTimeInterval(12 * 3600))
+        anchor = changes.anchor
+        guard !changes.added.isEmpty || !changes.deleted.isEmpty else { return }
+        let gone = Set(changes.deleted)
+        // A dose already held (read by a reload that overlapped this one) is held once, by its UUID.
+        let new = changes.added.filter { !gone.contains($0.uuid) && !holds($0) }
+        if !gone.isEmpty { doses.removeAll { gone.contains($0.uuid) } }
+        if !new.isEmpty {
+            doses += new
+            doses.sort(by: Self.order)
+        }
+    }
+
+    /// The doses logged from twelve hours before `start` to twelve hours after `end`, as
+    /// ``ProfileHealth/loggedDoses(from:to:)`` reads them.
+    func doses(from start: Date, to end: Date) -> [LoggedDose] {
+        let low = start.addingTimeInterval(-12 * 3600)
+        let high = end.addingTimeInterval(12 * 3600)
+        let first = index(of: low)
+        let last = index(of: high)
+        return Array(doses[first..<last])
+    }
+
+    /// Whether `dose` is held already (looked up by its moment, then its UUID).
+    private func holds(_ dose: LoggedDose) -> Bool {
+        var position = index(of: dose.date)
+        while position < doses.count, doses[position].date == dose.date {
+            if doses[position].uuid == dose.uuid { return true }
+            position += 1
+        }
+        return false
+    }
+
+    /// The first position whose dose was logged at or after `date`.
+    private func index(of date: Date) -> Int {
+        var low = 0
+        var high = doses.count
+        while low < high {
+            let middle = (low + high) / 2
+            if doses[middle].date < date { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+}
