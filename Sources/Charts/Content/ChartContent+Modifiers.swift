@@ -3,15 +3,16 @@ import SwiftUIWeb
 
 /// Content with a change applied to each of its marks (a modifier). A value an inner modifier set stays:
 /// the innermost modifier wins, as in SwiftUI.
-public struct ModifiedChartContent<Content: ChartContent>: ChartContent, PrimitiveChartContent {
+public struct ModifiedChartContent<Content: ChartContent>: ChartContent {
     let content: Content
     let apply: (inout MarkRecord) -> Void
     /// Primitive: no body.
     public var body: Never { fatalError("primitive chart content") }
-    func collect(into marks: inout MarkList, key: String) {
-        let start = marks.count
-        ChartContentCollector.collect(content, into: &marks, key: key)
-        for index in start..<marks.count { marks.modify(at: index, apply) }
+    /// The content's marks, each changed.
+    public func _collectMarks(into marks: inout _ChartMarks, key: String) {
+        let start = marks.list.count
+        content._collectMarks(into: &marks, key: key)
+        for index in start..<marks.list.count { marks.list.modify(at: index, apply) }
     }
 }
 

@@ -10,56 +10,54 @@ public protocol ChartContent {
     associatedtype Body: ChartContent
     /// The marks this content is made of.
     @ChartContentBuilder var body: Body { get }
+    /// Hands this content's marks to the chart, `key` being the content's structural identity (list positions and
+    /// `ForEach` element identities), which becomes its marks' element ids. An implementation detail, as SwiftUI's
+    /// `_makeView`: custom content does not implement it (it composes marks in `body`); the marks, groups and
+    /// modifiers do. A requirement, so a chart of thousands of marks walks its content without a dynamic cast per
+    /// mark.
+    func _collectMarks(into marks: inout _ChartMarks, key: String)
+}
+
+/// The marks a chart collects from its content, in order (opaque: see ``ChartContent/_collectMarks(into:key:)``).
+public struct _ChartMarks {
+    var list = MarkList()
+}
+
+extension ChartContent {
+    /// Custom content: the marks of its `body`.
+    public func _collectMarks(into marks: inout _ChartMarks, key: String) {
+        body._collectMarks(into: &marks, key: key)
+    }
+
+    /// This content's marks, in order.
+    func marks() -> MarkList {
+        var marks = _ChartMarks()
+        _collectMarks(into: &marks, key: "")
+        return marks.list
+    }
 }
 
 extension Never: ChartContent {}
 
-/// Content that hands its marks to the chart directly (marks, groups, modifiers).
-@MainActor
-protocol PrimitiveChartContent {
-    /// Appends this content's marks; `key` is the content's structural identity (list positions and
-    /// `ForEach` element identities), which becomes its marks' element ids.
-    func collect(into marks: inout MarkList, key: String)
-}
-
-extension ChartContent {
-    /// This content's marks, in order.
-    func marks() -> MarkList {
-        var marks = MarkList()
-        ChartContentCollector.collect(self, into: &marks, key: "")
-        return marks
-    }
-}
-
-/// Walks any chart content down to its primitive marks.
-@MainActor
-enum ChartContentCollector {
-    static func collect(_ content: any ChartContent, into marks: inout MarkList, key: String) {
-        if let primitive = content as? any PrimitiveChartContent {
-            primitive.collect(into: &marks, key: key)
-        } else {
-            collect(content.body, into: &marks, key: key)
-        }
-    }
-}
-
 /// Several pieces of chart content in a row (a builder block).
-public struct ChartContentList: ChartContent, PrimitiveChartContent {
+public struct ChartContentList: ChartContent {
     let items: [any ChartContent]
     /// Primitive: no body.
     public var body: Never { fatalError("primitive chart content") }
-    func collect(into marks: inout MarkList, key: String) {
+    /// Each item's marks, keyed by its position.
+    public func _collectMarks(into marks: inout _ChartMarks, key: String) {
         for (index, item) in items.enumerated() {
-            ChartContentCollector.collect(item, into: &marks, key: key + "." + String(index))
+            item._collectMarks(into: &marks, key: key + "." + String(index))
         }
     }
 }
 
 /// No marks.
-public struct EmptyChartContent: ChartContent, PrimitiveChartContent {
+public struct EmptyChartContent: ChartContent {
     /// Primitive: no body.
     public var body: Never { fatalError("primitive chart content") }
-    func collect(into marks: inout MarkList, key: String) {}
+    /// No marks.
+    public func _collectMarks(into marks: inout _ChartMarks, key: String) {}
 }
 
 /// Builds chart content from closures, as Apple's `ChartContentBuilder` does.
@@ -100,12 +98,14 @@ extension ForEach: ChartContent where Content: ChartContent {
     public var body: Never { fatalError("primitive chart content") }
 }
 
-extension ForEach: PrimitiveChartContent where Content: ChartContent {
-    func collect(into marks: inout MarkList, key: String) {
+@MainActor
+extension ForEach where Content: ChartContent {
+    /// Each element's marks, keyed by its identity.
+    public func _collectMarks(into marks: inout _ChartMarks, key: String) {
         forEachElement { id, content in
             // An Int or String identity written directly (String(describing:) reflects, and a chart has many marks).
-            let name = (id as? Int).map { String($0) } ?? (id as? String) ?? String(describing: id)
-            ChartContentCollector.collect(content, into: &marks, key: key + "[" + name + "]")
+            let name = (id as? String) ?? (id as? Int).map { String($0) } ?? String(describing: id)
+            content._collectMarks(into: &marks, key: key + "[" + name + "]")
         }
     }
 }

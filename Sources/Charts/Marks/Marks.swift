@@ -2,19 +2,15 @@ import Foundation
 import SwiftUIWeb
 
 /// A mark that is one record (every mark type).
-protocol SingleMark: ChartContent, PrimitiveChartContent {
+protocol SingleMark: ChartContent {
     var record: MarkRecord { get }
-}
-
-extension SingleMark {
-    func collect(into marks: inout MarkList, key: String) {
-        marks.append(record, key: key)
-    }
 }
 
 /// Bars: a value's length from zero (stacked with the other bars of its position), or a range.
 public struct BarMark: SingleMark {
     let record: MarkRecord
+    /// This mark's record.
+    public func _collectMarks(into marks: inout _ChartMarks, key: String) { marks.list.append(record, key: key) }
     /// Primitive: no body.
     public var body: Never { fatalError("primitive chart content") }
 
@@ -54,6 +50,8 @@ public struct BarMark: SingleMark {
 /// A line through the points of a series, in the order they come.
 public struct LineMark: SingleMark {
     let record: MarkRecord
+    /// This mark's record.
+    public func _collectMarks(into marks: inout _ChartMarks, key: String) { marks.list.append(record, key: key) }
     /// Primitive: no body.
     public var body: Never { fatalError("primitive chart content") }
 
@@ -73,6 +71,8 @@ public struct LineMark: SingleMark {
 /// A symbol at a point.
 public struct PointMark: SingleMark {
     let record: MarkRecord
+    /// This mark's record.
+    public func _collectMarks(into marks: inout _ChartMarks, key: String) { marks.list.append(record, key: key) }
     /// Primitive: no body.
     public var body: Never { fatalError("primitive chart content") }
 
@@ -95,6 +95,8 @@ public struct PointMark: SingleMark {
 /// The area under a line (stacked with the other series at each `x`), or between two values.
 public struct AreaMark: SingleMark {
     let record: MarkRecord
+    /// This mark's record.
+    public func _collectMarks(into marks: inout _ChartMarks, key: String) { marks.list.append(record, key: key) }
     /// Primitive: no body.
     public var body: Never { fatalError("primitive chart content") }
 
@@ -121,6 +123,8 @@ public struct AreaMark: SingleMark {
 /// A straight line across the plot at a value, or between two values.
 public struct RuleMark: SingleMark {
     let record: MarkRecord
+    /// This mark's record.
+    public func _collectMarks(into marks: inout _ChartMarks, key: String) { marks.list.append(record, key: key) }
     /// Primitive: no body.
     public var body: Never { fatalError("primitive chart content") }
 
@@ -152,6 +156,8 @@ public struct RuleMark: SingleMark {
 /// A rectangle: a cell of a heat map, or a region between ranges.
 public struct RectangleMark: SingleMark {
     let record: MarkRecord
+    /// This mark's record.
+    public func _collectMarks(into marks: inout _ChartMarks, key: String) { marks.list.append(record, key: key) }
     /// Primitive: no body.
     public var body: Never { fatalError("primitive chart content") }
 
@@ -192,6 +198,8 @@ public struct RectangleMark: SingleMark {
 /// A slice of a pie or donut chart, its angle its value's share of the total.
 public struct SectorMark: SingleMark {
     let record: MarkRecord
+    /// This mark's record.
+    public func _collectMarks(into marks: inout _ChartMarks, key: String) { marks.list.append(record, key: key) }
     /// Primitive: no body.
     public var body: Never { fatalError("primitive chart content") }
 
