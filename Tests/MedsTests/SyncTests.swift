@@ -2,6 +2,7 @@ import Foundation
 import MedsUI
 import OpenHealthKit
 import OpenNetwork
+import Synchronization
 import Testing
 
 @testable import MedsKit
@@ -164,6 +165,56 @@ import Testing
         await #expect { try await intruder.sync.pair(code: "12ab56", at: listening.pairing) } throws: { error in
             "\(error)".contains("six digits")
         }
+    }
+
+    @Test(.timeLimit(.minutes(1))) func aMachineThatWasNotListeningIsReachedOnceItIs() async throws {
+        let home = temporaryFolder()
+        let away = temporaryFolder()
+        defer {
+            try? FileManager.default.removeItem(at: home)  // cleanup only
+            try? FileManager.default.removeItem(at: away)  // cleanup only
+        }
+        let clock = TestClock(TodayPlanTests.date("2026-03-10 08:05"))
+        let a = try machine(home, "Kitchen", clock)
+        let b = try machine(away, "Laptop", clock)
+        #expect(
+            await a.model.addMedication(MedsModel.NewMedication(rxcui: MedsModelTests.acetaminophen, times: "08:00")))
+        let first = try await listen(a.sync)
+        try await b.sync.pair(code: a.sync.startPairing(), at: first.pairing)
+        // The kitchen stops listening (asleep, say): its last address refuses connections.
+        first.task.cancel()
+        _ = await first.task.result
+        let current = Mutex<NWEndpoint?>(first.sync)
+        var events = b.sync.events.makeAsyncIterator()
+        let dialing = Task {
+            await b.sync.keepDialing(
+                a.sync.device.id, endpoint: { current.withLock { $0 } }, delays: [.milliseconds(50)],
+                connectTimeout: .milliseconds(500))
+        }
+
+        // The laptop's tries fail and are reported; it goes on trying.
+        var failures = 0
+        while failures < 2, let event = await events.next() {
+            if case .failed = event { failures += 1 }
+        }
+        #expect(b.model.profiles.count == 1)
+
+        // The kitchen listens again (at a new port, as after a restart): the laptop reaches it without anything
+        // else happening, and the two hold each other's profile.
+        let second = try await listen(a.sync)
+        defer { second.task.cancel() }
+        current.withLock { $0 = second.sync }
+        while let event = await events.next() {
+            if case .synced = event { break }
+        }
+        #expect(b.model.profiles.contains { $0.id == a.model.profile.id })
+        #expect(a.model.profiles.contains { $0.id == b.model.profile.id })
+
+        // Once the kitchen is no longer advertised and the session ends, the laptop stops dialing.
+        current.withLock { $0 = nil }
+        second.task.cancel()
+        _ = await second.task.result
+        await dialing.value
     }
 
     @Test func theSyncSettingsFileIsTheUsersAloneAndSurvivesReopening() throws {

@@ -54,6 +54,8 @@ public final class SyncService: Sendable {
     struct ServiceState {
         var code: PairingCode?
         var sessions: Set<UUID> = []
+        /// The paired or unpaired machines advertised at the last browse result, by identifier (``run()``).
+        var advertised: [UUID: NWEndpoint] = [:]
         var changeCount = 0
         var changeWaiters: [CheckedContinuation<Void, Never>] = []
     }
@@ -163,37 +165,75 @@ public final class SyncService: Sendable {
 
     /// Advertises this machine for pairing and sync, serves the machines that connect, and starts a session with
     /// each paired machine it finds whose identifier sorts after its own (the other one waits for it), until the
-    /// calling task is cancelled. Sessions stay open and send changes as they are made (``localChangesMade()``).
+    /// calling task is cancelled. Sessions stay open and send changes as they are made (``localChangesMade()``); a
+    /// session that fails or ends is started again while the other machine is still advertised
+    /// (``keepDialing(_:endpoint:delays:connectTimeout:)``).
     public func run() async throws {
         let me = device
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await self.listen(advertise: true) }
-            let (found, sink) = AsyncStream.makeStream(of: (NWEndpoint, UUID).self)
+            let (found, sink) = AsyncStream.makeStream(of: [(NWEndpoint, UUID)].self)
             group.addTask {
-                let _: Int? = try await NetworkBrowser(for: .bonjour(Self.serviceType, includeTxtRecord: true)).run {
-                    endpoints in
-                    for endpoint in endpoints {
-                        guard let text = endpoint.txtRecord?["id"], let id = UUID(uuidString: text) else { continue }
-                        sink.yield((endpoint, id))
-                    }
-                    return .continue
-                }
+                try await Self.browse(Self.serviceType) { sink.yield($0) }
                 sink.finish()
             }
-            for await (endpoint, id) in found {
-                guard id.uuidString > me.id.uuidString, pairings.secret(for: id) != nil,
-                    state.withLock({ $0.sessions.insert(id).inserted })
-                else { continue }
-                group.addTask {
-                    defer { _ = self.state.withLock { $0.sessions.remove(id) } }
-                    do {
-                        try await self.dial(endpoint, peer: id, live: true)
-                    } catch {
-                        self.report(error)
+            for await machines in found {
+                // The machines advertised now: a dialing loop whose machine left ends.
+                let advertised = Dictionary(machines.map { ($0.1, $0.0) }, uniquingKeysWith: { _, last in last })
+                state.withLock { $0.advertised = advertised }
+                for (id, _) in advertised {
+                    guard id.uuidString > me.id.uuidString, pairings.secret(for: id) != nil,
+                        state.withLock({ $0.sessions.insert(id).inserted })
+                    else { continue }
+                    group.addTask {
+                        defer { _ = self.state.withLock { $0.sessions.remove(id) } }
+                        await self.keepDialing(id) { self.state.withLock { $0.advertised[id] } }
                     }
                 }
             }
             try await group.waitForAll()
+        }
+    }
+
+    /// Runs live sessions with `peer` one after another, at the endpoint `endpoint()` gives, until it gives none (the
+    /// machine is no longer advertised) or the task is cancelled. A dial that gets no answer within `connectTimeout`
+    /// fails, so an address the machine left (it restarted on another port) is given up for the one advertised now. After a failure (reported in ``events``) or a
+    /// session that ended, it waits the next of `delays` (the last repeats; back to the first after a session that
+    /// ended without an error): a machine that was not listening yet, or that restarted, is reached again without
+    /// waiting for the browse results to change.
+    func keepDialing(
+        _ peer: UUID, endpoint: @Sendable () -> NWEndpoint?, delays: [Duration] = SyncService.redialDelays,
+        connectTimeout: Duration = SyncService.connectTimeout
+    ) async {
+        var attempt = 0
+        while !Task.isCancelled, let target = endpoint() {
+            do {
+                try await dial(target, peer: peer, live: true, connectTimeout: connectTimeout)
+                attempt = 0
+            } catch {
+                report(error)
+                attempt += 1
+            }
+            let delay = delays[min(max(attempt - 1, 0), delays.count - 1)]
+            do { try await Task.sleep(for: delay) } catch { return }  // Cancelled: the service is stopping.
+        }
+    }
+
+    /// The waits between sessions with one machine: a second, then doubling up to half a minute.
+    static let redialDelays: [Duration] = [
+        .seconds(1), .seconds(2), .seconds(4), .seconds(8), .seconds(16), .seconds(30),
+    ]
+
+    /// Browses Bonjour for `type` until the task is cancelled, handing each result (the endpoints advertised then,
+    /// with the identifier in their TXT record; endpoints without one are not Orchard machines and are left out) to
+    /// `found`.
+    static func browse(_ type: String, found: @escaping @Sendable ([(NWEndpoint, UUID)]) -> Void) async throws {
+        let _: Int? = try await NetworkBrowser(for: .bonjour(type, includeTxtRecord: true)).run { endpoints in
+            found(
+                endpoints.compactMap { endpoint in
+                    endpoint.txtRecord?["id"].flatMap(UUID.init(uuidString:)).map { (endpoint, $0) }
+                })
+            return .continue
         }
     }
 
@@ -275,12 +315,10 @@ public final class SyncService: Sendable {
         let found = Found()
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
-                let _: Int? = try await NetworkBrowser(for: .bonjour(type, includeTxtRecord: true)).run { endpoints in
-                    for endpoint in endpoints {
-                        guard let text = endpoint.txtRecord?["id"], let id = UUID(uuidString: text) else { continue }
-                        found.endpoints.withLock { $0[text] = (endpoint, id) }
+                try await Self.browse(type) { machines in
+                    found.endpoints.withLock { endpoints in
+                        for (endpoint, id) in machines { endpoints[id.uuidString] = (endpoint, id) }
                     }
-                    return .continue
                 }
             }
             try await Task.sleep(for: duration)
@@ -292,12 +330,22 @@ public final class SyncService: Sendable {
     /// Connects to a paired machine and runs a session with it: one round (every change either had), or, `live`,
     /// until the connection ends or the task is cancelled.
     public func dial(_ endpoint: NWEndpoint, peer: UUID, live: Bool = false) async throws {
+        try await dial(endpoint, peer: peer, live: live, connectTimeout: Self.connectTimeout)
+    }
+
+    /// How long a dial waits for the other machine to answer (a connection refused is tried again meanwhile, as
+    /// the Network framework does) before it fails.
+    static let connectTimeout: Duration = .seconds(10)
+
+    func dial(_ endpoint: NWEndpoint, peer: UUID, live: Bool, connectTimeout: Duration) async throws {
         guard let secret = pairings.secret(for: peer) else {
             throw MedsError("This machine is not paired with \(peer); pair the two first.")
         }
         let me = device
         let connection = NetworkConnection(to: endpoint) {
-            Wire(SyncMessage.self, using: .json) { TLS().preSharedKey(secret, identity: me.id.uuidString) }
+            Wire(SyncMessage.self, using: .json) {
+                TLS { TCP().connectionTimeout(connectTimeout) }.preSharedKey(secret, identity: me.id.uuidString)
+            }
         }
         defer { Task { await connection.cancel() } }
         try await session(connection, dialing: peer, live: live)
