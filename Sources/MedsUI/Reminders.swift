@@ -3,10 +3,11 @@ import MedsKit
 import SwiftUIWeb
 import UserNotifications
 
-/// Meds' reminders as system notifications: one for each open dose of the profile shown, at its reminder time (its
-/// time less the reminder lead time, or when its snooze ends), kept in step with Today after every change (a dose
+/// Meds' reminders as system notifications: one for each open dose of every profile, at its reminder time (its time
+/// less the reminder lead time, or when its snooze ends), kept in step with Today after every change (a dose
 /// answered in any window, or on another machine through sync, takes its reminder away). The browser shows them
-/// once the person allowed notifications in Settings; the in-page banner shows due doses either way.
+/// once the person allowed notifications in Settings; the in-page banner shows the shown profile's due doses either
+/// way.
 @MainActor enum Reminders {
     /// Each model's pending reminders (one model in the app; tests have several), with their times.
     static var scheduled: [ObjectIdentifier: [String: Date]] = [:]
@@ -17,21 +18,31 @@ import UserNotifications
         prefix + profile.uuidString + "-" + dose.id
     }
 
-    /// Brings the pending reminders in step with the model's Today.
+    /// Brings the pending reminders in step with every profile's Today.
     static func update(_ model: MedsModel) async {
         let key = ObjectIdentifier(model)
+        let plans: [(profile: Profile, plan: TodayPlan)]
+        do {
+            plans = try await model.todayPlans()
+        } catch {
+            // The reminders already scheduled stay as they are; the person is told why nothing changed.
+            model.message = "Reminders could not be brought up to date: \(error.localizedDescription)"
+            return
+        }
         let mine = scheduled[key] ?? [:]
         let now = model.now()
         let lead = TimeInterval(model.preferences.reminderLeadMinutes * 60)
-        var wanted: [String: (date: Date, dose: TodayPlan.Dose)] = [:]
-        for dose in model.today.doses {
-            let date: Date
-            switch dose.state {
-            case .upcoming: date = dose.scheduledDate.addingTimeInterval(-lead)
-            case .snoozed(let until): date = until
-            default: continue
+        var wanted: [String: (date: Date, dose: TodayPlan.Dose, profile: Profile)] = [:]
+        for (profile, plan) in plans {
+            for dose in plan.doses {
+                let date: Date
+                switch dose.state {
+                case .upcoming: date = dose.scheduledDate.addingTimeInterval(-lead)
+                case .snoozed(let until): date = until
+                default: continue
+                }
+                if date > now { wanted[identifier(dose, profile: profile.id)] = (date, dose, profile) }
             }
-            if date > now { wanted[identifier(dose, profile: model.profile.id)] = (date, dose) }
         }
         let center = UNUserNotificationCenter.current()
         center.removePendingNotificationRequests(withIdentifiers: mine.keys.filter { wanted[$0] == nil })
@@ -42,7 +53,7 @@ import UserNotifications
             content.title = "\(reminder.dose.name): time for your dose"
             content.body =
                 "\(reminder.dose.quantity.formatted()) due at \(reminder.dose.scheduledDate.formatted(formatter))"
-                + " (\(model.profile.name))"
+                + " (\(reminder.profile.name))"
             let trigger = UNTimeIntervalNotificationTrigger(
                 timeInterval: max(1, reminder.date.timeIntervalSince(now)), repeats: false)
             do {

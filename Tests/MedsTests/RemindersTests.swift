@@ -65,4 +65,46 @@ import UserNotifications
         let snoozed = try #require(reminders[id(doses[1])])
         #expect(abs(snoozed.timeIntervalSinceNow - 10 * 60) < 5)
     }
+
+    @Test func everyProfilesDosesAreReminded() async throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }  // cleanup only
+        let clock = TestClock(TodayPlanTests.date("2026-03-10 07:00"))
+        let model = try MedsModel(dataDirectory: folder, now: { clock.now })
+        #expect(
+            await model.setPreferences(
+                Preferences(timeZoneIdentifier: TodayPlanTests.zone.identifier, reminderLeadMinutes: 10)))
+        let me = model.profile
+        #expect(await model.addMedication(MedsModel.NewMedication(rxcui: MedsModelTests.acetaminophen, times: "08:00")))
+        #expect(await model.addProfile(name: "Sam", relationship: .child))
+        let sam = model.profile
+        #expect(
+            await model.addMedication(
+                MedsModel.NewMedication(rxcui: MedsModelTests.acetaminophen, nickname: "Sam's syrup", times: "09:00")))
+        let samsDose = try #require(model.today.doses.first)
+        defer {
+            UNUserNotificationCenter.current().removePendingNotificationRequests(
+                withIdentifiers: Array((Reminders.scheduled[ObjectIdentifier(model)] ?? [:]).keys))
+        }
+
+        // Back to my own profile: Sam's dose is reminded too, named with Sam's profile.
+        await model.select(profile: me.id)
+        await Reminders.update(model)
+        #expect((await pending(me.id)).count == 1)
+        let samsReminders = await pending(sam.id)
+        #expect(Set(samsReminders.keys) == [Reminders.identifier(samsDose, profile: sam.id)])
+        let content = try #require(
+            await UNUserNotificationCenter.current().pendingNotificationRequests().first {
+                $0.identifier == Reminders.identifier(samsDose, profile: sam.id)
+            }?.content)
+        #expect(content.title == "Sam's syrup: time for your dose" && content.body.hasSuffix("(Sam)"))
+
+        // Sam's dose given (in Sam's profile): its reminder goes, mine stays.
+        await model.select(profile: sam.id)
+        await model.answer(samsDose, .taken)
+        await model.select(profile: me.id)
+        await Reminders.update(model)
+        #expect((await pending(sam.id)).isEmpty)
+        #expect((await pending(me.id)).count == 1)
+    }
 }

@@ -123,7 +123,12 @@ public final class MedsModel {
         await run {
             let profiles = try self.appData.profiles()
             if profiles != self.profiles { self.profiles = profiles }
-            if id == self.profile.id { try await self.reload() }
+            if id == self.profile.id {
+                try await self.reload()
+            } else {
+                // Another profile changed: what watches the revision (reminders, for every profile) reads it again.
+                self.revision += 1
+            }
         }
     }
 
@@ -206,6 +211,29 @@ public final class MedsModel {
         let log = try await DoseLog.read(health, from: start)
         doseLog = log
         return log.doses(from: start, to: end)
+    }
+
+    /// Every profile's plan for today, the shown one first (its plan is ``today``; the others' are read from their
+    /// stores): reminders go to every profile's doses, as a parent is reminded of a child's while their own are shown.
+    public func todayPlans() async throws -> [(profile: Profile, plan: TodayPlan)] {
+        var plans = [(profile: profile, plan: today)]
+        let now = now()
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = preferences.timeZone
+        let start = calendar.startOfDay(for: now)
+        let end = calendar.date(byAdding: .day, value: 1, to: start) ?? start.addingTimeInterval(86_400)
+        for other in profiles where other.id != profile.id {
+            let health = try health(for: other.id)
+            let medications = try await health.medications()
+            guard medications.contains(where: { !$0.isArchived && $0.schedule?.hasSchedule == true }) else { continue }
+            let logged = try await health.loggedDoses(from: start, to: end)
+            let plan = TodayPlan(
+                day: now, now: now, timeZone: preferences.timeZone,
+                leadTime: TimeInterval(preferences.reminderLeadMinutes * 60), medications: medications.map(\.planEntry),
+                logged: logged)
+            plans.append((other, plan))
+        }
+        return plans
     }
 
     /// The history of the last `days` days (for a chart of a longer span than ``history``), read from the store.
