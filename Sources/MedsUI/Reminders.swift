@@ -18,9 +18,15 @@ import UserNotifications
         prefix + profile.uuidString + "-" + dose.id
     }
 
-    /// Brings the pending reminders in step with every profile's Today.
+    /// The model revision each model's reminders were last brought up to date for: every open window runs the
+    /// update after a change, and the first one does it for all.
+    static var updatedRevision: [ObjectIdentifier: Int] = [:]
+
+    /// Brings the pending reminders in step with every profile's Today (once per model revision).
     static func update(_ model: MedsModel) async {
         let key = ObjectIdentifier(model)
+        guard updatedRevision[key] != model.revision else { return }
+        updatedRevision[key] = model.revision
         let plans: [(profile: Profile, plan: TodayPlan)]
         do {
             plans = try await model.todayPlans()

@@ -99,7 +99,7 @@ public final class SyncService: Sendable {
     /// until one accepts it. Throws when none does within `timeout`.
     @discardableResult
     public func pair(code: String, timeout: Duration = .seconds(20)) async throws -> SyncDevice {
-        _ = try PairingCode.key(for: code)
+        let key = try PairingCode.key(for: code)
         let me = device
         let deadline = ContinuousClock.now + timeout
         var tried = Set<String>()
@@ -108,7 +108,7 @@ public final class SyncService: Sendable {
             let found = try await discover(Self.pairingServiceType, within: .milliseconds(1500))
             for (endpoint, id) in found where id != me.id && tried.insert("\(endpoint)").inserted {
                 do {
-                    return try await pair(code: code, at: endpoint)
+                    return try await pair(key: key, at: endpoint)
                 } catch {
                     lastError = error
                 }
@@ -123,9 +123,16 @@ public final class SyncService: Sendable {
     /// Pairs with the machine at `endpoint` showing `code`.
     @discardableResult
     public func pair(code: String, at endpoint: NWEndpoint) async throws -> SyncDevice {
-        let key = try PairingCode.key(for: code)
+        try await pair(key: PairingCode.key(for: code), at: endpoint)
+    }
+
+    /// Pairs with the machine at `endpoint` with a code's key; a machine that does not answer within
+    /// ``connectTimeout`` fails the try (the caller may try the next machine).
+    func pair(key: [UInt8], at endpoint: NWEndpoint) async throws -> SyncDevice {
         let connection = NetworkConnection(to: endpoint) {
-            Wire(SyncMessage.self, using: .json) { TLS().preSharedKey(key, identity: PairingCode.identity) }
+            Wire(SyncMessage.self, using: .json) {
+                TLS { TCP().connectionTimeout(Self.connectTimeout) }.preSharedKey(key, identity: PairingCode.identity)
+            }
         }
         do {
             try await connection.send(.pairingRequest(device))
