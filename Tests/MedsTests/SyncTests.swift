@@ -107,17 +107,24 @@ import Testing
         let symptomsThere: Set<UUID> = Set(b.model.symptoms.map(\.id))
         #expect(symptomsHere == symptomsThere)
 
-        // A third round finds nothing new to apply.
+        // A third round finds nothing new to apply, and neither machine sends back what the other gave it in the
+        // second (the laptop's third round reports nothing sent and nothing received).
         let before = a.model.recentDoses
         try await b.sync.dial(listening.sync, peer: a.sync.device.id)
         #expect(a.model.recentDoses == before)
+        var events = b.sync.events.makeAsyncIterator()
+        var rounds: [(received: Int, sent: Int)] = []
+        while rounds.count < 3, let event = await events.next() {
+            if case .synced(_, let received, let sent) = event { rounds.append((received, sent)) }
+        }
+        #expect(rounds.count == 3 && rounds[1].received > 0 && rounds[1].sent > 0)
+        #expect(rounds.last?.received == 0 && rounds.last?.sent == 0)
 
         // Live: with a session open, a symptom logged on either machine reaches the other without another round.
         a.model.syncService = a.sync
         b.model.syncService = b.sync
         let live = Task { try await b.sync.dial(listening.sync, peer: a.sync.device.id, live: true) }
         defer { live.cancel() }
-        var events = b.sync.events.makeAsyncIterator()
         while let event = await events.next() {
             if case .synced = event { break }
         }

@@ -59,6 +59,28 @@ import Testing
         #expect(try home.editor.replicatedChanges(after: anchor, limit: 7).count == 0)
     }
 
+    @Test func whatAPageWroteIsNotSentBackToWhereItCameFrom() async throws {
+        let (home, away, tylenol) = try await copies()
+        for day in 1...3 {
+            try home.editor.logDose(.init(medication: tylenol.identifier, status: .taken, date: date(2026, 5, day)))
+        }
+        let awayBefore = try everything(away.editor).anchor
+        let outcome = try await away.editor.applyReplicatedChanges(try everything(home.editor))
+        #expect(outcome.added == 3)
+        let written = try #require(outcome.sequences)
+        #expect(written.count == 3 && written.lowerBound == awayBefore + 1)
+        // A dose of its own after them: the feed away sends home leaves out what came from home, not its own dose.
+        let own = try away.editor.logDose(.init(medication: tylenol.identifier, status: .taken, date: date(2026, 5, 4)))
+        let back = try away.editor.replicatedChanges(after: awayBefore, excluding: [written])
+        #expect(back.doses.map(\.uuid) == [own.uuid])
+        #expect(back.anchor == written.upperBound + 1)
+        // Only what came from home: an empty page whose anchor still moves past it.
+        let echoOnly = try away.editor.replicatedChanges(after: awayBefore, limit: 3, excluding: [written])
+        #expect(echoOnly.count == 0 && echoOnly.anchor == written.upperBound)
+        // Applying the page again writes nothing, and says so.
+        #expect(try await away.editor.applyReplicatedChanges(try everything(home.editor)).sequences == nil)
+    }
+
     @Test func aDeletionWinsWhicheverWayRoundItArrives() async throws {
         let (home, away, tylenol) = try await copies()
         let dose = try home.editor.logDose(

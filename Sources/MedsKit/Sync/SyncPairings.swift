@@ -15,6 +15,9 @@ public final class SyncPairings: Sendable {
         var secret: Data
         var anchors: [String: Int64]
         var pairedAt: Date
+        /// By profile, the sequence numbers of this machine's changes that were written from this peer's pages:
+        /// the peer has them, so they are not sent back to it (absent in files from before they were kept).
+        var echoes: [String: [ClosedRange<Int64>]]?
     }
 
     struct State: Codable, Sendable {
@@ -71,9 +74,33 @@ public final class SyncPairings: Sendable {
         }
     }
 
-    /// Records that `peer`'s changes to `profile` up to `anchor` are applied here.
-    func setAnchor(_ anchor: Int64, from peer: UUID, profile: UUID) throws {
-        try update { state in state.peers[peer.uuidString]?.anchors[profile.uuidString] = anchor }
+    /// Records that `peer`'s changes to `profile` up to `anchor` are applied here, where they took the sequence
+    /// numbers `written` (nil when they changed nothing).
+    func setAnchor(
+        _ anchor: Int64, from peer: UUID, profile: UUID, written: ClosedRange<Int64>? = nil
+    ) throws {
+        try update { state in
+            guard state.peers[peer.uuidString] != nil else { return }
+            state.peers[peer.uuidString]?.anchors[profile.uuidString] = anchor
+            if let written {
+                var echoes = state.peers[peer.uuidString]?.echoes ?? [:]
+                echoes[profile.uuidString, default: []].append(written)
+                state.peers[peer.uuidString]?.echoes = echoes
+            }
+        }
+    }
+
+    /// The sequence numbers of this machine's changes to `profile` that came from `peer` (not to be sent back).
+    func echoes(to peer: UUID, profile: UUID) -> [ClosedRange<Int64>] {
+        state.withLock { $0.peers[peer.uuidString]?.echoes?[profile.uuidString] ?? [] }
+    }
+
+    /// Forgets the echoes of `profile` at or below `anchor`: `peer` has said it holds this machine's changes that far.
+    func dropEchoes(to peer: UUID, profile: UUID, upTo anchor: Int64) throws {
+        guard echoes(to: peer, profile: profile).contains(where: { $0.upperBound <= anchor }) else { return }
+        try update { state in
+            state.peers[peer.uuidString]?.echoes?[profile.uuidString]?.removeAll { $0.upperBound <= anchor }
+        }
     }
 
     /// Whether the person turned sync on.

@@ -95,7 +95,7 @@ extension SyncService {
     ) async throws {
         var sentAnchors = peer.anchors
         var seen = state.withLock { $0.changeCount }
-        try await sendPages(over: connection, anchors: &sentAnchors, counts: counts)
+        try await sendPages(over: connection, to: peer.device.id, anchors: &sentAnchors, counts: counts)
         try await connection.send(.caughtUp)
         guard live else { return }
         while true {
@@ -104,7 +104,7 @@ extension SyncService {
                 try Task.checkCancellation()
             }
             seen = state.withLock { $0.changeCount }
-            try await sendPages(over: connection, anchors: &sentAnchors, counts: counts)
+            try await sendPages(over: connection, to: peer.device.id, anchors: &sentAnchors, counts: counts)
         }
     }
 
@@ -130,15 +130,22 @@ extension SyncService {
     }
 
     private func sendPages(
-        over connection: NetworkConnection<Wire>, anchors: inout [String: Int64], counts: Counts
+        over connection: NetworkConnection<Wire>, to peer: UUID, anchors: inout [String: Int64], counts: Counts
     ) async throws {
         for profile in try await stores.profiles() {
             let health = try await stores.health(profile.id)
             var anchor = anchors[profile.id.uuidString] ?? 0
+            // What this machine wrote from the peer's own pages is left out: the peer has it. Those at or below
+            // the anchor the peer gave are forgotten.
+            try pairings.dropEchoes(to: peer, profile: profile.id, upTo: anchor)
+            let echoes = pairings.echoes(to: peer, profile: profile.id)
             var first = true
             while true {
-                let page = try health.editor.replicatedChanges(after: anchor, limit: Self.pageSize)
-                if page.count > 0 || (first && anchors[profile.id.uuidString] == nil) {
+                let page = try health.editor.replicatedChanges(after: anchor, limit: Self.pageSize, excluding: echoes)
+                // A page that is empty because all it had was left out is still sent when it moves the anchor, so
+                // the peer saves the anchor and its next hello asks for what follows.
+                let skipped = page.count == 0 && page.anchor > anchor && !echoes.isEmpty
+                if page.count > 0 || skipped || (first && anchors[profile.id.uuidString] == nil) {
                     try await connection.send(.changes(profile: profile.id, page: page))
                     counts.add(sent: page.count)
                 }
@@ -209,7 +216,7 @@ extension SyncService {
         } catch {
             throw MedsError("Changes from \(peer.name) were refused, and none was applied: \(error)")
         }
-        try pairings.setAnchor(page.anchor, from: peer.id, profile: profile.id)
+        try pairings.setAnchor(page.anchor, from: peer.id, profile: profile.id, written: outcome.sequences)
         let made = outcome.medications + outcome.added + outcome.deleted
         if isNew || made > 0 { await stores.changed(local.id) }
         return made

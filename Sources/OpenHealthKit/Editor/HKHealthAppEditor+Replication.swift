@@ -136,11 +136,19 @@ extension HKHealthAppEditor {
         public var deleted = 0
         /// Changes already here, or additions of samples deleted here.
         public var skipped = 0
+        /// The sequence numbers the changes written took in this store (nil when nothing was written): a sync that
+        /// sends this store's changes back to the machine they came from leaves these out
+        /// (``HKHealthAppEditor/replicatedChanges(after:limit:excluding:)``).
+        public var sequences: ClosedRange<Int64>?
     }
 
     /// The store's changes after `anchor` (nil or 0: from the beginning), at most `limit` of them in the order they
-    /// were made: dose events, category samples and deletions.
-    public func replicatedChanges(after anchor: Int64?, limit: Int = 2000) throws -> ReplicatedChanges {
+    /// were made: dose events, category samples and deletions. Changes whose sequence number lies in one of
+    /// `excluding` are left out (the anchor still moves past them): a sync leaves out what it wrote from the machine
+    /// the page is for (``ReplicationOutcome/sequences``), which that machine has already.
+    public func replicatedChanges(
+        after anchor: Int64?, limit: Int = 2000, excluding: [ClosedRange<Int64>] = []
+    ) throws -> ReplicatedChanges {
         guard limit > 0 else { throw HKError(.errorInvalidArgument, "limit must be positive (got \(limit))") }
         return try database.perform { context in
             let since = anchor ?? 0
@@ -170,7 +178,13 @@ extension HKHealthAppEditor {
             let medicationWindow = HKQuery.and([
                 HKQuery.compare("seq", .above, since), HKQuery.compare("seq", .atMost, upper),
             ])
-            for record in try database.fetch(HealthStoreModel.medication, medicationWindow, sort: bySeq, in: context) {
+            func excluded(_ record: NSManagedObject) -> Bool {
+                guard !excluding.isEmpty else { return false }
+                let seq = Self.sequence(record)
+                return excluding.contains { $0.contains(seq) }
+            }
+            for record in try database.fetch(HealthStoreModel.medication, medicationWindow, sort: bySeq, in: context)
+            where !excluded(record) {
                 let concept = RecordMapping.concept(record)
                 page.medications.append(
                     ReplicatedMedication(
@@ -185,7 +199,7 @@ extension HKHealthAppEditor {
                         modifiedAt: Self.modifiedAt(record)))
             }
             let interner = RecordMapping.Interner()
-            for record in doses where Self.sequence(record) <= upper {
+            for record in doses where Self.sequence(record) <= upper && !excluded(record) {
                 let event = RecordMapping.doseEvent(record, interner)
                 page.doses.append(
                     ReplicatedDose(
@@ -194,7 +208,7 @@ extension HKHealthAppEditor {
                         scheduledQuantity: event.scheduledDoseQuantity, doseQuantity: event.doseQuantity,
                         unit: event.unit.unitString))
             }
-            for record in samples where Self.sequence(record) <= upper {
+            for record in samples where Self.sequence(record) <= upper && !excluded(record) {
                 let sample = RecordMapping.categorySample(record)
                 page.samples.append(
                     ReplicatedSample(
@@ -203,7 +217,7 @@ extension HKHealthAppEditor {
                         metadata: sample.metadata?.compactMapValues { $0 as? String },
                         sourceBundle: sample.sourceRevision.source.bundleIdentifier))
             }
-            for record in deletions where Self.sequence(record) <= upper {
+            for record in deletions where Self.sequence(record) <= upper && !excluded(record) {
                 page.deletions.append(
                     ReplicatedDeletion(
                         uuid: RecordMapping.uuid(record),
@@ -270,6 +284,13 @@ extension HKHealthAppEditor {
         }
         let (outcome, added, apps) = try database.write { context, sequence in
             var outcome = ReplicationOutcome()
+            let before = sequence.last
+            /// The outcome with the sequence numbers this page took.
+            func stamped() -> ReplicationOutcome {
+                var stamped = outcome
+                stamped.sequences = sequence.last > before ? (before + 1)...sequence.last : nil
+                return stamped
+            }
             var added: [HKUserAnnotatedMedication] = []
             for medication in page.medications {
                 let existing = try database.fetch(
@@ -327,7 +348,7 @@ extension HKHealthAppEditor {
             let apps = added.isEmpty ? [] : try AuthorizationRecords.appsThatRequestedMedications(database, in: context)
             let incoming = (page.doses.map(\.uuid) + page.samples.map(\.uuid) + page.deletions.map(\.uuid))
                 .map(\.uuidString)
-            guard !incoming.isEmpty else { return (outcome, added, apps) }
+            guard !incoming.isEmpty else { return (stamped(), added, apps) }
             let named = HKQuery.compare("uuid", .within, Array(Set(incoming)))
             var tombstones = Set(
                 try database.fetch(HealthStoreModel.deletedObject, named, in: context).map { RecordMapping.uuid($0) })
@@ -400,7 +421,7 @@ extension HKHealthAppEditor {
                     ], in: context)
                 outcome.added += 1
             }
-            return (outcome, added, apps)
+            return (stamped(), added, apps)
         }
         try await ask(apps, about: added)
         return outcome
