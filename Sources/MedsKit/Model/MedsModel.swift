@@ -151,18 +151,11 @@ public final class MedsModel {
         let health = try health()
         let items = parts.contains(.medications) ? try await health.medications() : medications
         let now = now()
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = preferences.timeZone
-        let start = calendar.startOfDay(for: now)
-        let end = calendar.date(byAdding: .day, value: 1, to: start) ?? start.addingTimeInterval(86_400)
-        let first = calendar.date(byAdding: .day, value: -(Self.historyDays - 1), to: start) ?? start
+        let (calendar, first, end) = days(Self.historyDays, endingAt: now)
         let dayChanged = !calendar.isDate(now, inSameDayAs: day)
         if !parts.isDisjoint(with: [.medications, .doses]) || dayChanged {
             let logged = try await loggedDoses(health, from: first, to: end)
-            let plan = TodayPlan(
-                day: now, now: now, timeZone: preferences.timeZone,
-                leadTime: TimeInterval(preferences.reminderLeadMinutes * 60),
-                medications: items.map(\.planEntry), logged: logged)
+            let plan = plan(now, medications: items, logged: logged)
             let history = History(
                 endingAt: now, dayCount: Self.historyDays, timeZone: preferences.timeZone,
                 medications: items.map(\.planEntry), logged: logged)
@@ -213,25 +206,37 @@ public final class MedsModel {
         return log.doses(from: start, to: end)
     }
 
+    /// The `count` days that end with the day containing `now`, in the person's time zone: the calendar, the first
+    /// day's start and the last day's end.
+    private func days(_ count: Int, endingAt now: Date) -> (calendar: Calendar, first: Date, end: Date) {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = preferences.timeZone
+        let start = calendar.startOfDay(for: now)
+        let end = calendar.date(byAdding: .day, value: 1, to: start) ?? start.addingTimeInterval(86_400)
+        let first = calendar.date(byAdding: .day, value: -(count - 1), to: start) ?? start
+        return (calendar, first, end)
+    }
+
+    /// Today's plan at `now` from a profile's medications and logged doses, with the person's settings.
+    private func plan(_ now: Date, medications: [MedicationItem], logged: [LoggedDose]) -> TodayPlan {
+        TodayPlan(
+            day: now, now: now, timeZone: preferences.timeZone,
+            leadTime: TimeInterval(preferences.reminderLeadMinutes * 60), medications: medications.map(\.planEntry),
+            logged: logged)
+    }
+
     /// Every profile's plan for today, the shown one first (its plan is ``today``; the others' are read from their
     /// stores): reminders go to every profile's doses, as a parent is reminded of a child's while their own are shown.
     public func todayPlans() async throws -> [(profile: Profile, plan: TodayPlan)] {
         var plans = [(profile: profile, plan: today)]
         let now = now()
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = preferences.timeZone
-        let start = calendar.startOfDay(for: now)
-        let end = calendar.date(byAdding: .day, value: 1, to: start) ?? start.addingTimeInterval(86_400)
+        let (_, start, end) = days(1, endingAt: now)
         for other in profiles where other.id != profile.id {
             let health = try health(for: other.id)
             let medications = try await health.medications()
             guard medications.contains(where: { !$0.isArchived && $0.schedule?.hasSchedule == true }) else { continue }
             let logged = try await health.loggedDoses(from: start, to: end)
-            let plan = TodayPlan(
-                day: now, now: now, timeZone: preferences.timeZone,
-                leadTime: TimeInterval(preferences.reminderLeadMinutes * 60), medications: medications.map(\.planEntry),
-                logged: logged)
-            plans.append((other, plan))
+            plans.append((other, plan(now, medications: medications, logged: logged)))
         }
         return plans
     }
@@ -241,11 +246,7 @@ public final class MedsModel {
         guard (1...3660).contains(days) else { throw MedsError("A history covers 1 to 3,660 days, not \(days).") }
         let health = try health()
         let now = now()
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = preferences.timeZone
-        let start = calendar.startOfDay(for: now)
-        let first = calendar.date(byAdding: .day, value: -(days - 1), to: start) ?? start
-        let end = calendar.date(byAdding: .day, value: 1, to: start) ?? start.addingTimeInterval(86_400)
+        let (_, first, end) = self.days(days, endingAt: now)
         let logged = try await loggedDoses(health, from: first, to: end)
         return History(
             endingAt: now, dayCount: days, timeZone: preferences.timeZone, medications: medications.map(\.planEntry),
