@@ -9,7 +9,7 @@ import OpenHealthKit
 struct DoseLog: Sendable {
     /// The store read.
     let health: ProfileHealth
-    /// The first moment held: every dose logged from here on (the span's start less twelve hours' margin).
+    /// The first day held: every dose ``ProfileHealth/loggedDoses(from:to:)`` reads from this day on.
     private(set) var start: Date
     /// The doses held, by when they were logged (then by UUID, so equal moments keep one order).
     private(set) var doses: [LoggedDose]
@@ -20,7 +20,7 @@ struct DoseLog: Sendable {
     static func read(_ health: ProfileHealth, from start: Date) async throws -> DoseLog {
         let first = try await health.doseChanges(after: nil, from: start)
         return DoseLog(
-            health: health, start: start.addingTimeInterval(-12 * 3600), doses: first.added.sorted(by: Self.order),
+            health: health, start: start, doses: first.added.sorted(by: Self.order),
             anchor: first.anchor)
     }
 
@@ -29,16 +29,16 @@ struct DoseLog: Sendable {
     }
 
     /// Whether the log holds every dose `loggedDoses(from: day, ...)` would read.
-    func covers(_ day: Date) -> Bool { start <= day.addingTimeInterval(-12 * 3600) }
+    func covers(_ day: Date) -> Bool { start <= day }
 
     /// Applies what changed in the store since the last read.
     mutating func update() async throws {
-        let changes = try await health.doseChanges(after: anchor, from: start.addingTimeInterval(12 * 3600))
+        let changes = try await health.doseChanges(after: anchor, from: start)
         anchor = changes.anchor
         guard !changes.added.isEmpty || !changes.deleted.isEmpty else { return }
         let gone = Set(changes.deleted)
-        // A dose already held (read by a reload that overlapped this one) is held once, by its UUID.
-        let new = changes.added.filter { !gone.contains($0.uuid) && !holds($0) }
+        // Everything added after the anchor is new here (``MedsModel`` never applies an update to an older log).
+        let new = changes.added.filter { !gone.contains($0.uuid) }
         if !gone.isEmpty { doses.removeAll { gone.contains($0.uuid) } }
         if !new.isEmpty {
             doses += new
@@ -54,16 +54,6 @@ struct DoseLog: Sendable {
         let first = index(of: low)
         let last = index(of: high)
         return Array(doses[first..<last])
-    }
-
-    /// Whether `dose` is held already (looked up by its moment, then its UUID).
-    private func holds(_ dose: LoggedDose) -> Bool {
-        var position = index(of: dose.date)
-        while position < doses.count, doses[position].date == dose.date {
-            if doses[position].uuid == dose.uuid { return true }
-            position += 1
-        }
-        return false
     }
 
     /// The first position whose dose was logged at or after `date`.
