@@ -10,7 +10,7 @@ import UserNotifications
 /// way.
 @MainActor enum Reminders {
     /// Each model's pending reminders (one model in the app; tests have several), with their times.
-    static var scheduled: [ObjectIdentifier: [String: Date]] = [:]
+    static var scheduled: [UUID: [String: Date]] = [:]
     static let prefix = "meds-dose-"
 
     /// A dose's reminder's identifier: its profile's and its own, so two profiles' doses never share one.
@@ -20,11 +20,11 @@ import UserNotifications
 
     /// The model revision each model's reminders were last brought up to date for: every open window runs the
     /// update after a change, and the first one does it for all.
-    static var updatedRevision: [ObjectIdentifier: Int] = [:]
+    static var updatedRevision: [UUID: Int] = [:]
 
     /// Brings the pending reminders in step with every profile's Today (once per model revision).
     static func update(_ model: MedsModel) async {
-        let key = ObjectIdentifier(model)
+        let key = model.instanceID
         guard updatedRevision[key] != model.revision else { return }
         updatedRevision[key] = model.revision
         let plans: [(profile: Profile, plan: TodayPlan)]

@@ -33,7 +33,7 @@ import UserNotifications
         await Reminders.update(model)
         defer {
             UNUserNotificationCenter.current().removePendingNotificationRequests(
-                withIdentifiers: Array((Reminders.scheduled[ObjectIdentifier(model)] ?? [:]).keys))
+                withIdentifiers: Array((Reminders.scheduled[model.instanceID] ?? [:]).keys))
         }
         let id = { (dose: TodayPlan.Dose) in Reminders.identifier(dose, profile: model.profile.id) }
         let doses = model.today.doses
@@ -84,7 +84,7 @@ import UserNotifications
         let samsDose = try #require(model.today.doses.first)
         defer {
             UNUserNotificationCenter.current().removePendingNotificationRequests(
-                withIdentifiers: Array((Reminders.scheduled[ObjectIdentifier(model)] ?? [:]).keys))
+                withIdentifiers: Array((Reminders.scheduled[model.instanceID] ?? [:]).keys))
         }
 
         // Back to my own profile: Sam's dose is reminded too, named with Sam's profile.
