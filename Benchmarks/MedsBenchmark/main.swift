@@ -80,7 +80,7 @@ calendar.timeZone = zone
 let today = calendar.startOfDay(for: now)
 let firstDay = calendar.date(byAdding: .year, value: -years, to: today)!
 let items = try await health.medications()
-let (_, loadTime) = try timed {
+let (_, loadTime) = try await timedAsync {
     var batch: [HKHealthAppEditor.DoseLog] = []
     var n = 0
     for item in items {
@@ -106,11 +106,11 @@ let (_, loadTime) = try timed {
             }
         }
         if batch.count >= 10_000 {
-            try health.editor.logDoses(batch)
+            try await health.editor.logDoses(batch)
             batch.removeAll(keepingCapacity: true)
         }
     }
-    if !batch.isEmpty { try health.editor.logDoses(batch) }
+    if !batch.isEmpty { try await health.editor.logDoses(batch) }
 }
 let total = try await health.loggedDoses(from: .distantPast, to: .distantFuture).count
 bench.note(
@@ -409,7 +409,7 @@ try await bench.compare(
             logs.append(.init(medication: identifier, status: .taken, date: date.addingTimeInterval(9 * 3600)))
         }
     }
-    try here.editor.logDoses(logs)
+    try await here.editor.logDoses(logs)
     for type in [HKCategoryTypeIdentifier.headache, .nausea] {
         try await here.editor.store.save(
             HKCategorySample(
@@ -417,7 +417,7 @@ try await bench.compare(
                 start: date.addingTimeInterval(10 * 3600), end: date.addingTimeInterval(10 * 3600)))
     }
     let asNeededHere = HKHealthConceptIdentifier(domain: .medication, identifier: ids[9])
-    try there.editor.logDoses(
+    try await there.editor.logDoses(
         (0..<3).map {
             .init(medication: asNeededHere, status: .taken, date: date.addingTimeInterval(Double(12 + $0) * 3600))
         })
@@ -453,12 +453,12 @@ if bench.only.map({ syncWorkload.contains($0) }) ?? true {
             .appendingPathComponent("health.sqlite").path)
     var syncDay = 1
     // The bytes a day's changes take on the wire, for the transport floor.
-    var beforeDay = try health.editor.replicatedChanges(after: nil, limit: 1_000_000)
+    var beforeDay = try await health.editor.replicatedChanges(after: nil, limit: 1_000_000)
     while beforeDay.hasMore {
-        beforeDay = try health.editor.replicatedChanges(after: beforeDay.anchor, limit: 1_000_000)
+        beforeDay = try await health.editor.replicatedChanges(after: beforeDay.anchor, limit: 1_000_000)
     }
     try await logADay(syncDay, here: health, there: healthAway)
-    let dayPage = try health.editor.replicatedChanges(after: beforeDay.anchor, limit: 1000)
+    let dayPage = try await health.editor.replicatedChanges(after: beforeDay.anchor, limit: 1000)
     let dayBytes = try JSONEncoder().encode(dayPage)
     try await syncAway.dial(hereEndpoint, peer: syncHere.device.id)
     let echo = NetworkListener { TLV { TLS().preSharedKeys { _ in Array(repeating: 7, count: 32) } } }

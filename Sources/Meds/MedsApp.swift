@@ -1,6 +1,8 @@
 // Meds: a medication tracker for yourself and the people you care for, on Orchard's four modules. Run
 // `swift run -c release Meds` and open the link it prints. Data: `MEDS_DATA_DIR`, default `$XDG_DATA_HOME/meds`
-// (`~/.local/share/meds`): the app's own store (profiles, notes, settings) and one health store per profile.
+// (`~/.local/share/meds`): the app's own store (profiles, notes, settings) and one health store per profile. When
+// the health daemon runs (`orchard-healthd`, with this program registered as the Health app), the person's own
+// profile keeps its health data in the daemon's store instead (see `HealthStorage`).
 import Foundation
 import MedsKit
 import MedsUI
@@ -13,7 +15,8 @@ struct MedsApp: App {
     init() {
         let folder = Self.dataDirectory()
         do {
-            let model = try MedsModel(dataDirectory: folder)
+            // The person's own profile keeps its health data in the health daemon when it runs.
+            let model = try MedsModel(dataDirectory: folder, healthStorage: .automatic)
             _model = State(initialValue: model)
             // Load now, while the server starts, so the first window opened shows the data (a window opened before
             // this finishes shows it as soon as it has, over its socket).

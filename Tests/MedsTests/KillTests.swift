@@ -53,6 +53,6 @@ import Testing
         #expect(
             note == "note \(lastNote)" || note == "note \(lastNote + 1)", "note \(note), last committed \(lastNote)")
         // The stores take writes again.
-        #expect(try health.logAsNeeded("rxnorm:313782", at: Date(), now: Date()).medicationID == "rxnorm:313782")
+        #expect(try await health.logAsNeeded("rxnorm:313782", at: Date(), now: Date()).medicationID == "rxnorm:313782")
     }
 }

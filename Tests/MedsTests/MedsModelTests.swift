@@ -115,23 +115,23 @@ func temporaryFolder() -> URL {
         // A dose at a time the schedule does not have, a dose due too far ahead, and an as-needed dose in the future.
         let health = try model.health()
         let id = model.medications[0].id
-        #expect(throws: MedsError.self) {
-            try health.answer(
+        await #expect(throws: MedsError.self) {
+            try await health.answer(
                 id, scheduledDate: TodayPlanTests.date("2026-03-10 09:00"), status: .taken, now: clock.now,
                 timeZone: Self.zone)
         }
-        #expect(throws: MedsError.self) {
-            try health.answer(
+        await #expect(throws: MedsError.self) {
+            try await health.answer(
                 id, scheduledDate: TodayPlanTests.date("2026-03-12 08:00"), status: .taken, now: clock.now,
                 timeZone: Self.zone)
         }
-        #expect(throws: MedsError.self) {
-            try health.answer(
+        await #expect(throws: MedsError.self) {
+            try await health.answer(
                 id, scheduledDate: TodayPlanTests.date("2026-03-10 08:00"), status: .notLogged, now: clock.now,
                 timeZone: Self.zone)
         }
-        #expect(throws: MedsError.self) {
-            try health.logAsNeeded(id, at: clock.now.addingTimeInterval(3600), now: clock.now)
+        await #expect(throws: MedsError.self) {
+            try await health.logAsNeeded(id, at: clock.now.addingTimeInterval(3600), now: clock.now)
         }
         #expect(try await health.loggedDoses(from: .distantPast, to: .distantFuture).isEmpty)
 

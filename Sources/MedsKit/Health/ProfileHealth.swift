@@ -1,19 +1,29 @@
 import Foundation
 import OpenHealthKit
 
-/// One profile's health data, in its own OpenHealthKit store (`<profile folder>/health.sqlite`), opened as the
-/// Health app: Meds adds the person's medications, keeps their schedules and logs their doses. Every write checks
-/// its input first and goes into the store in one transaction, so a rejected or failed write changes nothing.
+/// One profile's health data, in its own OpenHealthKit store (`<profile folder>/health.sqlite`) or, for the
+/// person's own profile when the health daemon runs, in the store the daemon serves (``HealthStorage``), edited as
+/// the Health app: Meds adds the person's medications, keeps their schedules and logs their doses. Every write
+/// checks its input first and goes into the store in one transaction, so a rejected or failed write changes
+/// nothing.
 public final class ProfileHealth: Sendable {
     /// The editor of the profile's store.
-    public let editor: HKHealthAppEditor
+    public let editor: HealthEditor
     /// The catalog medications are added from.
     public let catalog: MedicationCatalog
 
-    /// Opens (or creates) the health store in `folder`.
+    /// Opens (or creates) the health store file in `folder`.
     public init(folder: URL, catalog: MedicationCatalog = .bundled) throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        editor = try HKHealthAppEditor(storeURL: folder.appendingPathComponent("health.sqlite"))
+        editor = .file(try HKHealthAppEditor(storeURL: folder.appendingPathComponent(HealthStorage.storeName)))
+        self.catalog = catalog
+    }
+
+    /// The store `orchard-healthd` serves at `daemonSocketPath` (connected on first use). The daemon lets Meds edit it
+    /// only when its registry names the Meds program as the Health app (`com.apple.Health`); otherwise each write
+    /// fails with the daemon's reason.
+    public init(daemonSocketPath: String, catalog: MedicationCatalog = .bundled) {
+        editor = .daemon(HealthAppDaemonEditor(store: HKHealthStore(daemonSocketPath: daemonSocketPath)))
         self.catalog = catalog
     }
 
@@ -24,15 +34,17 @@ public final class ProfileHealth: Sendable {
     /// Every medication of the profile, archived ones included, by name.
     public func medications() async throws -> [MedicationItem] {
         let annotated = try await HKUserAnnotatedMedicationQueryDescriptor().result(for: store)
-        return try annotated.map { medication in
+        var items: [MedicationItem] = []
+        for medication in annotated {
             let concept = medication.medication
             let rxcui = concept.relatedCodings.first { $0.system == HKClinicalCoding.rxNormSystem }?.code
-            return MedicationItem(
-                id: concept.identifier.identifier, displayText: concept.displayText, nickname: medication.nickname,
-                form: concept.generalForm.rawValue, rxcui: rxcui, isArchived: medication.isArchived,
-                schedule: try editor.schedule(of: concept.identifier))
+            items.append(
+                MedicationItem(
+                    id: concept.identifier.identifier, displayText: concept.displayText, nickname: medication.nickname,
+                    form: concept.generalForm.rawValue, rxcui: rxcui, isArchived: medication.isArchived,
+                    schedule: try await editor.schedule(of: concept.identifier)))
         }
-        .sorted { $0.name.localizedCaseInsensitiveCompare($1.name) == .orderedAscending }
+        return items.sorted { $0.name.localizedCaseInsensitiveCompare($1.name) == .orderedAscending }
     }
 
     /// Adds a catalog medication by its RxNorm code, with a nickname and a schedule.
@@ -47,7 +59,7 @@ public final class ProfileHealth: Sendable {
         }
         let nickname = try Self.validatedNickname(nickname)
         do {
-            try await editor.addMedication(entry.concept, nickname: nickname, schedule: schedule)
+            try await editor.addMedications([.init(concept: entry.concept, nickname: nickname, schedule: schedule)])
         } catch let error as HKError {
             throw MedsError("\(entry.displayName) was not added: \(error.localizedDescription)")
         }
@@ -70,9 +82,9 @@ public final class ProfileHealth: Sendable {
     /// Changes a medication's nickname, schedule or archived state (nil leaves it as it is).
     public func updateMedication(
         _ id: String, nickname: String?? = nil, schedule: MedicationSchedule? = nil, isArchived: Bool? = nil
-    ) throws {
+    ) async throws {
         let nickname: String?? = try nickname.map { try Self.validatedNickname($0) }
-        try editor.updateMedication(
+        try await editor.updateMedication(
             Self.identifier(id), nickname: nickname, isArchived: isArchived, schedule: schedule.map { .some($0) })
     }
 
@@ -112,12 +124,12 @@ public final class ProfileHealth: Sendable {
     public func answer(
         _ medicationID: String, scheduledDate: Date, status: HKMedicationDoseEvent.LogStatus, now: Date,
         timeZone: TimeZone
-    ) throws -> LoggedDose {
+    ) async throws -> LoggedDose {
         guard status == .taken || status == .skipped || status == .snoozed else {
             throw MedsError("A dose can be marked taken, skipped or snoozed, not \(status).")
         }
         let id = Self.identifier(medicationID)
-        guard let schedule = try editor.schedule(of: id), schedule.hasSchedule else {
+        guard let schedule = try await editor.schedule(of: id), schedule.hasSchedule else {
             throw MedsError("This medication has no schedule; log it as needed instead.")
         }
         let near = schedule.scheduledDoses(
@@ -129,17 +141,18 @@ public final class ProfileHealth: Sendable {
         guard scheduledDate.timeIntervalSince(now) <= 12 * 3600 else {
             throw MedsError("A dose due more than 12 hours from now cannot be logged yet; nothing was logged.")
         }
-        let event = try editor.logDose(
+        let events = try await editor.logDoses([
             HKHealthAppEditor.DoseLog(
-                medication: id, status: status, date: now, scheduledDate: due.date, scheduledQuantity: due.quantity))
-        return LoggedDose(event)
+                medication: id, status: status, date: now, scheduledDate: due.date, scheduledQuantity: due.quantity)
+        ])
+        return LoggedDose(events[0])
     }
 
     /// Logs an as-needed dose taken at `date`, which cannot be in the future.
     @discardableResult
     public func logAsNeeded(
         _ medicationID: String, quantity: Double = 1, at date: Date, now: Date
-    ) throws
+    ) async throws
         -> LoggedDose
     {
         guard date <= now.addingTimeInterval(60) else {
@@ -148,10 +161,11 @@ public final class ProfileHealth: Sendable {
         guard quantity > 0, quantity <= 100, quantity.isFinite else {
             throw MedsError("A dose's quantity must be more than 0 and at most 100, not \(quantity).")
         }
-        let event = try editor.logDose(
+        let events = try await editor.logDoses([
             HKHealthAppEditor.DoseLog(
-                medication: Self.identifier(medicationID), status: .taken, date: date, doseQuantity: quantity))
-        return LoggedDose(event)
+                medication: Self.identifier(medicationID), status: .taken, date: date, doseQuantity: quantity)
+        ])
+        return LoggedDose(events[0])
     }
 
     /// Undoes a log: a scheduled dose becomes open again (its event is kept as `notLogged`, as the Health app
@@ -164,9 +178,9 @@ public final class ProfileHealth: Sendable {
             throw MedsError("That dose is no longer in the log (it was changed elsewhere); nothing was undone.")
         }
         if event.scheduledDate == nil {
-            try editor.deleteDose(event)
+            try await editor.deleteDose(event)
         } else {
-            try editor.undoLog(event)
+            try await editor.undoLog(event)
         }
     }
 }

@@ -8,6 +8,9 @@ import OpenHealthKit
 /// are left as they were.
 @MainActor @Observable
 public final class MedsModel {
+    /// Identifies this model among others in the process: what is kept about a model elsewhere is keyed by it (an
+    /// object's address can be reused once the object is gone, so `ObjectIdentifier` would mix two models up).
+    @ObservationIgnored public let instanceID = UUID()
     /// The folder all of the app's data is in.
     public let dataDirectory: URL
     /// The app's own data.
@@ -16,6 +19,8 @@ public final class MedsModel {
     @ObservationIgnored public let catalog: MedicationCatalog
     /// The clock (a test sets its own).
     @ObservationIgnored public let now: @Sendable () -> Date
+    /// Where profiles' health data is kept.
+    @ObservationIgnored public let healthStorage: HealthStorage
     @ObservationIgnored private var healthByProfile: [UUID: ProfileHealth] = [:]
     /// Sync, while it is on.
     @ObservationIgnored public internal(set) var syncService: SyncService?
@@ -53,14 +58,18 @@ public final class MedsModel {
     /// A count of the changes this model has seen, which views can watch.
     public private(set) var revision = 0
 
-    /// Opens the app's data in `dataDirectory` (`meds.sqlite` and one folder per profile under `profiles/`).
+    /// Opens the app's data in `dataDirectory` (`meds.sqlite` and one folder per profile under `profiles/`), with
+    /// the profiles' health data where `healthStorage` says (the app passes ``HealthStorage/automatic``: the
+    /// person's own profile in the health daemon when it runs).
     public init(
-        dataDirectory: URL, catalog: MedicationCatalog = .bundled, now: @escaping @Sendable () -> Date = Date.init
+        dataDirectory: URL, catalog: MedicationCatalog = .bundled, healthStorage: HealthStorage = .files,
+        now: @escaping @Sendable () -> Date = Date.init
     )
         throws
     {
         self.dataDirectory = dataDirectory
         self.catalog = catalog
+        self.healthStorage = healthStorage
         self.now = now
         try Self.makePrivate(dataDirectory)
         appData = try AppDataStore(url: dataDirectory.appendingPathComponent("meds.sqlite"))
@@ -93,8 +102,9 @@ public final class MedsModel {
     /// The health store of a profile (opened once, then kept).
     public func health(for id: UUID) throws -> ProfileHealth {
         if let health = healthByProfile[id] { return health }
-        let folder = dataDirectory.appendingPathComponent("profiles").appendingPathComponent(id.uuidString)
-        let health = try ProfileHealth(folder: folder, catalog: catalog)
+        let health = try healthStorage.open(
+            id, profiles: try appData.profiles(), profilesFolder: dataDirectory.appendingPathComponent("profiles"),
+            catalog: catalog)
         healthByProfile[id] = health
         return health
     }
@@ -349,7 +359,7 @@ public final class MedsModel {
     /// Archives or restores a medication.
     public func setArchived(_ id: String, _ archived: Bool) async {
         await run {
-            try health().updateMedication(id, isArchived: archived)
+            try await health().updateMedication(id, isArchived: archived)
             try await reload()
         }
     }
@@ -358,7 +368,7 @@ public final class MedsModel {
     @discardableResult
     public func setSchedule(_ id: String, _ form: NewMedication) async -> Bool {
         await run {
-            try health().updateMedication(id, schedule: try form.schedule(timeZone: nil))
+            try await health().updateMedication(id, schedule: try form.schedule(timeZone: nil))
             try await reload()
         }
     }
@@ -368,7 +378,7 @@ public final class MedsModel {
     /// Marks a scheduled dose taken, skipped or snoozed now.
     public func answer(_ dose: TodayPlan.Dose, _ status: HKMedicationDoseEvent.LogStatus) async {
         await run {
-            try health().answer(
+            try await health().answer(
                 dose.medicationID, scheduledDate: dose.scheduledDate, status: status, now: now(),
                 timeZone: preferences.timeZone)
             try await reload(.doses)
@@ -388,7 +398,7 @@ public final class MedsModel {
     public func logAsNeeded(_ medicationID: String) async {
         await run {
             let now = now()
-            try health().logAsNeeded(medicationID, at: now, now: now)
+            try await health().logAsNeeded(medicationID, at: now, now: now)
             try await reload(.doses)
         }
     }

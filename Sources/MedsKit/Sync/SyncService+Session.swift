@@ -141,7 +141,8 @@ extension SyncService {
             let echoes = pairings.echoes(to: peer, profile: profile.id)
             var first = true
             while true {
-                let page = try health.editor.replicatedChanges(after: anchor, limit: Self.pageSize, excluding: echoes)
+                let page = try await health.editor.replicatedChanges(
+                    after: anchor, limit: Self.pageSize, excluding: echoes)
                 // A page that is empty because all it had was left out is still sent when it moves the anchor, so
                 // the peer saves the anchor and its next hello asks for what follows.
                 let skipped = page.count == 0 && page.anchor > anchor && !echoes.isEmpty

@@ -20,19 +20,21 @@ public final class SyncStores: Sendable {
         self.changed = changed
     }
 
-    /// The stores of the data folder `dataDirectory` (as ``MedsModel`` lays it out), opened here.
+    /// The stores of the data folder `dataDirectory` (as ``MedsModel`` lays it out), opened here, with the health
+    /// data where `healthStorage` says.
     @MainActor
     public static func opening(
         _ dataDirectory: URL, appData: AppDataStore, catalog: MedicationCatalog = .bundled,
-        changed: @escaping @MainActor @Sendable (UUID) async -> Void = { _ in }
+        healthStorage: HealthStorage = .files, changed: @escaping @MainActor @Sendable (UUID) async -> Void = { _ in }
     ) -> SyncStores {
         let opened = OpenedHealth()
         return SyncStores(
             appData: appData,
             health: { id in
                 if let health = opened.stores[id] { return health }
-                let folder = dataDirectory.appendingPathComponent("profiles").appendingPathComponent(id.uuidString)
-                let health = try ProfileHealth(folder: folder, catalog: catalog)
+                let health = try healthStorage.open(
+                    id, profiles: try appData.profiles(),
+                    profilesFolder: dataDirectory.appendingPathComponent("profiles"), catalog: catalog)
                 opened.stores[id] = health
                 return health
             }, changed: changed)

@@ -31,24 +31,47 @@ public final class HealthAppDaemonEditor: Sendable {
     )
         async throws -> HKUserAnnotatedMedication
     {
-        let reply = try await call(.addMedication(HealthWire.concept(concept), nickname: nickname, schedule: schedule))
+        try await addMedications([.init(concept: concept, nickname: nickname, schedule: schedule)])[0]
+    }
+
+    /// Adds medications in one transaction: all of them, or (when one is refused or the write fails) none.
+    @discardableResult
+    public func addMedications(
+        _ medications: [HKHealthAppEditor.NewMedication]
+    ) async throws -> [HKUserAnnotatedMedication] {
+        let wire = medications.map {
+            HealthWire.NewMedication(
+                concept: HealthWire.concept($0.concept), nickname: $0.nickname, schedule: $0.schedule)
+        }
+        let reply = try await call(.addMedications(wire))
+        guard case .medications(let list) = reply, list.count == medications.count else {
+            throw HKHealthStore.unexpected(reply)
+        }
+        return list.map(HealthWire.medication)
+    }
+
+    /// Changes a medication's nickname, archived state or schedule (nil arguments are left alone; pass `.some(nil)`
+    /// to remove a nickname or schedule).
+    @discardableResult
+    public func updateMedication(
+        _ id: HKHealthConceptIdentifier, nickname: String?? = nil, isArchived: Bool? = nil,
+        schedule: MedicationSchedule?? = nil
+    )
+        async throws -> HKUserAnnotatedMedication
+    {
+        let reply = try await call(
+            .updateMedication(
+                id: id.identifier, nickname: nickname ?? nil, clearNickname: nickname.map { $0 == nil } ?? false,
+                isArchived: isArchived, schedule: schedule ?? nil, clearSchedule: schedule.map { $0 == nil } ?? false))
         guard case .medications(let list) = reply, let first = list.first else { throw HKHealthStore.unexpected(reply) }
         return HealthWire.medication(first)
     }
 
-    /// Changes a medication's nickname or archived state (nil leaves it; `.some(nil)` removes the nickname).
-    @discardableResult
-    public func updateMedication(
-        _ id: HKHealthConceptIdentifier, nickname: String?? = nil, isArchived: Bool? = nil
-    )
-        async throws -> HKUserAnnotatedMedication
-    {
-        let clear = nickname.map { $0 == nil } ?? false
-        let reply = try await call(
-            .updateMedication(
-                id: id.identifier, nickname: nickname ?? nil, clearNickname: clear, isArchived: isArchived))
-        guard case .medications(let list) = reply, let first = list.first else { throw HKHealthStore.unexpected(reply) }
-        return HealthWire.medication(first)
+    /// A medication's schedule, if it has one.
+    public func schedule(of id: HKHealthConceptIdentifier) async throws -> MedicationSchedule? {
+        let reply = try await call(.schedule(id: id.identifier))
+        guard case .schedule(let schedule) = reply else { throw HKHealthStore.unexpected(reply) }
+        return schedule
     }
 
     /// Deletes a medication with its doses and every app's permission for it.
@@ -66,15 +89,7 @@ public final class HealthAppDaemonEditor: Sendable {
                 scheduledDate: $0.scheduledDate, scheduledQuantity: $0.scheduledQuantity, doseQuantity: $0.doseQuantity,
                 unit: $0.unit.unitString, uuid: $0.uuid)
         }
-        let reply = try await call(.logDoses(wire))
-        guard case .samples(let samples) = reply else { throw HKHealthStore.unexpected(reply) }
-        let interner = RecordMapping.Interner()
-        return try samples.map { sample in
-            guard let event = try HealthWire.sample(sample, interner: interner) as? HKMedicationDoseEvent else {
-                throw HKHealthStore.unexpected(reply)
-            }
-            return event
-        }
+        return try Self.doseEvents(try await call(.logDoses(wire)))
     }
 
     /// Logs one dose.
@@ -89,5 +104,47 @@ public final class HealthAppDaemonEditor: Sendable {
     /// Deletes the dose event with a UUID.
     public func deleteDose(uuid: UUID) async throws {
         _ = try await call(.deleteDose(uuid))
+    }
+
+    /// Undoes a log: the dose becomes `notLogged` with no quantity (a new event replaces the old one, as
+    /// ``HKHealthAppEditor/undoLog(_:)``).
+    @discardableResult
+    public func undoLog(_ event: HKMedicationDoseEvent) async throws -> HKMedicationDoseEvent {
+        try Self.doseEvents(try await call(.undoLog(event.uuid)))[0]
+    }
+
+    private static func doseEvents(_ reply: HealthWire.Reply) throws -> [HKMedicationDoseEvent] {
+        guard case .samples(let samples) = reply else { throw HKHealthStore.unexpected(reply) }
+        let interner = RecordMapping.Interner()
+        return try samples.map { sample in
+            guard let event = try HealthWire.sample(sample, interner: interner) as? HKMedicationDoseEvent else {
+                throw HKHealthStore.unexpected(reply)
+            }
+            return event
+        }
+    }
+
+    // MARK: Replication
+
+    /// The store's changes after `anchor`, as ``HKHealthAppEditor/replicatedChanges(after:limit:excluding:)``.
+    public func replicatedChanges(
+        after anchor: Int64?, limit: Int = 2000, excluding: [ClosedRange<Int64>] = []
+    ) async throws -> HKHealthAppEditor.ReplicatedChanges {
+        let reply = try await call(.replicatedChanges(after: anchor, limit: limit, excluding: excluding))
+        guard case .replicatedChanges(let page) = reply else { throw HKHealthStore.unexpected(reply) }
+        return page
+    }
+
+    /// Applies another copy's page of changes in one transaction, as
+    /// ``HKHealthAppEditor/applyReplicatedChanges(_:)``.
+    @discardableResult
+    public func applyReplicatedChanges(
+        _ page: HKHealthAppEditor.ReplicatedChanges
+    ) async throws -> HKHealthAppEditor.ReplicationOutcome {
+        let reply = try await call(.applyReplicatedChanges(page))
+        guard case .replicationOutcome(let medications, let added, let deleted, let skipped, let sequences) = reply
+        else { throw HKHealthStore.unexpected(reply) }
+        return HKHealthAppEditor.ReplicationOutcome(
+            medications: medications, added: added, deleted: deleted, skipped: skipped, sequences: sequences)
     }
 }

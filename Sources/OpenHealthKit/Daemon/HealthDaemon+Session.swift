@@ -191,7 +191,8 @@ extension HealthDaemon {
                 return .counter(try store.database.changeCounter())
             case .waitForChange(let after, let milliseconds):
                 return .counter(try await waitForChange(store.database, after: after, milliseconds: milliseconds))
-            case .addMedication, .updateMedication, .deleteMedication, .logDoses, .deleteDose:
+            case .addMedications, .updateMedication, .deleteMedication, .schedule, .logDoses, .deleteDose, .undoLog,
+                .replicatedChanges, .applyReplicatedChanges:
                 guard identity.privileged else {
                     throw HKError(.errorAuthorizationDenied, "only the Health app edits medications and doses")
                 }
@@ -205,18 +206,40 @@ extension HealthDaemon {
     /// The Health app's calls.
     private func edit(_ call: HealthWire.Call, editor: HKHealthAppEditor) async throws -> HealthWire.Reply {
         switch call {
-        case .addMedication(let concept, let nickname, let schedule):
-            let added = try await editor.addMedication(
-                HealthWire.concept(concept), nickname: nickname, schedule: schedule)
-            return .medications([HealthWire.medication(added)])
-        case .updateMedication(let id, let nickname, let clearNickname, let isArchived):
-            let change: String?? = clearNickname ? .some(nil) : nickname.map { .some($0) }
+        case .addMedications(let medications):
+            let added = try await editor.addMedications(
+                medications.map {
+                    HKHealthAppEditor.NewMedication(
+                        concept: HealthWire.concept($0.concept), nickname: $0.nickname, schedule: $0.schedule)
+                })
+            return .medications(added.map(HealthWire.medication))
+        case .updateMedication(let id, let nickname, let clearNickname, let isArchived, let schedule, let clearSchedule):
+            let nicknameChange: String?? = clearNickname ? .some(nil) : nickname.map { .some($0) }
+            let scheduleChange: MedicationSchedule?? = clearSchedule ? .some(nil) : schedule.map { .some($0) }
             let updated = try editor.updateMedication(
-                RecordMapping.conceptIdentifier(id), nickname: change, isArchived: isArchived)
+                RecordMapping.conceptIdentifier(id), nickname: nicknameChange, isArchived: isArchived,
+                schedule: scheduleChange)
             return .medications([HealthWire.medication(updated)])
         case .deleteMedication(let id):
             try editor.deleteMedication(RecordMapping.conceptIdentifier(id))
             return .done
+        case .schedule(let id):
+            return .schedule(try editor.schedule(of: RecordMapping.conceptIdentifier(id)))
+        case .undoLog(let uuid):
+            let found = try editor.store.localSamples(
+                of: .medicationDoseEventType(), matching: HKQuery.predicateForObjects(with: [uuid]), sort: [],
+                limit: 1)
+            guard let event = found.first as? HKMedicationDoseEvent else {
+                throw HKError(.errorInvalidArgument, "no dose event \(uuid) in the store; nothing was undone")
+            }
+            return .samples([HealthWire.sample(try editor.undoLog(event))])
+        case .replicatedChanges(let after, let limit, let excluding):
+            return .replicatedChanges(try editor.replicatedChanges(after: after, limit: limit, excluding: excluding))
+        case .applyReplicatedChanges(let page):
+            let outcome = try await editor.applyReplicatedChanges(page)
+            return .replicationOutcome(
+                medications: outcome.medications, added: outcome.added, deleted: outcome.deleted,
+                skipped: outcome.skipped, sequences: outcome.sequences)
         case .logDoses(let logs):
             let converted = try logs.map { log -> HKHealthAppEditor.DoseLog in
                 guard let status = HKMedicationDoseEvent.LogStatus(rawValue: log.status) else {

@@ -32,11 +32,23 @@ enum HealthWire {
         /// Answers once the store's change counter passes `after`, or after the timeout (long polling).
         case waitForChange(after: Int64, timeoutMilliseconds: Int)
         // The Health app's calls (privileged clients only).
-        case addMedication(Concept, nickname: String?, schedule: MedicationSchedule?)
-        case updateMedication(id: String, nickname: String?, clearNickname: Bool, isArchived: Bool?)
+        /// Adds medications in one transaction (all or none).
+        case addMedications([NewMedication])
+        /// Changes what is given: a nil value leaves it, and `clearNickname` / `clearSchedule` remove it.
+        case updateMedication(
+            id: String, nickname: String?, clearNickname: Bool, isArchived: Bool?, schedule: MedicationSchedule?,
+            clearSchedule: Bool)
         case deleteMedication(id: String)
+        /// A medication's schedule (answered with `.schedule`).
+        case schedule(id: String)
         case logDoses([DoseLog])
         case deleteDose(UUID)
+        /// Makes a logged dose `notLogged` again (answered with the new event, as `.samples`).
+        case undoLog(UUID)
+        /// The store's replication feed after `after` (answered with `.replicatedChanges`).
+        case replicatedChanges(after: Int64?, limit: Int, excluding: [ClosedRange<Int64>])
+        /// Applies another copy's page (answered with `.replicationOutcome`).
+        case applyReplicatedChanges(HKHealthAppEditor.ReplicatedChanges)
     }
 
     /// A response to the request with the same ID.
@@ -57,6 +69,13 @@ enum HealthWire {
             added: [Sample], addedSequence: [Int64], deleted: [Deletion], deletedSequence: [Int64], newAnchor: Int64)
         case counter(Int64)
         case failure(code: Int, message: String)
+        /// A medication's schedule, nil when it has none.
+        case schedule(MedicationSchedule?)
+        /// A page of the replication feed.
+        case replicatedChanges(HKHealthAppEditor.ReplicatedChanges)
+        /// What applying a page did.
+        case replicationOutcome(
+            medications: Int, added: Int, deleted: Int, skipped: Int, sequences: ClosedRange<Int64>?)
     }
 
     /// A predicate as a tree the daemon rebuilds under its own rules.
@@ -115,6 +134,13 @@ enum HealthWire {
         var displayText: String
         var generalForm: String
         var codings: [HKClinicalCoding]
+    }
+
+    /// A medication the Health app adds.
+    struct NewMedication: Codable, Sendable {
+        var concept: Concept
+        var nickname: String?
+        var schedule: MedicationSchedule?
     }
 
     /// A medication in the person's list.
@@ -366,9 +392,10 @@ extension HealthWire.Call {
     /// Whether the call only reads (so a page read ahead stays good across it).
     var onlyReads: Bool {
         switch self {
-        case .medications, .samples, .anchoredChanges, .changeCounter, .waitForChange: true
-        case .hello, .requestAuthorization, .requestPerObjectReadAuthorization, .save, .delete, .addMedication,
-            .updateMedication, .deleteMedication, .logDoses, .deleteDose:
+        case .medications, .samples, .anchoredChanges, .changeCounter, .waitForChange, .schedule, .replicatedChanges:
+            true
+        case .hello, .requestAuthorization, .requestPerObjectReadAuthorization, .save, .delete, .addMedications,
+            .updateMedication, .deleteMedication, .logDoses, .deleteDose, .undoLog, .applyReplicatedChanges:
             false
         }
     }

@@ -80,7 +80,7 @@ func main() async {
         var n = 0
         while true {
             n += 1
-            let dose = try health.logAsNeeded(item.id, at: Date(), now: Date())
+            let dose = try await health.logAsNeeded(item.id, at: Date(), now: Date())
             say("committed dose \(dose.uuid.uuidString)")
             let symptom = try await health.logSymptom(
                 .headache, severity: .mild, at: Date(), medicationID: item.id, now: Date())
