@@ -114,6 +114,9 @@ final class InProcessHealthDaemon: Sendable {
         // The undone answer is kept as `notLogged` (as the Health app keeps it), and the later answer beside it.
         #expect(doses.map(\.logStatus) == [.notLogged, .skipped])
         #expect(try model.health().editor.isDaemon)
+        // The doctor's export reads the same data through the daemon.
+        let fhir = try #require(await model.export(.fhir), "\(model.message ?? "")")
+        #expect(String(decoding: fhir.data, as: UTF8.self).contains("Acetaminophen 325 MG Oral Tablet"))
 
         // A child's data stays in the child's own file, apart from the person's.
         #expect(await model.addProfile(name: "Sam", relationship: .child))
