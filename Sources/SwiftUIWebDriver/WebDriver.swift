@@ -464,6 +464,8 @@ public final class ExampleServer: @unchecked Sendable {
                 "SWIFTUIWEB_DOCUMENTS": documentsDirectory,
                 "XDG_CONFIG_HOME": stateDirectory + "/config", "XDG_DATA_HOME": dataDirectory,
                 "XDG_RUNTIME_DIR": runtimeDirectory,
+                // Empty: the app finds neither a data folder nor a health daemon of the person running the tests.
+                "MEDS_DATA_DIR": "", "ORCHARD_HEALTHD_SOCKET": "",
             ],
             output: stateDirectory + "/output.txt")
         let printed = try await waitForLink()
