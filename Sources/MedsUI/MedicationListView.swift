@@ -108,6 +108,7 @@ public struct SettingsView: View {
             if let message = model.message { AlertText(message) }
             NotificationSettings()
             SyncSettings()
+            HealthDataSettings()
         }
         .padding()
         .task {
@@ -115,6 +116,31 @@ public struct SettingsView: View {
                 zone = model.preferences.timeZoneIdentifier ?? ""
                 lead = model.preferences.reminderLeadMinutes
                 loaded = true
+            }
+        }
+    }
+}
+
+/// Settings' health data section, when the health daemon runs: where the person's own health data is kept, and
+/// moving it from Meds' folder into the daemon's store.
+struct HealthDataSettings: View {
+    @Environment(MedsModel.self) private var model
+
+    var body: some View {
+        let place = model.healthPlace
+        if place == .fileMovableToDaemon {
+            VStack(alignment: .leading, spacing: 8) {
+                Text("Your health data").font(.headline)
+                Text(
+                    "The health daemon runs on this machine. Your medications, doses and symptoms are in Meds' own"
+                        + " folder; move them into the daemon to share them with your other health apps, by what you"
+                        + " grant each.")
+                Button("Move My Health Data to the Health Daemon") { Task { await model.moveHealthDataToDaemon() } }
+            }
+        } else if place == .daemon {
+            VStack(alignment: .leading, spacing: 8) {
+                Text("Your health data").font(.headline)
+                Text("Your medications, doses and symptoms are kept by the health daemon (orchard-healthd).")
             }
         }
     }

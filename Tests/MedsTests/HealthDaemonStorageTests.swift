@@ -148,6 +148,75 @@ final class InProcessHealthDaemon: Sendable {
         await daemon.stop()
     }
 
+    @Test func aProfileKeptInAFileMovesIntoTheDaemonWithEverything() async throws {
+        let daemon = try await InProcessHealthDaemon()
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }  // cleanup only
+        let clock = TestClock(TodayPlanTests.date("2026-03-10 08:05"))
+        // Meds used before the daemon ran: the person's data is in their profile's file.
+        let before = try MedsModel(dataDirectory: folder, now: { clock.now })
+        #expect(await before.setPreferences(Preferences(timeZoneIdentifier: TodayPlanTests.zone.identifier)))
+        #expect(
+            await before.addMedication(
+                MedsModel.NewMedication(rxcui: MedsModelTests.acetaminophen, nickname: "Tylenol", times: "08:00, 20:00")
+            ))
+        #expect(await before.addMedication(MedsModel.NewMedication(rxcui: "310965", weekdays: nil)))
+        await before.answer(try #require(before.today.doses.first), .taken)
+        await before.logAsNeeded("rxnorm:310965")
+        await before.undo(try #require(before.recentDoses.last))  // a deletion
+        await before.logAsNeeded("rxnorm:310965")
+        #expect(await before.logSymptom(.nausea, severity: .moderate, medicationID: nil))
+        await before.setArchived("rxnorm:310965", true)
+        #expect(before.message == nil, "\(before.message ?? "")")
+        let file = try before.health()
+        let inFile = try await file.editor.replicatedChanges(after: nil, limit: 10_000)
+        let schedule = try await file.editor.schedule(of: .init(domain: .medication, identifier: "rxnorm:313782"))
+
+        // Opened with the daemon running, the data stays where it is, and moving it is offered.
+        let storage = HealthStorage.daemon(socketPath: daemon.socket)
+        let model = try MedsModel(dataDirectory: folder, healthStorage: storage, now: { clock.now })
+        await model.refresh()
+        #expect(model.healthPlace == .fileMovableToDaemon)
+        #expect(model.medications.count == 2 && model.recentDoses == before.recentDoses)
+
+        // Not while sync is on (a sync could write to the file meanwhile).
+        model.syncService = try SyncService(dataDirectory: folder, deviceName: "Kitchen", stores: model.syncStores())
+        #expect(!(await model.moveHealthDataToDaemon()))
+        #expect(model.message?.contains("sync") == true && model.healthPlace == .fileMovableToDaemon)
+        model.syncService = nil
+
+        #expect(await model.moveHealthDataToDaemon(), "\(model.message ?? "")")
+        #expect(model.healthPlace == .daemon)
+        #expect(model.medications.count == 2 && model.recentDoses == before.recentDoses)
+        #expect(model.today.doses.map(\.state) == before.today.doses.map(\.state))
+        #expect(model.symptoms.map(\.id) == before.symptoms.map(\.id))
+
+        // Everything is in the daemon's store, numbered after the file's last change (a machine that synced this
+        // profile is sent all of it again, not only what follows its old anchor).
+        let direct = HealthAppDaemonEditor(store: daemon.store())
+        let moved = try await direct.replicatedChanges(after: inFile.anchor, limit: 10_000)
+        #expect(Set(moved.doses.map(\.uuid)) == Set(inFile.doses.map(\.uuid)))
+        #expect(Set(moved.samples.map(\.uuid)) == Set(inFile.samples.map(\.uuid)))
+        #expect(Set(moved.deletions.map(\.uuid)) == Set(inFile.deletions.map(\.uuid)) && !moved.deletions.isEmpty)
+        #expect(Set(moved.medications.map(\.identifier)) == ["rxnorm:313782", "rxnorm:310965"])
+        #expect(moved.medications.first { $0.identifier == "rxnorm:310965" }?.isArchived == true)
+        #expect(try await direct.schedule(of: .init(domain: .medication, identifier: "rxnorm:313782")) == schedule)
+
+        // New doses go to the daemon; the file is as it was; a second move is refused; reopened, the profile is
+        // the daemon's.
+        await model.answer(try #require(model.today.doses.last), .skipped)
+        #expect(
+            try await direct.replicatedChanges(after: inFile.anchor, limit: 10_000).doses.count == inFile.doses.count
+                + 1)
+        #expect(try await file.editor.replicatedChanges(after: nil, limit: 10_000).doses.count == inFile.doses.count)
+        #expect(!(await model.moveHealthDataToDaemon()))
+        let again = try MedsModel(dataDirectory: folder, healthStorage: storage, now: { clock.now })
+        await again.refresh()
+        #expect(again.recentDoses == model.recentDoses)
+        #expect(try again.health().editor.isDaemon)
+        await daemon.stop()
+    }
+
     @Test func aProgramTheDaemonDoesNotKnowAsTheHealthAppChangesNothing() async throws {
         let daemon = try await InProcessHealthDaemon(registering: "org.example.meds")
         let folder = temporaryFolder()
@@ -166,6 +235,7 @@ final class InProcessHealthDaemon: Sendable {
             { _ = try await editor.replicatedChanges(after: nil) },
             { _ = try await editor.schedule(of: .init(domain: .medication, identifier: "rxnorm:313782")) },
             { _ = try await editor.applyReplicatedChanges(HKHealthAppEditor.ReplicatedChanges()) },
+            { _ = try await editor.advanceChangeCounter(past: 1_000_000) },
         ] as [@Sendable () async throws -> Void] {
             await #expect { try await attempt() } throws: { error in
                 (error as? HKError)?.code == .errorAuthorizationDenied

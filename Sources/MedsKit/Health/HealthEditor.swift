@@ -94,6 +94,15 @@ public enum HealthEditor: Sendable {
         }
     }
 
+    /// Makes every later change's sequence number larger than `value`; returns the change counter after it.
+    @discardableResult
+    public func advanceChangeCounter(past value: Int64) async throws -> Int64 {
+        switch self {
+        case .file(let editor): try editor.advanceChangeCounter(past: value)
+        case .daemon(let editor): try await editor.advanceChangeCounter(past: value)
+        }
+    }
+
     /// Applies another machine's page of changes in one transaction.
     @discardableResult
     public func applyReplicatedChanges(

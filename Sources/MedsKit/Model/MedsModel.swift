@@ -22,6 +22,8 @@ public final class MedsModel {
     /// Where profiles' health data is kept.
     @ObservationIgnored public let healthStorage: HealthStorage
     @ObservationIgnored private var healthByProfile: [UUID: ProfileHealth] = [:]
+    /// The profile whose health data is moving into the daemon: its store is not handed out meanwhile.
+    @ObservationIgnored private var movingProfile: UUID?
     /// Sync, while it is on.
     @ObservationIgnored public internal(set) var syncService: SyncService?
     @ObservationIgnored var syncTasks: [Task<Void, Never>] = []
@@ -101,12 +103,66 @@ public final class MedsModel {
 
     /// The health store of a profile (opened once, then kept).
     public func health(for id: UUID) throws -> ProfileHealth {
+        if movingProfile == id {
+            throw MedsError("This profile's health data is moving into the health daemon; try again in a moment.")
+        }
         if let health = healthByProfile[id] { return health }
         let health = try healthStorage.open(
-            id, profiles: try appData.profiles(), profilesFolder: dataDirectory.appendingPathComponent("profiles"),
-            catalog: catalog)
+            id, profiles: try appData.profiles(), profilesFolder: profilesFolder, catalog: catalog)
         healthByProfile[id] = health
         return health
+    }
+
+    private var profilesFolder: URL { dataDirectory.appendingPathComponent("profiles") }
+
+    /// Where the shown profile's health data is kept (what Settings tells the person).
+    public var healthPlace: HealthStorage.Place {
+        // Read so that a view showing the place is shown again after a change (a move ends with a reload).
+        _ = revision
+        do {
+            return try healthStorage.place(of: profile.id, profiles: profiles, profilesFolder: profilesFolder)
+        } catch {
+            // The profiles folder cannot be listed: no move is offered, and opening the store says what is wrong.
+            return .file
+        }
+    }
+
+    /// Moves the person's own profile's health data from its store file in Meds' folder into the store the health
+    /// daemon serves (``HealthStorage/Place/fileMovableToDaemon``), where the person's other health apps see it by
+    /// their grants. Everything is copied before the profile is bound to the daemon, so a move that fails leaves
+    /// the profile as it was, and running it again completes it. Refused while sync is on: a sync meanwhile could
+    /// write to the file the data is leaving.
+    @discardableResult
+    public func moveHealthDataToDaemon() async -> Bool {
+        await run {
+            guard let persons = HealthStorage.personsProfile(profiles),
+                try healthStorage.place(of: persons.id, profiles: profiles, profilesFolder: profilesFolder)
+                    == .fileMovableToDaemon
+            else {
+                throw MedsError(
+                    "There is no health data to move into the health daemon: it is not running here, or your"
+                        + " profile's data is there already.")
+            }
+            guard syncService == nil else {
+                throw MedsError(
+                    "Turn sync off while your health data moves into the health daemon, and on again after; nothing"
+                        + " was moved.")
+            }
+            let file = try health(for: persons.id)
+            movingProfile = persons.id
+            let moved: (health: ProfileHealth, copied: Int)
+            do {
+                moved = try await healthStorage.move(
+                    persons.id, from: file, profilesFolder: profilesFolder, catalog: catalog)
+            } catch {
+                movingProfile = nil
+                throw error
+            }
+            healthByProfile[persons.id] = moved.health
+            if doseLog?.health === file { doseLog = nil }
+            movingProfile = nil
+            try await reload()
+        }
     }
 
     /// Reloads the medications and today's plan from the stores.

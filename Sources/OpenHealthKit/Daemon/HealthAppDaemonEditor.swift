@@ -135,6 +135,15 @@ public final class HealthAppDaemonEditor: Sendable {
         return page
     }
 
+    /// Makes every later change's sequence number larger than `value`, as
+    /// ``HKHealthAppEditor/advanceChangeCounter(past:)``; returns the change counter after it.
+    @discardableResult
+    public func advanceChangeCounter(past value: Int64) async throws -> Int64 {
+        let reply = try await call(.advanceChangeCounter(past: value))
+        guard case .counter(let counter) = reply else { throw HKHealthStore.unexpected(reply) }
+        return counter
+    }
+
     /// Applies another copy's page of changes in one transaction, as
     /// ``HKHealthAppEditor/applyReplicatedChanges(_:)``.
     @discardableResult

@@ -192,7 +192,7 @@ extension HealthDaemon {
             case .waitForChange(let after, let milliseconds):
                 return .counter(try await waitForChange(store.database, after: after, milliseconds: milliseconds))
             case .addMedications, .updateMedication, .deleteMedication, .schedule, .logDoses, .deleteDose, .undoLog,
-                .replicatedChanges, .applyReplicatedChanges:
+                .replicatedChanges, .applyReplicatedChanges, .advanceChangeCounter:
                 guard identity.privileged else {
                     throw HKError(.errorAuthorizationDenied, "only the Health app edits medications and doses")
                 }
@@ -235,6 +235,8 @@ extension HealthDaemon {
             return .samples([HealthWire.sample(try editor.undoLog(event))])
         case .replicatedChanges(let after, let limit, let excluding):
             return .replicatedChanges(try editor.replicatedChanges(after: after, limit: limit, excluding: excluding))
+        case .advanceChangeCounter(let past):
+            return .counter(try editor.advanceChangeCounter(past: past))
         case .applyReplicatedChanges(let page):
             let outcome = try await editor.applyReplicatedChanges(page)
             return .replicationOutcome(

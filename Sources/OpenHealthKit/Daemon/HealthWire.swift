@@ -49,6 +49,8 @@ enum HealthWire {
         case replicatedChanges(after: Int64?, limit: Int, excluding: [ClosedRange<Int64>])
         /// Applies another copy's page (answered with `.replicationOutcome`).
         case applyReplicatedChanges(HKHealthAppEditor.ReplicatedChanges)
+        /// Numbers later changes after `past` (answered with `.counter`).
+        case advanceChangeCounter(past: Int64)
     }
 
     /// A response to the request with the same ID.
@@ -395,7 +397,8 @@ extension HealthWire.Call {
         case .medications, .samples, .anchoredChanges, .changeCounter, .waitForChange, .schedule, .replicatedChanges:
             true
         case .hello, .requestAuthorization, .requestPerObjectReadAuthorization, .save, .delete, .addMedications,
-            .updateMedication, .deleteMedication, .logDoses, .deleteDose, .undoLog, .applyReplicatedChanges:
+            .updateMedication, .deleteMedication, .logDoses, .deleteDose, .undoLog, .applyReplicatedChanges,
+            .advanceChangeCounter:
             false
         }
     }

@@ -237,6 +237,19 @@ extension HKHealthAppEditor {
         (record as? DoseEventRecord)?.seq ?? int64(record, "seq")
     }
 
+    /// Makes every later change's sequence number larger than `value`, and returns the store's change counter
+    /// after it. A store that takes over another store's history (a copy moved into it by pages of
+    /// ``replicatedChanges(after:limit:excluding:)``) calls it first with that store's last anchor: what it takes is
+    /// then numbered after every anchor the other store's readers hold, so a reader that asks for the changes after
+    /// its anchor misses none of them.
+    @discardableResult
+    public func advanceChangeCounter(past value: Int64) throws -> Int64 {
+        try database.write { _, sequence in
+            sequence.advance(past: value)
+            return sequence.last
+        }
+    }
+
     /// Applies another copy's page of changes in one transaction, by the rules above. Every change is checked first
     /// (a known medication, a valid status and quantity, a symptom value HealthKit has); one bad change rejects the
     /// whole page with an error naming it, and nothing is written.

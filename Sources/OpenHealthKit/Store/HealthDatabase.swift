@@ -190,6 +190,13 @@ final class SequenceAllocator {
         return last
     }
 
+    /// Makes the next sequence number larger than `value` (nothing changes when it already is).
+    func advance(past value: Int64) {
+        guard value > last else { return }
+        last = value
+        row(Self.counterName, initial: 0).setValue(last, forKey: "value")
+    }
+
     /// Records that the change with sequence number `seq` deleted something.
     func markDeletion(_ seq: Int64) {
         row(Self.deletionName, initial: seq).setValue(seq, forKey: "value")
