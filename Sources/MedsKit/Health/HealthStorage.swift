@@ -22,7 +22,8 @@ public struct HealthStorage: Sendable, Equatable {
     /// The person's profile in the daemon listening at `socketPath`, the others in their own store files.
     public static func daemon(socketPath: String) -> HealthStorage { HealthStorage(daemonSocketPath: socketPath) }
 
-    /// The daemon when it runs (its socket, `HKHealthStore.defaultDaemonSocketPath`, exists), else files.
+    /// The daemon when it runs (its socket, `HKHealthStore.defaultDaemonSocketPath`, exists), else files. Read once
+    /// when the app starts: a daemon started later is used from the app's next start.
     public static var automatic: HealthStorage {
         guard let socket = HKHealthStore.defaultDaemonSocketPath, FileManager.default.fileExists(atPath: socket)
         else { return .files }
