@@ -26,7 +26,7 @@ extension HealthStorage {
     }
 
     /// Copies everything `file` (the store file of profile `id`) holds into the daemon's store, then binds the
-    /// profile to the daemon; returns the daemon's side and how many changes were copied.
+    /// profile to the daemon; returns the daemon's side.
     ///
     /// The copy goes through the replication feed (medications with their schedules, doses, symptoms, deletions),
     /// page by page, each page one transaction that is safe to apply twice, so a move cut short (a killed process, a
@@ -38,7 +38,7 @@ extension HealthStorage {
     /// (which it keeps once) rather than missing what it had not had yet.
     func move(
         _ id: UUID, from file: ProfileHealth, profilesFolder: URL, catalog: MedicationCatalog
-    ) async throws -> (health: ProfileHealth, copied: Int) {
+    ) async throws -> ProfileHealth {
         guard let socket = daemonSocketPath else {
             throw MedsError("The health daemon is not running here; nothing was moved.")
         }
@@ -53,12 +53,10 @@ extension HealthStorage {
             if !page.hasMore { break }
         }
         let daemon = ProfileHealth(daemonSocketPath: socket, catalog: catalog)
-        var copied = 0
         do {
             try await daemon.editor.advanceChangeCounter(past: anchor)
             for page in pages {
                 try await daemon.editor.applyReplicatedChanges(page)
-                copied += page.count
             }
         } catch {
             throw MedsError(
@@ -66,6 +64,6 @@ extension HealthStorage {
                     + " still in Meds' own folder, and moving it again later picks up where this stopped.")
         }
         try Self.writeMarker(id, profilesFolder)
-        return (daemon, copied)
+        return daemon
     }
 }

@@ -150,7 +150,7 @@ public final class MedsModel {
             }
             let file = try health(for: persons.id)
             movingProfile = persons.id
-            let moved: (health: ProfileHealth, copied: Int)
+            let moved: ProfileHealth
             do {
                 moved = try await healthStorage.move(
                     persons.id, from: file, profilesFolder: profilesFolder, catalog: catalog)
@@ -158,7 +158,7 @@ public final class MedsModel {
                 movingProfile = nil
                 throw error
             }
-            healthByProfile[persons.id] = moved.health
+            healthByProfile[persons.id] = moved
             if doseLog?.health === file { doseLog = nil }
             movingProfile = nil
             try await reload()
