@@ -204,15 +204,18 @@ try await bench.compare(
     note:
         "ours: a new MedsModel on the data folder, refresh(), and the window's first HTML document; floor: the medications and four weeks of dose rows read with the C API",
     ours: Contender("Meds") {
+        var bytes: [UInt8] = []
         let (_, t) = try await timedAsync {
             let model = try MedsModel(dataDirectory: folder, now: { now })
             await model.refresh()
             Shown.model = model
             let host = AppHost(app: BenchApp(), storageDirectory: folder.appendingPathComponent("state").path)
-            let page = host.newScene().document()
-            guard page.contains("Today"), model.message == nil else {
-                throw RawSQLiteError(description: "the first page has no Today: \(model.message ?? "")")
-            }
+            // The page's bytes, as the server sends them (checked as text outside the timing).
+            bytes = host.newScene().documentUTF8()
+        }
+        let page = String(decoding: bytes, as: UTF8.self)
+        guard page.contains("Today"), Shown.model.message == nil else {
+            throw RawSQLiteError(description: "the first page has no Today: \(Shown.model.message ?? "")")
         }
         return .time(t)
     },
@@ -319,20 +322,20 @@ let yearAgo = calendar.date(byAdding: .day, value: -364, to: today)!
 let chartHost = AppHost(app: BenchApp(), storageDirectory: folder.appendingPathComponent("state-chart").path)
 
 /// The year's history read and counted by `model` (what the Charts window's task does when "1 year" is chosen), and
-/// a window drawing its charts; returns the document, checked outside the timing.
-@MainActor func drawYear(_ model: MedsModel) async throws -> String {
+/// a window drawing its charts; returns the page's bytes as the server sends them, checked outside the timing.
+@MainActor func drawYear(_ model: MedsModel) async throws -> [UInt8] {
     let history = try await model.history(days: 365)
     guard history.days.count > 3000 else { throw RawSQLiteError(description: "a short year: \(history.days.count)") }
     Shown.year = history
     let scene = chartHost.newScene(group: "year")
-    let document = scene.document()
+    let page = scene.documentUTF8()
     chartHost.remove(scene)
-    return document
+    return page
 }
 
 /// Checks that a year's bars were drawn (one per medication and day with a dose taken).
-func checkYear(_ document: String) throws {
-    let bars = document.components(separatedBy: "<rect").count - 1
+func checkYear(_ page: [UInt8]) throws {
+    let bars = String(decoding: page, as: UTF8.self).components(separatedBy: "<rect").count - 1
     guard bars > 3000 else { throw RawSQLiteError(description: "the year's chart drew \(bars) bars") }
 }
 
@@ -344,7 +347,7 @@ try await bench.compare(
     ours: Contender("Meds") {
         let model = try MedsModel(dataDirectory: folder, now: { now })
         await model.refresh()
-        var document = ""
+        var document: [UInt8] = []
         let (_, t) = try await timedAsync { document = try await drawYear(model) }
         try checkYear(document)
         return .time(t)
@@ -369,7 +372,7 @@ try await bench.compare(
         for scene in scenes { scene.flush() }
         try await Task.sleep(for: .milliseconds(20))
         for scene in scenes { scene.flush() }
-        var document = ""
+        var document: [UInt8] = []
         let (_, t) = try await timedAsync { document = try await drawYear(live) }
         try checkYear(document)
         return .time(t)

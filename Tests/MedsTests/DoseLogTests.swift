@@ -70,6 +70,33 @@ import Testing
                 == (try await fresh(folder, clock)))
     }
 
+    /// Doses another writer logs between and before the ones held take their places in the log (it is kept in order
+    /// as it is updated, not sorted again): the same order as a fresh read.
+    @Test func dosesWrittenBetweenTheOnesHeldTakeTheirPlaces() async throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }  // cleanup only
+        let clock = TestClock(TodayPlanTests.date("2026-03-10 08:05"))
+        let (shown, ibuprofen) = try await model(folder, clock)
+        let (other, _) = try await model(folder, clock)
+        for time in ["08:05", "08:35", "09:05"] {
+            clock.set(TodayPlanTests.date("2026-03-10 " + time))
+            await shown.logAsNeeded(ibuprofen)
+        }
+        // One between two held, one before all, and two at the same moment (kept in one order).
+        for time in ["08:20", "07:00", "08:50", "08:50"] {
+            clock.set(TodayPlanTests.date("2026-03-10 " + time))
+            await other.logAsNeeded(ibuprofen)
+            #expect(other.message == nil)
+        }
+        clock.set(TodayPlanTests.date("2026-03-10 09:30"))
+        await shown.refresh()
+        let reread = try MedsModel(dataDirectory: folder, now: { clock.now })
+        await reread.refresh()
+        #expect(shown.recentDoses.count == 7)
+        #expect(shown.recentDoses == reread.recentDoses)
+        #expect(shown.recentDoses.map(\.date) == shown.recentDoses.map(\.date).sorted())
+    }
+
     @Test func overlappingReloadsHoldEachDoseOnce() async throws {
         let folder = temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }  // cleanup only

@@ -417,6 +417,44 @@ struct ChartTests {
         #expect(bars[0].attr("aria-label")?.hasPrefix("Day: Oct 30") == true, "\(bars[0].attr("aria-label") ?? "")")
     }
 
+    /// The renderer looks calendars up by their bits (``CalendarIdentity``) before `Calendar.==`: a calendar equal
+    /// to another but made on its own bins as that one does, and one in another zone is never taken for it.
+    @Test func eachMarkIsBinnedInItsOwnCalendar() {
+        let utcZone = TimeZone(identifier: "UTC")!
+        var utc = Calendar(identifier: .gregorian)
+        utc.timeZone = utcZone
+        var separate = Calendar(identifier: .gregorian)
+        separate.timeZone = utcZone
+        var tokyo = utc
+        tokyo.timeZone = TimeZone(identifier: "Asia/Tokyo")!
+        #expect(separate == utc && !CalendarIdentity.same(separate, utc), "the test needs an equal, separate calendar")
+        #expect(CalendarIdentity.same(utc, { $0 }(utc)) && !CalendarIdentity.same(utc, tokyo))
+        // 2026-10-30 20:00 UTC: Oct 30 in UTC, Oct 31 in Tokyo.
+        let moment = Date(timeIntervalSinceReferenceDate: 815_011_200 + 20 * 3_600)
+        let scene = window {
+            Chart {
+                BarMark(x: .value("Day", moment, unit: .day, calendar: utc), y: .value("Doses", 1))
+                BarMark(x: .value("Day", moment, unit: .day, calendar: separate), y: .value("Doses", 2))
+                BarMark(x: .value("Day", moment, unit: .day, calendar: tokyo), y: .value("Doses", 4))
+            }
+            .environment(\.calendar, utc)
+            .environment(\.timeZone, utcZone)
+        }
+        let bars = marks(scene, "bar")
+        #expect(bars.count == 3)
+        #expect(
+            bars.compactMap { $0.attr("aria-label") } == [
+                "Day: Oct 30, Doses: 1", "Day: Oct 30, Doses: 2", "Day: Oct 31, Doses: 4",
+            ])
+        // The two UTC bars share a day and stack. Tokyo's day is another: it starts 9 hours before UTC's ends, so its
+        // bar's centre is 15 hours after theirs (a bar is 0.8 of its day).
+        #expect(number(bars[0], "x") == number(bars[1], "x"))
+        #expect(abs(number(bars[1], "y") + number(bars[1], "height") - number(bars[0], "y")) < 0.01)
+        let day = number(bars[0], "width") / 0.8
+        let centre = { (bar: Node) in self.number(bar, "x") + self.number(bar, "width") / 2 }
+        #expect(abs(centre(bars[2]) - centre(bars[0]) - day * 15 / 24) < 0.05, "\(bars.map(\.attributes))")
+    }
+
     @Test func negativeValuesStackBelowZeroAndNaNIsNotDrawn() {
         let scene = window {
             Chart {

@@ -253,14 +253,19 @@ struct ChartRenderer {
 
     /// Stacks bars (or areas) that share a position: each takes the span after the ones before it.
     private func stack(_ placed: inout [Placed], kind: MarkRecord.Kind) {
-        var groups: [String: [Int]] = [:]
-        var order: [String] = []
+        // A position's key is its value's text and its group's (texts the memo made once; no string built per mark).
+        struct StackKey: Hashable {
+            let position: String
+            let group: String?
+        }
+        var groups: [StackKey: [Int]] = [:]
+        var order: [StackKey] = []
         for (i, p) in placed.enumerated() where p.mark.kind == kind {
             let length = p.horizontal ? p.mark.x : p.mark.y
             guard let length, case .number = length.datum, let position = p.horizontal ? p.mark.y : p.mark.x else {
                 continue
             }
-            let key = memo.text(position) + "\u{1}" + (p.mark.positionBy.map { memo.text($0) } ?? "")
+            let key = StackKey(position: memo.text(position), group: p.mark.positionBy.map { memo.text($0) })
             if groups[key] == nil { order.append(key) }
             groups[key, default: []].append(i)
         }
@@ -785,7 +790,7 @@ struct ChartRenderer {
             text = label
         } else {
             var label = ""
-            label.reserveCapacity(48)
+            label.reserveCapacity(96)
             mark.forEachComponent { component in
                 if !label.isEmpty { label += ", " }
                 label += component.label

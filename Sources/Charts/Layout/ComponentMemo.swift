@@ -18,17 +18,31 @@ final class ComponentMemo {
 
     /// The calendars seen, few in a chart (usually one): a key holds an index, not a calendar to hash.
     private var calendars: [Calendar] = []
+    /// Calendars equal to one in `calendars` but not copies of it, with its index, so that they are found by their
+    /// bits next time (``CalendarIdentity``); at most `aliasLimit` of them.
+    private var aliases: [(calendar: Calendar, index: Int)] = []
+    private static let aliasLimit = 16
     private var intervals: [Key: (Date, Date)?] = [:]
     private var texts: [Key: String] = [:]
+    /// The last interval and date text asked for: marks come in order, a day's ten one after another, so most asks
+    /// are the one before again and need no hashing.
+    private var lastInterval: (key: Key, value: (Date, Date)?)?
+    private var lastText: (key: Key, value: String)?
 
     /// The start and end of the unit a binned date falls in (nil when the value is not a binned date).
     func dateInterval(_ component: PlotComponent) -> (Date, Date)? {
         guard case .date(let date) = component.datum, let unit = component.unit, let calendar = component.calendar
         else { return nil }
         let key = Key(calendar: index(of: calendar), unit: unit, moment: date.timeIntervalSinceReferenceDate)
-        if let known = intervals[key] { return known }
-        let interval = component.dateInterval
-        intervals[key] = .some(interval)
+        if let last = lastInterval, last.key == key { return last.value }
+        let interval: (Date, Date)?
+        if let known = intervals[key] {
+            interval = known
+        } else {
+            interval = component.dateInterval
+            intervals[key] = .some(interval)
+        }
+        lastInterval = (key, interval)
         return interval
     }
 
@@ -38,14 +52,27 @@ final class ComponentMemo {
         let key = Key(
             calendar: component.calendar.map(index(of:)) ?? -1, unit: component.unit,
             moment: date.timeIntervalSinceReferenceDate)
-        if let known = texts[key] { return known }
-        let text = component.text
-        texts[key] = text
+        if let last = lastText, last.key == key { return last.value }
+        let text: String
+        if let known = texts[key] {
+            text = known
+        } else {
+            text = component.text
+            texts[key] = text
+        }
+        lastText = (key, text)
         return text
     }
 
+    /// The calendar's index in `calendars`: found by its bits when it is a copy of one seen (almost always), by
+    /// `Calendar.==` otherwise.
     private func index(of calendar: Calendar) -> Int {
-        if let index = calendars.firstIndex(of: calendar) { return index }
+        for index in calendars.indices where CalendarIdentity.same(calendars[index], calendar) { return index }
+        for alias in aliases where CalendarIdentity.same(alias.calendar, calendar) { return alias.index }
+        if let index = calendars.firstIndex(of: calendar) {
+            if aliases.count < Self.aliasLimit { aliases.append((calendar, index)) }
+            return index
+        }
         calendars.append(calendar)
         return calendars.count - 1
     }

@@ -24,8 +24,9 @@ struct DoseLog: Sendable {
             anchor: first.anchor)
     }
 
+    /// By date, then by UUID (`UUID`'s order is its text's, without making the text).
     private static func order(_ a: LoggedDose, _ b: LoggedDose) -> Bool {
-        a.date != b.date ? a.date < b.date : a.uuid.uuidString < b.uuid.uuidString
+        a.date != b.date ? a.date < b.date : a.uuid < b.uuid
     }
 
     /// Whether the log holds every dose `loggedDoses(from: day, ...)` would read.
@@ -40,9 +41,10 @@ struct DoseLog: Sendable {
         // Everything added after the anchor is new here (``MedsModel`` never applies an update to an older log).
         let new = changes.added.filter { !gone.contains($0.uuid) }
         if !gone.isEmpty { doses.removeAll { gone.contains($0.uuid) } }
-        if !new.isEmpty {
-            doses += new
-            doses.sort(by: Self.order)
+        // Each new dose goes in at its place (a change is a dose or a day's few, the log a year's thousands): sorting
+        // the whole log again cost more than reading the change.
+        for dose in new.sorted(by: Self.order) {
+            doses.insert(dose, at: insertionIndex(of: dose))
         }
     }
 
@@ -54,6 +56,17 @@ struct DoseLog: Sendable {
         let first = index(of: low)
         let last = index(of: high)
         return Array(doses[first..<last])
+    }
+
+    /// The first position whose dose comes after `dose` in the log's order.
+    private func insertionIndex(of dose: LoggedDose) -> Int {
+        var low = 0
+        var high = doses.count
+        while low < high {
+            let middle = (low + high) / 2
+            if Self.order(dose, doses[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
     }
 
     /// The first position whose dose was logged at or after `date`.

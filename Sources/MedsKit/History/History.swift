@@ -81,21 +81,26 @@ public struct History: Hashable, Sendable {
             }
             return low == 0 || date >= end ? nil : low - 1
         }
-        // Scheduled logs by dose (medication index and scheduled moment), as-needed doses taken by day.
+        // Scheduled logs by dose (medication index and scheduled moment), as-needed doses taken by day. A dose's logs
+        // are chained by index in `logged`'s order (most doses have one log; an array per dose cost an allocation each).
         struct DoseKey: Hashable {
             let medication: Int
             let scheduled: Double
         }
-        var byDose: [DoseKey: [LoggedDose]] = [:]
+        var byDose: [DoseKey: (first: Int, last: Int)] = [:]
         byDose.reserveCapacity(logged.count)
+        var nextLog = [Int](repeating: -1, count: logged.count)
         var asNeeded = [Int](repeating: 0, count: starts.count * width)
-        for log in logged {
+        for (position, log) in logged.enumerated() {
             guard let medication = index[log.medicationID] else { continue }
             if let scheduled = log.scheduledDate {
-                byDose[
-                    DoseKey(medication: medication, scheduled: scheduled.timeIntervalSinceReferenceDate), default: []
-                ]
-                .append(log)
+                let key = DoseKey(medication: medication, scheduled: scheduled.timeIntervalSinceReferenceDate)
+                if let chain = byDose[key] {
+                    nextLog[chain.last] = position
+                    byDose[key] = (chain.first, position)
+                } else {
+                    byDose[key] = (position, position)
+                }
             } else if log.status == .taken, log.date >= first, let day = dayIndex(log.date) {
                 asNeeded[day * width + medication] += 1
             }
@@ -112,8 +117,8 @@ public struct History: Hashable, Sendable {
             guard let schedule = entry.schedule, schedule.hasSchedule else { continue }
             for due in schedule.scheduledDoses(from: first, to: end, currentTimeZone: timeZone) {
                 guard let day = dayIndex(due.date) else { continue }
-                let logs =
-                    byDose[DoseKey(medication: medication, scheduled: due.date.timeIntervalSinceReferenceDate)] ?? []
+                let chain = byDose[DoseKey(medication: medication, scheduled: due.date.timeIntervalSinceReferenceDate)]
+                let logs = LogChain(logged: logged, links: nextLog, position: chain?.first ?? -1)
                 let (state, _) = TodayPlan.state(of: due.date, logs: logs, now: now, leadTime: 0)
                 let slot = day * width + medication
                 counts[slot].listed = true
@@ -160,5 +165,19 @@ public struct History: Hashable, Sendable {
         self.days = days
         self.weeks = weeks
         span = first...end
+    }
+}
+
+/// One dose's logs in ``History``'s count: positions in the logged doses, each linking to the next (-1 ends).
+private struct LogChain: Sequence, IteratorProtocol {
+    let logged: [LoggedDose]
+    /// Each position's next in the chain.
+    let links: [Int]
+    var position: Int
+
+    mutating func next() -> LoggedDose? {
+        guard position >= 0 else { return nil }
+        defer { position = links[position] }
+        return logged[position]
     }
 }

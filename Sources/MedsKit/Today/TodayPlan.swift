@@ -147,7 +147,7 @@ public struct TodayPlan: Hashable, Sendable {
 
     /// The state of one scheduled dose from its logs.
     static func state(
-        of scheduled: Date, logs: [LoggedDose], now: Date, leadTime: TimeInterval
+        of scheduled: Date, logs: some Sequence<LoggedDose>, now: Date, leadTime: TimeInterval
     ) -> (
         State, LoggedDose?
     ) {

@@ -193,6 +193,8 @@ public struct MedicationSchedule: Codable, Hashable, Sendable {
         var doses: [ScheduledDose] = []
         // The zone's next change of offset, looked up again only once a day reaches it.
         var change = calendar.timeZone.nextDaylightSavingTimeTransition(after: day)
+        // The fields read each day, made once (a set literal in the loop allocated a set per day).
+        let clockFields: Set<Calendar.Component> = [.year, .month, .day, .hour, .minute]
         while day < end {
             if let moment = change, moment <= day {
                 change = calendar.timeZone.nextDaylightSavingTimeTransition(after: day)
@@ -200,7 +202,7 @@ public struct MedicationSchedule: Codable, Hashable, Sendable {
             // No change of offset until after the next midnight: a day that starts at midnight is 86,400 s long, and
             // the next starts that much later (no calendar arithmetic for most days).
             let quiet = change.map { $0 > day.addingTimeInterval(86_400) } ?? true
-            let clock = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: day)
+            let clock = calendar.dateComponents(clockFields, from: day)
             let atMidnight = clock.hour == 0 && clock.minute == 0
             let next: Date
             if quiet && atMidnight {
