@@ -18,6 +18,8 @@ struct LocalizedStringKeyTests {
         #expect(Text("\(ratio)").plainText == "0.500000")  // six decimals, as SwiftUI
         #expect(Text("\(0.25, format: .percent)").plainText == "25%")
         #expect(Text("100% sure").plainText == "100% sure")
+        #expect(LocalizedStringKey("100% sure, 5%% off, é%").key == "100%% sure, 5%%%% off, é%%")
+        #expect(LocalizedStringKey("no percent sign").key == "no percent sign")
         let name2: String = "plain %@ string"
         #expect(Text(name2).plainText == "plain %@ string")  // a String is shown as it is, never a format
     }

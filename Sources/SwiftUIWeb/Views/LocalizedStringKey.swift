@@ -14,8 +14,22 @@ public struct LocalizedStringKey: Equatable, Sendable, ExpressibleByStringInterp
 
     /// A key from a string (no interpolations).
     public init(_ value: String) {
-        key = value.replacingOccurrences(of: "%", with: "%%")
+        key = Self.escapingPercents(value)
         arguments = []
+    }
+
+    /// The text with each `%` doubled, as a key's literal text is written. Most text has none: one scan of its bytes
+    /// finds that and returns it as it is (Foundation's `replacingOccurrences` costs far more, and every `Text` and
+    /// `Button` of every render makes a key).
+    static func escapingPercents(_ text: String) -> String {
+        guard text.utf8.contains(UInt8(ascii: "%")) else { return text }
+        var escaped = ""
+        escaped.reserveCapacity(text.utf8.count + 4)
+        for character in text.unicodeScalars {
+            escaped.unicodeScalars.append(character)
+            if character == "%" { escaped.unicodeScalars.append("%") }
+        }
+        return escaped
     }
     /// A key from a literal.
     public init(stringLiteral value: String) { self.init(value) }
@@ -36,7 +50,7 @@ public struct LocalizedStringKey: Equatable, Sendable, ExpressibleByStringInterp
         }
         /// Literal text.
         public mutating func appendLiteral(_ literal: String) {
-            key += literal.replacingOccurrences(of: "%", with: "%%")
+            key += LocalizedStringKey.escapingPercents(literal)
         }
         private mutating func append(_ text: String, specifier: String) {
             key += specifier
