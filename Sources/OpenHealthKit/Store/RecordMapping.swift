@@ -1,7 +1,7 @@
 import OpenCoreData
 
 /// Turns store records into HealthKit objects and back.
-enum RecordMapping {
+package enum RecordMapping {
     static func source(_ object: NSManagedObject) -> HKSourceRevision {
         HKSourceRevision(
             source: HKSource(
@@ -20,8 +20,9 @@ enum RecordMapping {
     }
 
     /// Parses the canonical 8-4-4-4-12 form the store writes, without the scanf that
-    /// `UUID(uuidString:)` uses on Linux (a measurable share of reading long histories).
-    static func parseUUID(_ string: String) -> UUID? {
+    /// `UUID(uuidString:)` uses on Linux (a measurable share of reading long histories). Package-wide: the
+    /// benchmarks' C API floors parse the rows they read as the store does.
+    package static func parseUUID(_ string: String) -> UUID? {
         var string = string
         return string.withUTF8 { chars -> UUID? in
             guard chars.count == 36, chars[8] == 45, chars[13] == 45, chars[18] == 45, chars[23] == 45 else {
