@@ -23,31 +23,30 @@ package enum RecordMapping {
     /// `UUID(uuidString:)` uses on Linux (a measurable share of reading long histories). Package-wide: the
     /// benchmarks' C API floors parse the rows they read as the store does.
     package static func parseUUID(_ string: String) -> UUID? {
-        var string = string
-        return string.withUTF8 { chars -> UUID? in
-            guard chars.count == 36, chars[8] == 45, chars[13] == 45, chars[18] == 45, chars[23] == 45 else {
-                return nil
-            }
-            var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-            let valid = withUnsafeMutableBytes(of: &uuid) { bytes -> Bool in
-                var n = 0
-                var i = 0
-                while i < 36 {
-                    if i == 8 || i == 13 || i == 18 || i == 23 {
-                        i += 1
-                        continue
-                    }
-                    let high = hexDigit(chars[i])
-                    let low = hexDigit(chars[i + 1])
-                    guard high | low < 16 else { return false }
-                    bytes[n] = high << 4 | low
-                    n += 1
-                    i += 2
-                }
-                return true
-            }
-            return valid ? UUID(uuid: uuid) : nil
+        let chars = string.utf8.span
+        guard chars.count == 36, chars[8] == 45, chars[13] == 45, chars[18] == 45, chars[23] == 45 else {
+            return nil
         }
+        var bytes = InlineArray<16, UInt8>(repeating: 0)
+        var n = 0
+        var i = 0
+        while i < 36 {
+            if i == 8 || i == 13 || i == 18 || i == 23 {
+                i += 1
+                continue
+            }
+            let high = hexDigit(chars[i])
+            let low = hexDigit(chars[i + 1])
+            guard high | low < 16 else { return nil }
+            bytes[n] = high << 4 | low
+            n += 1
+            i += 2
+        }
+        return UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9],
+                bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+            ))
     }
 
     /// A hexadecimal digit's value, or 255.
