@@ -584,23 +584,49 @@ struct ChartRenderer {
         let markPrefix = path + ".m"
         var seriesDone = Set<String>()
         let positionGroups = positionDomain(placed)
-        // A bar's band on a numeric or time axis, found once (it looks at every bar).
-        let xBand = numericBand(x, horizontalAxis: true, placed)
-        let yBand = numericBand(y, horizontalAxis: false, placed)
+        // A bar's band on a numeric or time axis, found once and only when a bar needs it (it looks at every bar;
+        // bars of binned dates span their unit instead).
+        var xBand: Double?
+        var yBand: Double?
+        let xBandOnce = {
+            if let known = xBand { return known }
+            let band = numericBand(x, horizontalAxis: true, placed)
+            xBand = band
+            return band
+        }
+        let yBandOnce = {
+            if let known = yBand { return known }
+            let band = numericBand(y, horizontalAxis: false, placed)
+            yBand = band
+            return band
+        }
+        // Each `foregroundStyle(by:)` value's color, found once (a scale's entries and the domain are searched).
+        var colors: [String: String] = [:]
         // Indices, not `for p in placed`: a placed mark read in place is not copied (a copy retains its values).
         for i in placed.indices {
             let mark = placed[i].mark
-            let color = color(of: mark, domain: styles)
+            let color: String
+            if mark.style == nil, let by = mark.styleBy {
+                let value = memo.text(by)
+                if let known = colors[value] {
+                    color = known
+                } else {
+                    color = self.color(ofStyleValue: value, domain: styles)
+                    colors[value] = color
+                }
+            } else {
+                color = self.color(of: mark, domain: styles)
+            }
             let id = markPrefix + keys[placed[i].index]
             switch mark.kind {
             case .bar, .rectangle:
                 guard
                     let (x0, x1) = extent(
                         placed[i].x, scale: x, frame: frame, horizontalAxis: true, mark: mark,
-                        groups: positionGroups, numericBand: xBand),
+                        groups: positionGroups, numericBand: xBandOnce),
                     let (y0, y1) = extent(
                         placed[i].y, scale: y, frame: frame, horizontalAxis: false, mark: mark,
-                        groups: positionGroups, numericBand: yBand)
+                        groups: positionGroups, numericBand: yBandOnce)
                 else { continue }
                 var attributes: [(String, String)] = [
                     ("x", CurvePath.num(min(x0, x1))), ("y", CurvePath.num(min(y0, y1))),
@@ -686,7 +712,7 @@ struct ChartRenderer {
     /// The pixel extent of a bar or rectangle along one axis: its span, or the band around its value.
     private func extent(
         _ placement: Placement, scale: Scale, frame: Frame, horizontalAxis: Bool, mark: MarkRecord,
-        groups: [String], numericBand: Double
+        groups: [String], numericBand: () -> Double
     ) -> (Double, Double)? {
         switch placement {
         case .whole:
@@ -705,7 +731,7 @@ struct ChartRenderer {
             } else {
                 guard let c = scale.position(component.datum) else { return nil }
                 center = c
-                band = scale.kind == .band ? scale.bandWidth : numericBand
+                band = scale.kind == .band ? scale.bandWidth : numericBand()
             }
             let dimension = horizontalAxis ? mark.width : mark.height
             let ratio = mark.kind == .rectangle ? 1.0 : 0.8
