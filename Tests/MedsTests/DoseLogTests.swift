@@ -95,6 +95,20 @@ import Testing
         #expect(shown.recentDoses.count == 7)
         #expect(shown.recentDoses == reread.recentDoses)
         #expect(shown.recentDoses.map(\.date) == shown.recentDoses.map(\.date).sorted())
+
+        // More than a few at once (as a sync's page brings them) are merged in, in the same order.
+        for minute in stride(from: 0, to: 20 * 7, by: 7) {
+            clock.set(TodayPlanTests.date("2026-03-10 06:00").addingTimeInterval(Double(minute) * 60))
+            await other.logAsNeeded(ibuprofen)
+            #expect(other.message == nil)
+        }
+        clock.set(TodayPlanTests.date("2026-03-10 09:30"))
+        await shown.refresh()
+        let rereadAgain = try MedsModel(dataDirectory: folder, now: { clock.now })
+        await rereadAgain.refresh()
+        #expect(shown.recentDoses.count == 27)
+        #expect(shown.recentDoses == rereadAgain.recentDoses)
+        #expect(shown.recentDoses.map(\.date) == shown.recentDoses.map(\.date).sorted())
     }
 
     @Test func overlappingReloadsHoldEachDoseOnce() async throws {

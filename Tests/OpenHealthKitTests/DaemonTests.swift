@@ -342,7 +342,8 @@ struct DaemonTests {
         }
         await writer.finish()
         let confirmed = Set(writer.objects.compactMap { $0["confirmed"] as? Int })
-        #expect(writer.objects.last?["done"] as? Int == count, "\(writer.lines.suffix(5))")
+        #expect(
+            writer.objects.last?["done"] as? Int == count, "\(writer.lines.prefix(5)) … \(writer.lines.suffix(5))")
         #expect(confirmed == Set(0..<count))
         let stored = try await f.list("health", "doses", "doses")
         #expect(stored.count == count)  // none twice

@@ -41,10 +41,13 @@ struct DoseLog: Sendable {
         // Everything added after the anchor is new here (``MedsModel`` never applies an update to an older log).
         let new = changes.added.filter { !gone.contains($0.uuid) }
         if !gone.isEmpty { doses.removeAll { gone.contains($0.uuid) } }
-        // Each new dose goes in at its place (a change is a dose or a day's few, the log a year's thousands): sorting
-        // the whole log again cost more than reading the change.
-        for dose in new.sorted(by: Self.order) {
-            doses.insert(dose, at: insertionIndex(of: dose))
+        // A few new doses (a change is usually one, or a day's) each go in at their place; more (a sync's pages) are
+        // merged in one pass. Sorting the whole log again cost more than reading the change.
+        let incoming = new.sorted(by: Self.order)
+        if incoming.count <= Self.insertionLimit {
+            for dose in incoming { doses.insert(dose, at: insertionIndex(of: dose)) }
+        } else {
+            doses = Self.merge(doses, incoming)
         }
     }
 
@@ -56,6 +59,29 @@ struct DoseLog: Sendable {
         let first = index(of: low)
         let last = index(of: high)
         return Array(doses[first..<last])
+    }
+
+    /// Up to this many new doses are inserted one by one (each moves the doses after it); more are merged.
+    private static let insertionLimit = 16
+
+    /// Two lists in the log's order as one, in that order (a dose of `a` before an equal one of `b`).
+    private static func merge(_ a: [LoggedDose], _ b: [LoggedDose]) -> [LoggedDose] {
+        var merged: [LoggedDose] = []
+        merged.reserveCapacity(a.count + b.count)
+        var i = 0
+        var j = 0
+        while i < a.count && j < b.count {
+            if order(b[j], a[i]) {
+                merged.append(b[j])
+                j += 1
+            } else {
+                merged.append(a[i])
+                i += 1
+            }
+        }
+        merged += a[i...]
+        merged += b[j...]
+        return merged
     }
 
     /// The first position whose dose comes after `dose` in the log's order.

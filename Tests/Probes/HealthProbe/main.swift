@@ -156,6 +156,7 @@ do {
         let count = Int(rest[1]) ?? 0
         let start = Date(timeIntervalSince1970: 1_780_000_000)
         var retries = 0
+        output(["writing": count])
         for index in 0..<count {
             var log = HKHealthAppEditor.DoseLog(
                 medication: medication, status: .taken, date: start.addingTimeInterval(Double(index) * 60))
@@ -170,6 +171,8 @@ do {
                     break
                 } catch {
                     retries += 1
+                    // Why, for the first retries: a writer that never gets through says what stopped it.
+                    if retries <= 50 { output(["retry": index, "error": "\(error)"]) }
                     try await Task.sleep(for: .milliseconds(20))
                 }
             }
