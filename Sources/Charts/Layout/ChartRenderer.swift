@@ -145,17 +145,22 @@ struct ChartRenderer {
         symbolDomain = symbols
     }
 
-    func color(ofStyleValue value: String, domain: [String]) -> String {
-        if let scale = config.styleScale, let entry = scale.first(where: { ValueText.format($0.0) == value }) {
-            return entry.1
+    /// The color of a `foregroundStyle(by:)` value: the one `chartForegroundStyleScale` gives it, else the palette's
+    /// at its place in ``styleDomain``. Found once per value and render (a year's chart asks for each of its bars).
+    func color(ofStyleValue value: String) -> String {
+        memo.styleColor(value) { value in
+            if let scale = config.styleScale, let entry = scale.first(where: { ValueText.format($0.0) == value }) {
+                return entry.1
+            }
+            let index = styleDomain.firstIndex(of: value) ?? 0
+            return Self.palette[index % Self.palette.count]
         }
-        let index = domain.firstIndex(of: value) ?? 0
-        return Self.palette[index % Self.palette.count]
     }
 
-    func color(of mark: MarkRecord, domain: [String]) -> String {
+    /// A mark's color: its style, its `foregroundStyle(by:)` value's, or the accent.
+    func color(of mark: MarkRecord) -> String {
         if let style = mark.style { return style.cssColor }
-        if let by = mark.styleBy { return color(ofStyleValue: memo.text(by), domain: domain) }
+        if let by = mark.styleBy { return color(ofStyleValue: memo.text(by)) }
         return Self.accent
     }
 
@@ -180,7 +185,7 @@ struct ChartRenderer {
         guard !values.isEmpty else { return nil }
         var items: [Node] = []
         for (index, value) in values.enumerated() {
-            let color = styles.isEmpty ? Color.accentColor.cssColor : color(ofStyleValue: value, domain: styles)
+            let color = styles.isEmpty ? Color.accentColor.cssColor : color(ofStyleValue: value)
             let swatch: Node
             if let s = symbols.firstIndex(of: value) {
                 let shape = BasicChartSymbolShape.sequence[s % BasicChartSymbolShape.sequence.count]
@@ -577,7 +582,6 @@ struct ChartRenderer {
     // MARK: Marks
 
     func drawMarks(_ placed: [Placed], x: Scale, y: Scale, frame: Frame) -> [Node] {
-        let styles = styleDomain
         let symbols = symbolDomain
         var nodes: [Node] = []
         nodes.reserveCapacity(placed.count)
@@ -600,23 +604,10 @@ struct ChartRenderer {
             yBand = band
             return band
         }
-        // Each `foregroundStyle(by:)` value's color, found once (a scale's entries and the domain are searched).
-        var colors: [String: String] = [:]
         // Indices, not `for p in placed`: a placed mark read in place is not copied (a copy retains its values).
         for i in placed.indices {
             let mark = placed[i].mark
-            let color: String
-            if mark.style == nil, let by = mark.styleBy {
-                let value = memo.text(by)
-                if let known = colors[value] {
-                    color = known
-                } else {
-                    color = self.color(ofStyleValue: value, domain: styles)
-                    colors[value] = color
-                }
-            } else {
-                color = self.color(of: mark, domain: styles)
-            }
+            let color = color(of: mark)
             let id = markPrefix + keys[placed[i].index]
             switch mark.kind {
             case .bar, .rectangle:
@@ -919,7 +910,6 @@ struct ChartRenderer {
     // MARK: Pie and donut charts
 
     func pie() -> [Node] {
-        let styles = styleDomain
         let cx = Self.width / 2
         let cy = Self.height / 2
         let outer = min(Self.width, Self.height) / 2 - 8
@@ -940,7 +930,7 @@ struct ChartRenderer {
             nodes.append(
                 symbolNode(
                     "path", id: "\(path).m\(keys[index])", attributes: [("d", d)], mark: mark,
-                    color: color(of: mark, domain: styles)))
+                    color: color(of: mark)))
         }
         return [Node("g", id: path + ".marks", attributes: [("role", "list")], children: nodes)]
     }

@@ -1,7 +1,7 @@
 import Foundation
 
-/// What one render has already worked out about its plotted values: a binned date's calendar interval and a value's
-/// text.
+/// What one render has already worked out about its plotted values: a binned date's calendar interval, a value's
+/// text, and a style value's color.
 ///
 /// A chart of a year of days by medication has ten marks on each day, and the renderer asks each mark's interval
 /// several times (to find the scale's domain, to place the bar, to size its band) and its text twice (the stacking
@@ -28,6 +28,7 @@ final class ComponentMemo {
     /// are the one before again and need no hashing.
     private var lastInterval: (key: Key, value: (Date, Date)?)?
     private var lastText: (key: Key, value: String)?
+    private var styleColors: [String: String] = [:]
 
     /// The start and end of the unit a binned date falls in (nil when the value is not a binned date).
     func dateInterval(_ component: PlotComponent) -> (Date, Date)? {
@@ -62,6 +63,14 @@ final class ComponentMemo {
         }
         lastText = (key, text)
         return text
+    }
+
+    /// The color of a `foregroundStyle(by:)` value, made by `make` the first time it is asked for.
+    func styleColor(_ value: String, _ make: (String) -> String) -> String {
+        if let known = styleColors[value] { return known }
+        let color = make(value)
+        styleColors[value] = color
+        return color
     }
 
     /// The calendar's index in `calendars`: found by its bits when it is a copy of one seen (almost always), by
