@@ -129,6 +129,7 @@ let package = Package(
                 "SeedNetworkTLS", "SeedNetworkIPOptions", "SeedNetworkParameters", "SeedNetworkSendReceive",
                 "SeedNetworkChunks", "SeedNetworkTLV", "SeedNetworkCoder", "SeedNetworkWiFiAware", "WiFiAware",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 // An independent WebSocket implementation to test ours against, both ways.
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -176,6 +177,7 @@ let package = Package(
             dependencies: [
                 "BenchmarkKit",
                 "OpenNetwork",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

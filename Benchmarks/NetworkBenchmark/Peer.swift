@@ -1,13 +1,16 @@
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import NIOSSL
+import OpenNetwork
 
 // The peer process: every server the workloads talk to, in a process of its own, so the sending side's CPU
 // time is its own and the two sides of a connection don't share a core's run queue by construction.
 //
 //   NetworkBenchmark peer CERT.pem KEY.pem
-// prints "ports SINK SINK_TLS LENGTH_ECHO TLV_ECHO TLV_ECHO_TLS", then reads commands on standard input:
+// prints "ports SINK SINK_TLS LENGTH_ECHO TLV_ECHO TLV_ECHO_TLS CODER_NIO CODER_ASYNC CODER_OURS", then reads commands
+// on standard input:
 // "expect N" arms the sinks for the next connection (answers "armed"); when that connection has brought
 // N bytes it prints "done".
 
@@ -51,6 +54,110 @@ final class FrameEcho: ChannelInboundHandler, @unchecked Sendable {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) { context.close(promise: nil) }
+}
+
+/// Answers each 4-byte-length JSON `Ping` with the `Ping` decoded and encoded again: a Coder server written as a
+/// SwiftNIO channel handler.
+final class PingEcho: ChannelInboundHandler, @unchecked Sendable {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+    var buffer = ByteBuffer()
+    let encoder = JSONEncoder()
+    let decoder = JSONDecoder()
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        var incoming = unwrapInboundIn(data)
+        buffer.writeBuffer(&incoming)
+        var wrote = false
+        while let length = buffer.getInteger(at: buffer.readerIndex, as: UInt32.self),
+            buffer.readableBytes >= 4 + Int(length)
+        {
+            buffer.moveReaderIndex(forwardBy: 4)
+            let body = buffer.readSlice(length: Int(length))!
+            do {
+                let reply = try echo(body, encoder: encoder, decoder: decoder)
+                context.write(wrapOutboundOut(reply), promise: nil)
+                wrote = true
+            } catch {
+                context.close(promise: nil)
+                return
+            }
+        }
+        if wrote { context.flush() }
+        buffer.discardReadBytes()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) { context.close(promise: nil) }
+}
+
+/// The reply frame to one request body: the `Ping` decoded from JSON and encoded again, length first.
+func echo(_ body: ByteBuffer, encoder: JSONEncoder, decoder: JSONDecoder) throws -> ByteBuffer {
+    let ping = try decoder.decode(Ping.self, from: Data(body.readableBytesView))
+    let encoded = try encoder.encode(ping)
+    var frame = ByteBuffer()
+    frame.reserveCapacity(4 + encoded.count)
+    frame.writeInteger(UInt32(encoded.count))
+    frame.writeBytes(encoded)
+    return frame
+}
+
+/// The same server written with `NIOAsyncChannel`: a task per connection reads frames and writes the replies.
+func pingEchoAsync(group: any EventLoopGroup) throws -> Int {
+    let bound = DispatchSemaphore(value: 0)
+    let port = NIOLockedValueBox<Result<Int, any Error>>(.success(0))
+    Task.detached {
+        do {
+            let server = try await ServerBootstrap(group: group)
+                .serverChannelOption(.backlog, value: 1024)
+                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+                .bind(host: "127.0.0.1", port: 0) { ch in
+                    ch.eventLoop.makeCompletedFuture {
+                        try ch.pipeline.syncOperations.addHandler(ByteToMessageHandler(LengthPrefixDecoder()))
+                        return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: ch)
+                    }
+                }
+            port.withLockedValue { $0 = .success(server.channel.localAddress!.port!) }
+            bound.signal()
+            try await server.executeThenClose { connections in
+                try await withThrowingDiscardingTaskGroup { group in
+                    for try await connection in connections {
+                        group.addTask {
+                            let encoder = JSONEncoder()
+                            let decoder = JSONDecoder()
+                            // A client that goes away ends only its own task.
+                            try? await connection.executeThenClose { inbound, outbound in
+                                for try await body in inbound {
+                                    try await outbound.write(try echo(body, encoder: encoder, decoder: decoder))
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        } catch {
+            port.withLockedValue { $0 = .failure(error) }
+            bound.signal()
+        }
+    }
+    bound.wait()
+    return try port.withLockedValue { $0 }.get()
+}
+
+/// The same server on OpenNetwork: a `NetworkListener` with a `Coder` stack, a handler per connection.
+func pingEchoOurs() -> (NetworkListener<Coder<Ping, Ping, NetworkJSONCoder>>, Int) {
+    let listener = NetworkListener(for: .hostPort(host: "127.0.0.1", port: 0)) {
+        Coder(Ping.self, using: .json) { TCP() }
+    }
+    let ready = DispatchSemaphore(value: 0)
+    listener.onStateUpdate { _, state in if state == .ready { ready.signal() } }
+    Task.detached {
+        try await listener.run { connection in
+            for try await (ping, _) in connection.messages { try await connection.send(ping) }
+        }
+    }
+    ready.wait()
+    return (listener, Int(listener.port!.rawValue))
 }
 
 /// The parent's commands and the peer's answers.
@@ -104,8 +211,11 @@ func runPeer(certificate: String, key: String) throws -> Never {
         try server(tls: false) { FrameEcho(headerSize: 4) },
         try server(tls: false) { FrameEcho(headerSize: 8) },
         try server(tls: true) { FrameEcho(headerSize: 8) },
+        try server(tls: false) { PingEcho() },
+        try pingEchoAsync(group: group),
     ]
-    PeerControl.reply("ports " + ports.map(String.init).joined(separator: " "))
+    let (listener, oursPort) = pingEchoOurs()
+    PeerControl.reply("ports " + (ports + [oursPort]).map(String.init).joined(separator: " "))
     while let line = readLine() {
         let words = line.split(separator: " ")
         if words.count == 2, words[0] == "expect", let bytes = Int(words[1]) {
@@ -115,6 +225,7 @@ func runPeer(certificate: String, key: String) throws -> Never {
             exit(2)
         }
     }
+    withExtendedLifetime(listener) {}
     exit(0)
 }
 
@@ -124,6 +235,8 @@ final class Peer {
     private let input = Pipe(), output = Pipe()
     private var pending = Data()
     let sink: Int, sinkTLS: Int, lengthEcho: Int, tlvEcho: Int, tlvEchoTLS: Int
+    /// The three Coder (JSON `Ping`) servers: a SwiftNIO handler, NIOAsyncChannel, an OpenNetwork listener.
+    let pingNIO: Int, pingAsync: Int, pingOurs: Int
 
     init(certificate: String, key: String) throws {
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
@@ -132,11 +245,12 @@ final class Peer {
         process.standardOutput = output
         try process.run()
         let words = try Peer.readLine(output, &pending).split(separator: " ")
-        guard words.count == 6, words[0] == "ports" else {
+        guard words.count == 9, words[0] == "ports" else {
             throw PeerError(description: "peer said '\(words.joined(separator: " "))', not its ports")
         }
         let ports = words.dropFirst().compactMap { Int($0) }
         (sink, sinkTLS, lengthEcho, tlvEcho, tlvEchoTLS) = (ports[0], ports[1], ports[2], ports[3], ports[4])
+        (pingNIO, pingAsync, pingOurs) = (ports[5], ports[6], ports[7])
     }
 
     /// Arms the sinks for the next connection bringing `bytes`.

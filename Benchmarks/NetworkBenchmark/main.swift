@@ -189,29 +189,7 @@ try await bench.compare(
         return .latencies(samples, cpu: used, check: "\(samples.count)")
     },
     baselines: [
-        Contender("SwiftNIO handler") {
-            let done = group.next().makePromise(of: [Double].self)
-            let encoder = JSONEncoder()
-            let decoder = JSONDecoder()
-            let handler = PingPong(
-                headerSize: 4, count: roundTrips, done: done,
-                encode: { i, out in
-                    // Encoding a fixed-shape value cannot fail; a failure would show as a mismatched reply.
-                    let body = (try? encoder.encode(Ping(text: "tic-tac-toe", number: i, flag: true))) ?? Data()
-                    out.writeInteger(UInt32(body.count))
-                    out.writeBytes(body)
-                },
-                matches: { i, body in
-                    (try? decoder.decode(Ping.self, from: Data(body.readableBytesView)))?.number == i  // nil: not a reply
-                })
-            let channel = try await connectNIO(port: peer.lengthEcho, tls: nil) { [handler] }
-            let cpu = cpuSeconds()
-            channel.eventLoop.execute { handler.start() }
-            let samples = try await done.futureResult.get()
-            let used = cpuSeconds() - cpu
-            try await channel.close()
-            return .latencies(samples, cpu: used, check: "\(samples.count)")
-        },
+        Contender("SwiftNIO handler") { try await pingClient(port: peer.lengthEcho) },
         // What the same exchange costs any task-based code on SwiftNIO: two hops between the task and the event
         // loop per round trip (the handler above never leaves the event loop).
         Contender("NIOAsyncChannel from a task") {
@@ -250,6 +228,45 @@ try await bench.compare(
             return .latencies(samples, cpu: used, check: "\(samples.count)")
         },
     ])
+
+// MARK: 3b. Coder request/response, the server's side
+
+try await bench.compare(
+    "Coder (JSON) request/response served, one connection (\(roundTrips) a run)", unit: .time,
+    target: "p50 ≤ 1.1x plain SwiftNIO (issue 25)",
+    note:
+        "the same SwiftNIO handler client sends each request after the last reply; the servers, in the peer process, decode the request from JSON and answer it encoded again; CPU is the client's",
+    ours: Contender("OpenNetwork NetworkListener") { try await pingClient(port: peer.pingOurs) },
+    baselines: [
+        Contender("SwiftNIO handler") { try await pingClient(port: peer.pingNIO) },
+        Contender("NIOAsyncChannel, a task per connection") { try await pingClient(port: peer.pingAsync) },
+    ])
+
+/// Runs the Coder round trips from a SwiftNIO handler on the event loop (the fastest client SwiftNIO allows):
+/// JSON `Ping`s with 4-byte length framing, each sent when the reply to the last arrived.
+func pingClient(port: Int) async throws -> Measured {
+    let done = group.next().makePromise(of: [Double].self)
+    let encoder = JSONEncoder()
+    let decoder = JSONDecoder()
+    let handler = PingPong(
+        headerSize: 4, count: roundTrips, done: done,
+        encode: { i, out in
+            // Encoding a fixed-shape value cannot fail; a failure would show as a mismatched reply.
+            let body = (try? encoder.encode(Ping(text: "tic-tac-toe", number: i, flag: true))) ?? Data()
+            out.writeInteger(UInt32(body.count))
+            out.writeBytes(body)
+        },
+        matches: { i, body in
+            (try? decoder.decode(Ping.self, from: Data(body.readableBytesView)))?.number == i  // nil: not a reply
+        })
+    let channel = try await connectNIO(port: port, tls: nil) { [handler] }
+    let cpu = cpuSeconds()
+    channel.eventLoop.execute { handler.start() }
+    let samples = try await done.futureResult.get()
+    let used = cpuSeconds() - cpu
+    try await channel.close()
+    return .latencies(samples, cpu: used, check: "\(samples.count)")
+}
 
 /// Splits a stream into the values of 4-byte-length frames.
 struct LengthPrefixDecoder: ByteToMessageDecoder {

@@ -1,4 +1,5 @@
 import Foundation
+import NIOPosix
 import OpenNetwork
 import Testing
 
@@ -30,6 +31,30 @@ struct ListenerTests {
             #expect(try await roundTrip(c, "ping") == "ping")
         }
         #expect(states.all == [.ready, .cancelled])
+    }
+
+    /// A handler runs on its connection's event loop: the receive a read wakes and the reply after it stay on the
+    /// thread that read the bytes. A `Task {}` the handler starts does not inherit that (the documented way out
+    /// for long synchronous work).
+    @Test func aHandlerRunsOnItsConnectionsEventLoop() async throws {
+        let onLoop = Recorder<Bool>()
+        let taskOnLoop = Recorder<Bool>()
+        let listener = NetworkListener(for: local(.any), using: { TLV { TCP() } })
+        try await withListener(
+            listener,
+            handler: { c in
+                for try await (content, metadata) in c.messages {
+                    onLoop.append(MultiThreadedEventLoopGroup.currentEventLoop != nil)
+                    taskOnLoop.append(await Task { MultiThreadedEventLoopGroup.currentEventLoop != nil }.value)
+                    try await c.send(content, type: metadata.type)
+                }
+            }
+        ) { port async throws in
+            let c = NetworkConnection(to: local(port)) { TLV { TCP() } }
+            for i in 0..<5 { #expect(try await roundTrip(c, "\(i)") == "\(i)") }
+        }
+        #expect(onLoop.all == Array(repeating: true, count: 5))
+        #expect(taskOnLoop.all == Array(repeating: false, count: 5))
     }
 
     @Test func bindingAPortInUseFails() async throws {

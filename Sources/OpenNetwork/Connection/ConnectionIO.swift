@@ -53,7 +53,7 @@ final class ConnectionIO: Sendable {
             if let link {
                 switch flush {
                 case .none: break
-                case .now: link.loop.execute { link.handler.value.flushOutbound() }
+                case .now: flushOnLoop(link)
                 case .later:
                     link.loop.scheduleTask(in: .nanoseconds(ConnectionBuffers.flushDelay)) {
                         link.handler.value.flushOutbound(backstop: true)
@@ -203,10 +203,20 @@ final class ConnectionIO: Sendable {
 
     private nonisolated(nonsending) func parkReader(generation: Int) async {
         let flushNow = locked.withLockedValue { l in l.buffers.readerWillWait() ? l.link : nil }
-        if let flushNow { flushNow.loop.execute { flushNow.handler.value.flushOutbound() } }
+        if let flushNow { flushOnLoop(flushNow) }
         await withCheckedContinuation { continuation in
             let parked = locked.withLockedValue { $0.buffers.parkReader(continuation, generation: generation) }
             if !parked { continuation.resume() }
+        }
+    }
+
+    /// Flushes what is queued: at once when the caller runs on the loop (a listener's handler does: see
+    /// ``EventLoopTaskExecutor``; a task's job never runs inside a pipeline callback), else as a task on the loop.
+    private func flushOnLoop(_ link: Link) {
+        if link.loop.inEventLoop {
+            link.handler.value.flushOutbound()
+        } else {
+            link.loop.execute { link.handler.value.flushOutbound() }
         }
     }
 

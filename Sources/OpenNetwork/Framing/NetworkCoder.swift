@@ -10,33 +10,35 @@ public protocol NetworkCoder: Sendable {
     func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T
 }
 
-/// JSON, with a fresh `JSONEncoder` / `JSONDecoder` configured by the closures given (if any) for each message.
+/// JSON, with one `JSONEncoder` and one `JSONDecoder`, set up once by the closures given (if any), for every message.
+/// (Foundation's encoder and decoder are safe to use from several threads at once; making them anew for each
+/// message cost more than encoding a small value.)
 public struct NetworkJSONCoder: NetworkCoder {
-    private let configureEncoder: @Sendable (JSONEncoder) -> Void
-    private let configureDecoder: @Sendable (JSONDecoder) -> Void
+    private let encoder: JSONEncoder
+    private let decoder: JSONDecoder
 
     /// JSON with Foundation's defaults, or with the encoder and decoder set up by `encoder` and `decoder` (date and
-    /// key strategies, for example).
+    /// key strategies, for example). The closures run once, here.
     public init(
-        encoder: @escaping @Sendable (JSONEncoder) -> Void = { _ in },
-        decoder: @escaping @Sendable (JSONDecoder) -> Void = { _ in }
+        encoder: (JSONEncoder) -> Void = { _ in },
+        decoder: (JSONDecoder) -> Void = { _ in }
     ) {
-        configureEncoder = encoder
-        configureDecoder = decoder
+        let configuredEncoder = JSONEncoder()
+        encoder(configuredEncoder)
+        self.encoder = configuredEncoder
+        let configuredDecoder = JSONDecoder()
+        decoder(configuredDecoder)
+        self.decoder = configuredDecoder
     }
 
     /// The value as JSON.
     public func encode<T: Encodable>(_ value: T) throws -> Data {
-        let encoder = JSONEncoder()
-        configureEncoder(encoder)
-        return try encoder.encode(value)
+        try encoder.encode(value)
     }
 
     /// A value from JSON.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-        let decoder = JSONDecoder()
-        configureDecoder(decoder)
-        return try decoder.decode(type, from: data)
+        try decoder.decode(type, from: data)
     }
 }
 

@@ -158,6 +158,13 @@ public final class NetworkListener<ApplicationProtocol: NetworkProtocolOptions>:
 
     /// Binds and serves: calls `handler` for every new connection, each in its own child task, until
     /// the calling task is cancelled (then returns normally) or binding fails (then throws).
+    ///
+    /// Each child task prefers its connection's event loop as its executor (a Linux difference: Apple does not say
+    /// where a handler runs). A request read and the reply sent then stay on the thread that read the request, as
+    /// a SwiftNIO channel handler does, with no handoff between threads per message. The cost is the same as in a
+    /// channel handler: long synchronous work in `handler` (or in a default actor it calls, which runs on the task's
+    /// preferred executor) delays the other connections on that loop; give such work a `Task {}` of its own, which
+    /// does not inherit the preference.
     public func run(
         _ handler: @escaping @Sendable (NetworkConnection<ApplicationProtocol>) async throws -> Void
     ) async throws {
@@ -242,7 +249,10 @@ public final class NetworkListener<ApplicationProtocol: NetworkProtocolOptions>:
                                 await Transport.discard(established.channel)
                                 break
                             }
-                            group.addTask {
+                            // The handler runs on its channel's event loop (see EventLoopTaskExecutor). The
+                            // closure holds the executor for as long as the task runs.
+                            let executor = EventLoopTaskExecutor(established.channel.eventLoop)
+                            group.addTask(executorPreference: executor) {
                                 let connection = NetworkConnection(
                                     accepted: established, applicationProtocol: proto,
                                     config: config)
@@ -257,6 +267,7 @@ public final class NetworkListener<ApplicationProtocol: NetworkProtocolOptions>:
                                     await self.report(error, from: connection)
                                 }
                                 await connection.cancel()
+                                withExtendedLifetime(executor) {}
                             }
                         }
                         group.cancelAll()
