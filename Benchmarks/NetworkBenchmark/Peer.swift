@@ -1,3 +1,4 @@
+import BenchmarkKit
 import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
@@ -12,7 +13,7 @@ import OpenNetwork
 // prints "ports SINK SINK_TLS LENGTH_ECHO TLV_ECHO TLV_ECHO_TLS CODER_NIO CODER_ASYNC CODER_OURS", then reads commands
 // on standard input:
 // "expect N" arms the sinks for the next connection (answers "armed"); when that connection has brought
-// N bytes it prints "done".
+// N bytes it prints "done". "cpu" answers "cpu SECONDS", the peer's CPU time so far.
 
 /// Counts a connection's bytes; tells the parent when the armed count arrived.
 final class CountingSink: ChannelInboundHandler, @unchecked Sendable {
@@ -220,6 +221,8 @@ func runPeer(certificate: String, key: String) throws -> Never {
         let words = line.split(separator: " ")
         if words.count == 2, words[0] == "expect", let bytes = Int(words[1]) {
             PeerControl.arm(bytes)
+        } else if words == ["cpu"] {
+            PeerControl.reply("cpu \(cpuSeconds())")
         } else {
             FileHandle.standardError.write(Data("peer: unknown command '\(line)'\n".utf8))
             exit(2)
@@ -258,6 +261,16 @@ final class Peer {
         input.fileHandleForWriting.write(Data("expect \(bytes)\n".utf8))
         let answer = try Peer.readLine(output, &pending)
         guard answer == "armed" else { throw PeerError(description: "peer said '\(answer)' to expect") }
+    }
+
+    /// The peer process's CPU time so far (every thread's), in seconds.
+    func cpuSeconds() throws -> Double {
+        input.fileHandleForWriting.write(Data("cpu\n".utf8))
+        let words = try Peer.readLine(output, &pending).split(separator: " ")
+        guard words.count == 2, words[0] == "cpu", let seconds = Double(words[1]) else {
+            throw PeerError(description: "peer said '\(words.joined(separator: " "))' to cpu")
+        }
+        return seconds
     }
 
     /// Blocks until the sink reports the armed bytes arrived.
