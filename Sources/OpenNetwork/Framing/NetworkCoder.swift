@@ -10,9 +10,8 @@ public protocol NetworkCoder: Sendable {
     func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T
 }
 
-/// JSON, with one `JSONEncoder` and one `JSONDecoder`, set up once by the closures given (if any), for every message.
-/// (Foundation's encoder and decoder are safe to use from several threads at once; making them anew for each
-/// message cost more than encoding a small value.)
+/// JSON, with one `JSONEncoder` and one `JSONDecoder`, set up once by the closures given (if any) and shared by every
+/// message (Foundation's encoder and decoder may be used from several threads at once).
 public struct NetworkJSONCoder: NetworkCoder {
     private let encoder: JSONEncoder
     private let decoder: JSONDecoder
