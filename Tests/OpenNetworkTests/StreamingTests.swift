@@ -23,6 +23,39 @@ struct StreamingTests {
         return (head, tail, frame.count > 16 ? frame[frame.startIndex + frame.count / 2] : nil)
     }
 
+    /// An actor iterating `messages` takes each message already buffered without leaving the actor: the iterator's
+    /// `next(isolation:)` runs the receive on the caller's executor. (Before, every message hopped to the global
+    /// executor and back: a job on the actor's executor per message.)
+    @Test func anActorReadsBufferedMessagesWithoutAHopEach() async throws {
+        let count = 200
+        let listener = NetworkListener(for: local(.any), using: { TLV { TCP() } })
+        try await withListener(
+            listener,
+            handler: { c in
+                for i in 1...count { try await c.send(Data("m\(i)".utf8), type: i) }
+                try await Task.sleep(for: .seconds(60))  // Holds the connection open; the test's end cancels it.
+            }
+        ) { port async throws in
+            let c = NetworkConnection(to: local(port)) { TLV { TCP() } }
+            #expect(try await c.receive().metadata.type == 1)
+            // The other messages: 8 bytes of header and "m" with the number each.
+            let rest = (2...count).reduce(0) { $0 + 8 + 1 + String($1).utf8.count }
+            let deadline = ContinuousClock.now + .seconds(20)
+            while (c.bufferedByteCounts?.inbound ?? 0) < rest {
+                guard ContinuousClock.now < deadline else {
+                    Issue.record("only \(c.bufferedByteCounts?.inbound ?? 0) of \(rest) bytes arrived")
+                    return
+                }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            let reader = MessageReader()
+            #expect(try await reader.read(count - 1, from: c) == Array(2...count))
+            // One job enters the actor; a hop per message would add one for each of the 199.
+            #expect(reader.executor.jobs.value <= 3)
+            await c.cancel()
+        }
+    }
+
     @Test func aGigabyteKeepsOrderAndContentIntoAReaderThatPausesForSeconds() async throws {
         let frameSize = 64 << 10
         let frames = (1 << 30) / frameSize
@@ -174,5 +207,33 @@ struct StreamingTests {
         }
         try await python.closeInput()
         _ = try await python.finish()
+    }
+}
+
+/// A serial executor that counts the jobs it is given: each one is a hop onto the actor that runs on it.
+final class CountingExecutor: SerialExecutor, @unchecked Sendable {
+    let jobs = Counter()
+    private let queue = DispatchQueue(label: "CountingExecutor")
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        jobs.add()
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedSerialExecutor()) }
+    }
+}
+
+/// An actor that reads a connection's messages on a counting executor.
+actor MessageReader {
+    nonisolated let executor = CountingExecutor()
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    /// The types of the next `count` messages.
+    func read(_ count: Int, from c: NetworkConnection<TLV>) async throws -> [Int] {
+        var types: [Int] = []
+        for try await (_, metadata) in c.messages {
+            types.append(metadata.type)
+            if types.count == count { break }
+        }
+        return types
     }
 }

@@ -62,7 +62,7 @@ extension NetworkConnection where ApplicationProtocol == WebSocket {
 
     /// Every received message, until the peer closes (then the sequence ends) or the connection fails.
     public var messages: NetworkMessages<Data, WebSocket.Metadata> {
-        NetworkMessages { [self] in
+        NetworkMessages { [self] _ in
             do { return try await receive() } catch NWError.connectionClosed { return nil }
         }
     }

@@ -261,7 +261,7 @@ extension NetworkConnection where ApplicationProtocol == TLV {
 
     /// Every message until the peer closes at a message boundary.
     public var messages: NetworkMessages<Data, TLV.Metadata> {
-        NetworkMessages { [self] in
+        NetworkMessages { [self] _ in
             if try await withIO({ try await $0.atCleanEnd() }) { return nil }
             return try await receive()
         }
@@ -306,7 +306,7 @@ extension NetworkConnection where ApplicationProtocol: CoderProtocol {
 
     /// Every received value until the peer closes at a message boundary.
     public var messages: NetworkMessages<ApplicationProtocol.Receiving, CoderMetadata> {
-        NetworkMessages { [self] in
+        NetworkMessages { [self] _ in
             if try await withIO({ try await $0.atCleanEnd() }) { return nil }
             return try await receive()
         }
@@ -349,6 +349,6 @@ extension NetworkConnection where ApplicationProtocol == UDP {
 
     /// Every received datagram, until the connection is cancelled or fails.
     public var messages: NetworkMessages<Data, UDP.Metadata> {
-        NetworkMessages { [self] in try await receive() }
+        NetworkMessages { [self] _ in try await receive() }
     }
 }

@@ -1,21 +1,28 @@
 /// An async sequence of received messages: `for try await (content, metadata) in connection.messages`.
 /// It ends when the peer closes the connection at a message boundary and throws on any error.
+///
+/// The loop runs on its caller's executor: an actor (the main actor, say) that iterates takes each message that is
+/// already buffered without leaving the actor (`next(isolation:)`), as the receives it is made of do.
 public struct NetworkMessages<Content: Sendable, Metadata: Sendable>: AsyncSequence, Sendable {
     /// One message: its content and metadata.
     public typealias Element = (content: Content, metadata: Metadata)
-    let next: @Sendable () async throws -> Element?
+    /// What the iteration throws.
+    public typealias Failure = any Error
+    let next: @Sendable (isolated (any Actor)?) async throws -> Element?
 
-    init(_ next: @escaping @Sendable () async throws -> Element?) { self.next = next }
+    /// `next` is given the caller's actor (nil outside any) and runs isolated to it.
+    init(_ next: @escaping @Sendable (isolated (any Actor)?) async throws -> Element?) { self.next = next }
 
     /// The iterator.
     public struct AsyncIterator: AsyncIteratorProtocol {
-        let next: @Sendable () async throws -> Element?
+        let next: @Sendable (isolated (any Actor)?) async throws -> Element?
         var finished = false
-        /// The next message, or nil at the end.
-        public mutating func next() async throws -> Element? {
+
+        /// The next message, or nil at the end, on the caller's executor (what `for try await` calls).
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws -> Element? {
             guard !finished else { return nil }
             do {
-                guard let e = try await next() else {
+                guard let e = try await next(actor) else {
                     finished = true
                     return nil
                 }
@@ -24,6 +31,11 @@ public struct NetworkMessages<Content: Sendable, Metadata: Sendable>: AsyncSeque
                 finished = true
                 throw error
             }
+        }
+
+        /// The next message, or nil at the end.
+        public mutating func next() async throws -> Element? {
+            try await next(isolation: nil)
         }
     }
 
