@@ -121,7 +121,8 @@ public struct Report: Codable, Sendable {
         var text = unit.format(f.median)
         if let p10 = f.p10, let p90 = f.p90 {
             text += " (p10–p90 \(unit.format(p10))–\(unit.format(p90))"
-            if let p99 = f.p99 { text += ", p99 \(unit.format(p99))" }
+            // Too few samples for a p99: the largest one bounds it from above.
+            if let p99 = f.p99 { text += ", p99 \(unit.format(p99))" } else { text += ", max \(unit.format(f.max))" }
             text += ", n=\(f.count))"
         } else if f.count > 1 {
             text += " (\(unit.format(f.min))–\(unit.format(f.max)), n=\(f.count))"
