@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MedicationsSample
 @testable import OpenHealthKit
 
@@ -71,25 +72,48 @@ import Testing
         #expect(RecordMapping.parseUUID("E621E1F8-C36C-495A-93FC-0C247A3E6E5FX") == nil)
         #expect(RecordMapping.parseUUID("E621E1F8+C36C-495A-93FC-0C247A3E6E5F") == nil)
         #expect(RecordMapping.parseUUID("G621E1F8-C36C-495A-93FC-0C247A3E6E5F") == nil)
+        // A character that is no hex digit, at every digit's place (including bytes outside ASCII).
+        let good = Array("E621E1F8-C36C-495A-93FC-0C247A3E6E5F".utf8)
+        for place in good.indices where good[place] != UInt8(ascii: "-") {
+            for bad in [UInt8(ascii: "g"), UInt8(ascii: "/"), UInt8(ascii: ":"), UInt8(ascii: "@"), 0xC3] {
+                var text = good
+                text[place] = bad
+                #expect(RecordMapping.parseUUID(String(decoding: text, as: UTF8.self)) == nil, "\(place)")
+            }
+        }
     }
 
     @Test func displayNamePrefersNonEmptyNickname() {
         let concept = MedicationCatalog.bundled.entries[0].concept
-        #expect(HKUserAnnotatedMedication(nickname: "Pain", isArchived: false, hasSchedule: false, medication: concept).displayName == "Pain")
-        #expect(HKUserAnnotatedMedication(nickname: " ", isArchived: false, hasSchedule: false, medication: concept).displayName == concept.displayText)
-        #expect(HKUserAnnotatedMedication(nickname: nil, isArchived: false, hasSchedule: false, medication: concept).displayName == concept.displayText)
+        #expect(
+            HKUserAnnotatedMedication(nickname: "Pain", isArchived: false, hasSchedule: false, medication: concept)
+                .displayName == "Pain")
+        #expect(
+            HKUserAnnotatedMedication(nickname: " ", isArchived: false, hasSchedule: false, medication: concept)
+                .displayName == concept.displayText)
+        #expect(
+            HKUserAnnotatedMedication(nickname: nil, isArchived: false, hasSchedule: false, medication: concept)
+                .displayName == concept.displayText)
     }
 
     @Test func sideEffectsUseOnlyRxNormCodings() {
         func concept(_ codings: Set<HKClinicalCoding>) -> HKMedicationConcept {
-            HKMedicationConcept(identifier: .init(domain: .medication, identifier: "x"), displayText: "x", generalForm: .tablet, relatedCodings: codings)
+            HKMedicationConcept(
+                identifier: .init(domain: .medication, identifier: "x"), displayText: "x", generalForm: .tablet,
+                relatedCodings: codings)
         }
         let rx = HKClinicalCoding.rxNormSystem
-        #expect(SideEffects.symptoms(for: concept([.init(system: rx, version: nil, code: "1665229")])).map(\.categoryID)
+        #expect(
+            SideEffects.symptoms(for: concept([.init(system: rx, version: nil, code: "1665229")])).map(\.categoryID)
                 == [.headache, .diarrhea, .nausea, .generalizedBodyAche])
-        #expect(SideEffects.symptoms(for: concept([.init(system: "http://snomed.info/sct", version: nil, code: "1665229")])).isEmpty)
-        let both = SideEffects.symptoms(for: concept([.init(system: rx, version: nil, code: "198439"), .init(system: rx, version: nil, code: "1012918")]))
-        #expect(both.map(\.categoryID) == [.constipation, .nausea, .dizziness, .headache]) // sorted by code, no duplicates
+        #expect(
+            SideEffects.symptoms(for: concept([.init(system: "http://snomed.info/sct", version: nil, code: "1665229")]))
+                .isEmpty)
+        let both = SideEffects.symptoms(
+            for: concept([
+                .init(system: rx, version: nil, code: "198439"), .init(system: rx, version: nil, code: "1012918"),
+            ]))
+        #expect(both.map(\.categoryID) == [.constipation, .nausea, .dizziness, .headache])  // sorted by code, no duplicates
         #expect(SideEffects.symptoms(for: MedicationCatalog.bundled.entry(rxcui: "1665229")!.concept).count == 4)
     }
 }

@@ -28,20 +28,16 @@ package enum RecordMapping {
             return nil
         }
         var bytes = InlineArray<16, UInt8>(repeating: 0)
-        var n = 0
-        var i = 0
-        while i < 36 {
-            if i == 8 || i == 13 || i == 18 || i == 23 {
-                i += 1
-                continue
-            }
-            let high = hexDigit(chars[i])
-            let low = hexDigit(chars[i + 1])
-            guard high | low < 16 else { return nil }
-            bytes[n] = high << 4 | low
-            n += 1
-            i += 2
+        // Any character that is not a hex digit has the value 255: one check after the loop instead of one a byte.
+        var invalid: UInt8 = 0
+        for k in 0..<16 {
+            let i = uuidByteOffsets[k]
+            let high = hexValues[Int(chars[i])]
+            let low = hexValues[Int(chars[i + 1])]
+            invalid |= high | low
+            bytes[k] = high << 4 | low
         }
+        guard invalid < 16 else { return nil }
         return UUID(
             uuid: (
                 bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9],
@@ -49,14 +45,18 @@ package enum RecordMapping {
             ))
     }
 
-    /// A hexadecimal digit's value, or 255.
-    @inline(__always)
-    private static func hexDigit(_ c: UInt8) -> UInt8 {
+    /// Where each of a UUID's 16 bytes starts in its 8-4-4-4-12 text.
+    private static let uuidByteOffsets: InlineArray<16, Int> = [
+        0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34,
+    ]
+
+    /// Each byte's value as a hexadecimal digit, or 255.
+    private static let hexValues: [UInt8] = (0...255).map { c in
         switch c {
-        case 48...57: return c - 48
-        case 65...70: return c - 55
-        case 97...102: return c - 87
-        default: return 255
+        case 48...57: UInt8(c - 48)
+        case 65...70: UInt8(c - 55)
+        case 97...102: UInt8(c - 87)
+        default: 255
         }
     }
 
