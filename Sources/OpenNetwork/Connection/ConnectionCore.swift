@@ -145,8 +145,11 @@ actor ConnectionCore {
     /// the connection; a clean close leaves it ready (reads take what is buffered, then report the end).
     private func serve(_ ch: any Channel, io: ConnectionIO) async {
         timeoutTask?.cancel()
-        // Read before the connection is ready, so the credentials are there for whoever sees it ready.
-        let credentials = await PeerCredentialsReader.read(ch)
+        // Read before the connection is ready, so the credentials are there for whoever sees it ready: as the
+        // handler read them when the channel became active, or now (a channel active before the handler joined
+        // it and read nothing).
+        var credentials = io.recordedPeerCredentials
+        if credentials == nil { credentials = await PeerCredentialsReader.read(ch) }
         if isFinished {
             ch.close(promise: nil)
             return

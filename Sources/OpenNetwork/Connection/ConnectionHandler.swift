@@ -25,6 +25,14 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
         io.attach(.init(loop: context.eventLoop, handler: NIOLoopBound(self, eventLoop: context.eventLoop)))
+        if context.channel.isActive { io.recordPeerCredentials(PeerCredentialsReader.readOnLoop(context.channel)) }
+    }
+
+    /// The socket is connected and nothing was read yet: the moment to ask the kernel who the peer is (a Unix
+    /// domain socket), before a peer that writes and leaves at once has the socket closed.
+    func channelActive(context: ChannelHandlerContext) {
+        io.recordPeerCredentials(PeerCredentialsReader.readOnLoop(context.channel))
+        context.fireChannelActive()
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {

@@ -19,6 +19,8 @@ final class ConnectionIO: Sendable {
     private struct Locked: Sendable {
         var buffers: ConnectionBuffers
         var link: Link?
+        /// The peer process of a Unix domain socket, read when the channel became active (nil: not read).
+        var peerCredentials: PeerCredentials?
     }
 
     private let locked: NIOLockedValueBox<Locked>
@@ -31,6 +33,15 @@ final class ConnectionIO: Sendable {
     func attach(_ link: Link) {
         locked.withLockedValue { $0.link = link }
     }
+
+    /// Keeps the peer's credentials read by the handler (nil, for another transport, changes nothing).
+    func recordPeerCredentials(_ credentials: PeerCredentials?) {
+        guard let credentials else { return }
+        locked.withLockedValue { $0.peerCredentials = credentials }
+    }
+
+    /// The peer's credentials the handler read when the channel became active, if it did.
+    var recordedPeerCredentials: PeerCredentials? { locked.withLockedValue { $0.peerCredentials } }
 
     /// Bytes held now, received and not yet read, and sent and not yet handed to the channel.
     var bufferedByteCounts: (inbound: Int, outbound: Int) { locked.withLockedValue { $0.buffers.bufferedByteCounts } }

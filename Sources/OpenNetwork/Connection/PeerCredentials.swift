@@ -34,20 +34,34 @@ enum PeerCredentialsReader {
     /// The peer's credentials; nil for a channel that is not a connected Unix domain socket, or when the kernel
     /// refuses the option (the caller then knows nothing about the peer, which is what nil says).
     static func read(_ channel: any Channel) async -> PeerCredentials? {
+        guard let request = request(channel) else { return nil }
+        do {
+            return try await request.get()
+        } catch {
+            return nil  // not a connected socket any more: the peer is unknown
+        }
+    }
+
+    /// The same, on the channel's event loop, where the channel answers at once: read as soon as the channel is
+    /// active, before a read can find the peer gone and close the socket (a peer that writes and leaves at once).
+    static func readOnLoop(_ channel: any Channel) -> PeerCredentials? {
+        channel.eventLoop.preconditionInEventLoop()
+        var credentials: PeerCredentials?
+        // On its loop the option is read before the future returns, so the callback has run by the next line.
+        request(channel)?.assumeIsolated().whenSuccess { credentials = $0 }
+        return credentials
+    }
+
+    private static func request(_ channel: any Channel) -> EventLoopFuture<PeerCredentials>? {
         guard channel.localAddress?.protocol == .unix, let provider = channel as? any SocketOptionProvider else {
             return nil
         }
-        do {
-            // Safe because SO_PEERCRED fills a `struct ucred` (pid_t, uid_t, gid_t: three 4-byte integers, 12 bytes),
-            // and a tuple of three 4-byte integers is laid out the same way; NIO passes the tuple's size as the length.
-            let credentials: (pid: Int32, uid: UInt32, gid: UInt32) = try await provider.unsafeGetSocketOption(
-                level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED)
-            ).get()
-            return PeerCredentials(
-                processIdentifier: credentials.pid, userIdentifier: credentials.uid,
-                groupIdentifier: credentials.gid)
-        } catch {
-            return nil  // not a connected socket any more: the peer is unknown
+        // Safe because SO_PEERCRED fills a `struct ucred` (pid_t, uid_t, gid_t: three 4-byte integers, 12 bytes),
+        // and a tuple of three 4-byte integers is laid out the same way; NIO passes the tuple's size as the length.
+        let option: EventLoopFuture<(pid: Int32, uid: UInt32, gid: UInt32)> = provider.unsafeGetSocketOption(
+            level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
+        return option.map {
+            PeerCredentials(processIdentifier: $0.pid, userIdentifier: $0.uid, groupIdentifier: $0.gid)
         }
     }
 }
