@@ -55,7 +55,9 @@ struct SyncNamespaceTests {
         let intruder = try HostProcess(in: hosts.b, [Self.probe, "sync", stranger.path, "Intruder", "pair", wrong])
         try await intruder.line("the refusal", timeout: .seconds(40)) { $0.hasPrefix("pair-failed") }
         await intruder.stop()
-        let laptop = try HostProcess(in: hosts.b, [Self.probe, "sync", away.path, "Laptop", "pair", code])
+        // The laptop types the code late, once each machine has found the other's sync service: pairing must then
+        // start a round by itself (no later browse result names the other machine again).
+        let laptop = try HostProcess(in: hosts.b, [Self.probe, "sync", away.path, "Laptop", "pair", code, "late"])
         try await laptop.line("the pairing") { $0 == "paired Kitchen" }
         try await kitchen.line("the pairing") { $0 == "paired Laptop" }
         // The first round, started by whichever found the other: the laptop gets the kitchen's profile.

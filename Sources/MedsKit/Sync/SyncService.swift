@@ -58,6 +58,15 @@ public final class SyncService: Sendable {
         var advertised: [UUID: NWEndpoint] = [:]
         var changeCount = 0
         var changeWaiters: [CheckedContinuation<Void, Never>] = []
+        /// Asks ``run()`` to look at the machines advertised now again (set while it runs): a pairing just made
+        /// may be with a machine found before it, which no browse result will name again.
+        var recheck: (@Sendable () -> Void)?
+    }
+
+    /// A pairing was made: the machine may be advertised already, so ``run()`` dials it now if it should.
+    func paired(_ peer: SyncDevice) {
+        eventSink.yield(.paired(peer))
+        state.withLock { $0.recheck }?()
     }
 
     /// Sync for the data of `stores`, with this machine's identity and pairings in `dataDirectory/sync.json`.
@@ -142,7 +151,7 @@ public final class SyncService: Sendable {
             }
             try pairings.addPeer(peer, secret: secret)
             await connection.cancel()
-            eventSink.yield(.paired(peer))
+            paired(peer)
             return peer
         } catch {
             await connection.cancel()
@@ -163,7 +172,7 @@ public final class SyncService: Sendable {
         try pairings.addPeer(peer, secret: Data(secret))
         state.withLock { $0.code = nil }
         try await connection.send(.pairingGrant(device: device, secret: Data(secret)))
-        eventSink.yield(.paired(peer))
+        paired(peer)
         // The other side closes once it has the grant.
         _ = try? await connection.receive()  // `try?`: the close it waits for arrives as an error or nothing
     }
@@ -179,15 +188,23 @@ public final class SyncService: Sendable {
         let me = device
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await self.listen(advertise: true) }
-            let (found, sink) = AsyncStream.makeStream(of: [(NWEndpoint, UUID)].self)
+            // A browse result, or nil: look at the machines advertised now again (a pairing was made).
+            let (found, sink) = AsyncStream.makeStream(of: [(NWEndpoint, UUID)]?.self)
+            state.withLock { $0.recheck = { sink.yield(nil) } }
+            defer { state.withLock { $0.recheck = nil } }
             group.addTask {
                 try await Self.browse(Self.serviceType) { sink.yield($0) }
                 sink.finish()
             }
-            for await machines in found {
-                // The machines advertised now: a dialing loop whose machine left ends.
-                let advertised = Dictionary(machines.map { ($0.1, $0.0) }, uniquingKeysWith: { _, last in last })
-                state.withLock { $0.advertised = advertised }
+            for await result in found {
+                let advertised: [UUID: NWEndpoint]
+                if let machines = result {
+                    // The machines advertised now: a dialing loop whose machine left ends.
+                    advertised = Dictionary(machines.map { ($0.1, $0.0) }, uniquingKeysWith: { _, last in last })
+                    state.withLock { $0.advertised = advertised }
+                } else {
+                    advertised = state.withLock { $0.advertised }
+                }
                 for (id, _) in advertised {
                     guard id.uuidString > me.id.uuidString, pairings.secret(for: id) != nil,
                         state.withLock({ $0.sessions.insert(id).inserted })

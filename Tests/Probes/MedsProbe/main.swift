@@ -3,7 +3,7 @@
 // write it saw committed is in the stores.
 //
 //   MedsProbe <data folder>   adds a medication, then forever logs an as-needed dose, a symptom and a note
-//   MedsProbe sync <data folder> <device name> [show-code | pair <code>]
+//   MedsProbe sync <data folder> <device name> [show-code | pair <code> [late]]
 //                             runs the app's sync (Bonjour, pairing, sessions) and prints what it reports:
 //                             `device <id>`, `code <code>`, `paired <name>`, `synced <name> received <n> sent <n>`,
 //                             `failed <message>`, `pair-failed <message>`; exits when standard input closes
@@ -36,6 +36,11 @@ func sync(_ arguments: [String]) async {
         }
         if arguments.count > 2, arguments[2] == "show-code" { say("code \(sync.startPairing())") }
         if arguments.count > 3, arguments[2] == "pair" {
+            if arguments.count > 4, arguments[4] == "late" {
+                // Pairs only after the browse has found the other machine (the order a person who types slowly
+                // makes): the found machine must still be dialled once it is paired.
+                try await Task.sleep(for: .seconds(2))
+            }
             do {
                 try await sync.pair(code: arguments[3], timeout: .seconds(8))
             } catch {
