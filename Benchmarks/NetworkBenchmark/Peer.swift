@@ -137,8 +137,12 @@ func pingEchoAsync(group: any EventLoopGroup) throws -> Int {
                 }
             }
         } catch {
-            port.withLockedValue { $0 = .failure(error) }
-            bound.signal()
+            // Before it was bound, the error fails the peer's start-up; after, the server's end is said here.
+            let first = port.withLockedValue { old in
+                defer { old = .failure(error) }
+                return (try? old.get()) == 0  // `try?`: only whether a port was published matters here
+            }
+            if first { bound.signal() } else { PeerControl.fail("the NIOAsyncChannel Coder server ended: \(error)") }
         }
     }
     bound.wait()
@@ -150,15 +154,25 @@ func pingEchoOurs() -> (NetworkListener<Coder<Ping, Ping, NetworkJSONCoder>>, In
     let listener = NetworkListener(for: .hostPort(host: "127.0.0.1", port: 0)) {
         Coder(Ping.self, using: .json) { TCP() }
     }
-    let ready = DispatchSemaphore(value: 0)
-    listener.onStateUpdate { _, state in if state == .ready { ready.signal() } }
-    Task.detached {
-        try await listener.run { connection in
-            for try await (ping, _) in connection.messages { try await connection.send(ping) }
+    let settled = DispatchSemaphore(value: 0)
+    listener.onStateUpdate { _, state in
+        switch state {
+        case .ready, .failed: settled.signal()
+        default: break
         }
     }
-    ready.wait()
-    return (listener, Int(listener.port!.rawValue))
+    Task.detached {
+        do {
+            try await listener.run { connection in
+                for try await (ping, _) in connection.messages { try await connection.send(ping) }
+            }
+        } catch {
+            PeerControl.fail("the OpenNetwork Coder listener failed: \(error)")
+        }
+    }
+    settled.wait()
+    guard let port = listener.port else { PeerControl.fail("the OpenNetwork Coder listener did not start") }
+    return (listener, Int(port.rawValue))
 }
 
 /// The parent's commands and the peer's answers.
@@ -176,6 +190,12 @@ enum PeerControl {
             defer { armed = nil }
             return armed
         }
+    }
+
+    /// Says why the peer cannot go on, and ends it (the parent then fails reading its answers).
+    static func fail(_ reason: String) -> Never {
+        FileHandle.standardError.write(Data("peer: \(reason)\n".utf8))
+        exit(2)
     }
 
     static func arm(_ bytes: Int) {
