@@ -145,11 +145,9 @@ actor ConnectionCore {
     /// the connection; a clean close leaves it ready (reads take what is buffered, then report the end).
     private func serve(_ ch: any Channel, io: ConnectionIO) async {
         timeoutTask?.cancel()
-        // Read before the connection is ready, so the credentials are there for whoever sees it ready: as the
-        // handler read them when the channel became active, or now (a channel active before the handler joined
-        // it and read nothing).
-        var credentials = io.recordedPeerCredentials
-        if credentials == nil { credentials = await PeerCredentialsReader.read(ch) }
+        // Taken before the connection is ready, so the credentials are there for whoever sees it ready. The
+        // handler read them when it joined the active channel or when the channel became active, before any read.
+        let credentials = io.recordedPeerCredentials
         if isFinished {
             ch.close(promise: nil)
             return

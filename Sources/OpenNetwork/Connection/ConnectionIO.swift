@@ -64,7 +64,7 @@ final class ConnectionIO: Sendable {
             if let link {
                 switch flush {
                 case .none: break
-                case .now: flushOnLoop(link)
+                case .now: onLoop(link) { $0.handler.value.flushOutbound() }
                 case .later:
                     link.loop.scheduleTask(in: .nanoseconds(ConnectionBuffers.flushDelay)) {
                         link.handler.value.flushOutbound(backstop: true)
@@ -214,26 +214,27 @@ final class ConnectionIO: Sendable {
 
     private nonisolated(nonsending) func parkReader(generation: Int) async {
         let flushNow = locked.withLockedValue { l in l.buffers.readerWillWait() ? l.link : nil }
-        if let flushNow { flushOnLoop(flushNow) }
+        if let flushNow { onLoop(flushNow) { $0.handler.value.flushOutbound() } }
         await withCheckedContinuation { continuation in
             let parked = locked.withLockedValue { $0.buffers.parkReader(continuation, generation: generation) }
             if !parked { continuation.resume() }
         }
     }
 
-    /// Flushes what is queued: at once when the caller runs on the loop (a listener's handler does: see
-    /// ``EventLoopTaskExecutor``; a task's job never runs inside a pipeline callback), else as a task on the loop.
-    private func flushOnLoop(_ link: Link) {
+    /// Runs `work` (a flush, a read resumed) on the handler's loop: at once when the caller already runs there (a
+    /// listener's handler does: see ``EventLoopTaskExecutor``; a task's job never runs inside a pipeline callback),
+    /// else as a task on the loop.
+    private func onLoop(_ link: Link, _ work: @escaping @Sendable (Link) -> Void) {
         if link.loop.inEventLoop {
-            link.handler.value.flushOutbound()
+            work(link)
         } else {
-            link.loop.execute { link.handler.value.flushOutbound() }
+            link.loop.execute { work(link) }
         }
     }
 
     private func resumeReadingOnLoop(_ link: Link?) {
         guard let link else { return }
-        link.loop.execute { link.handler.value.resumeReading() }
+        onLoop(link) { $0.handler.value.resumeReading() }
     }
 
     // MARK: Ending

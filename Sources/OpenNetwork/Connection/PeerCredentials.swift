@@ -31,19 +31,10 @@ public struct PeerCredentials: Sendable, Hashable, CustomStringConvertible {
 /// Reads `SO_PEERCRED` from a connected Unix domain socket channel: the one place OpenNetwork reads a socket option
 /// into a C structure.
 enum PeerCredentialsReader {
-    /// The peer's credentials; nil for a channel that is not a connected Unix domain socket, or when the kernel
-    /// refuses the option (the caller then knows nothing about the peer, which is what nil says).
-    static func read(_ channel: any Channel) async -> PeerCredentials? {
-        guard let request = request(channel) else { return nil }
-        do {
-            return try await request.get()
-        } catch {
-            return nil  // not a connected socket any more: the peer is unknown
-        }
-    }
-
-    /// The same, on the channel's event loop, where the channel answers at once: read as soon as the channel is
-    /// active, before a read can find the peer gone and close the socket (a peer that writes and leaves at once).
+    /// The peer's credentials, read on the channel's event loop, where the channel answers at once: as soon as the
+    /// channel is active, before a read can find the peer gone and close the socket (a peer that writes and leaves at
+    /// once). Nil for a channel that is not a connected Unix domain socket, or when the kernel refuses the option
+    /// (the caller then knows nothing about the peer, which is what nil says).
     static func readOnLoop(_ channel: any Channel) -> PeerCredentials? {
         channel.eventLoop.preconditionInEventLoop()
         var credentials: PeerCredentials?
