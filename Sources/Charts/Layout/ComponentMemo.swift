@@ -28,6 +28,10 @@ final class ComponentMemo {
     /// are the one before again and need no hashing.
     private var lastInterval: (key: Key, value: (Date, Date)?)?
     private var lastText: (key: Key, value: String)?
+    /// The last day worked out with the calendar, and its zone's next change of offset from that day's end on: the
+    /// following day, when no change falls in it, is the next 86,400 seconds (a year's bars are 365 days in order,
+    /// and `Calendar.dateInterval(of:for:)` costs about 5 µs).
+    private var lastDay: (calendar: Int, start: Date, end: Date, nextChange: Date?)?
     private var styleColors: [String: String] = [:]
 
     /// The start and end of the unit a binned date falls in (nil when the value is not a binned date).
@@ -39,12 +43,32 @@ final class ComponentMemo {
         let interval: (Date, Date)?
         if let known = intervals[key] {
             interval = known
+        } else if unit == .day, let day = followingDay(of: date, calendar: key.calendar) {
+            interval = day
+            intervals[key] = .some(interval)
         } else {
             interval = component.dateInterval
             intervals[key] = .some(interval)
+            if unit == .day, let (start, end) = interval {
+                lastDay = (
+                    key.calendar, start, end,
+                    calendar.timeZone.nextDaylightSavingTimeTransition(after: end.addingTimeInterval(-1))
+                )
+            }
         }
         lastInterval = (key, interval)
         return interval
+    }
+
+    /// The day after the last one worked out, when `date` falls in it and the clocks keep their offset from that
+    /// day's start until after its end (so it is 86,400 seconds long); nil when the calendar must say.
+    private func followingDay(of date: Date, calendar: Int) -> (Date, Date)? {
+        guard let last = lastDay, last.calendar == calendar else { return nil }
+        let start = last.end
+        let end = start.addingTimeInterval(86_400)
+        guard date >= start, date < end, last.nextChange.map({ $0 > end }) ?? true else { return nil }
+        lastDay = (calendar, start, end, last.nextChange)
+        return (start, end)
     }
 
     /// The value as read aloud and shown in a tooltip (``PlotComponent/text``).

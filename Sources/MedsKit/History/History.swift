@@ -66,10 +66,21 @@ public struct History: Hashable, Sendable {
         // the counts sit in one flat array (day × medication), not in dictionaries keyed by strings and dates
         // (hashing those was most of the cost of a year's history).
         let listed = medications.filter { !$0.isArchived }.sorted { ($0.name, $0.id) < ($1.name, $1.id) }
-        var index: [String: Int] = [:]
-        index.reserveCapacity(listed.count)
-        for (position, medication) in listed.enumerated() where index[medication.id] == nil {
-            index[medication.id] = position
+        let ids = listed.map(\.id)
+        // A medication's index (its first position): a person has tens of medications at most, and identifiers are
+        // short strings, so a scan comparing them beats hashing each log's (the last one found is tried first). A
+        // longer list is indexed by a dictionary.
+        var byID: [String: Int] = [:]
+        if ids.count > 32 {
+            for (position, id) in ids.enumerated() where byID[id] == nil { byID[id] = position }
+        }
+        var lastFound = -1
+        func medicationIndex(_ id: String) -> Int? {
+            guard ids.count <= 32 else { return byID[id] }
+            if lastFound >= 0, ids[lastFound] == id { return lastFound }
+            guard let found = ids.firstIndex(of: id) else { return nil }
+            lastFound = found
+            return found
         }
         let width = listed.count
         func dayIndex(_ date: Date) -> Int? {
@@ -92,7 +103,7 @@ public struct History: Hashable, Sendable {
         var nextLog = [Int](repeating: -1, count: logged.count)
         var asNeeded = [Int](repeating: 0, count: starts.count * width)
         for (position, log) in logged.enumerated() {
-            guard let medication = index[log.medicationID] else { continue }
+            guard let medication = medicationIndex(log.medicationID) else { continue }
             if let scheduled = log.scheduledDate {
                 let key = DoseKey(medication: medication, scheduled: scheduled.timeIntervalSinceReferenceDate)
                 if let chain = byDose[key] {
@@ -113,7 +124,7 @@ public struct History: Hashable, Sendable {
             var skipped = 0
         }
         var counts = [Count](repeating: Count(), count: starts.count * width)
-        for (medication, entry) in listed.enumerated() where index[entry.id] == medication {
+        for (medication, entry) in listed.enumerated() where medicationIndex(entry.id) == medication {
             guard let schedule = entry.schedule, schedule.hasSchedule else { continue }
             for due in schedule.scheduledDoses(from: first, to: end, currentTimeZone: timeZone) {
                 guard let day = dayIndex(due.date) else { continue }

@@ -66,15 +66,12 @@ package enum RecordMapping {
 
     /// Shares the immutable parts of many mapped records (units, sources, concept identifiers).
     final class Interner {
-        private var units: [String: HKUnit] = [:]
+        private var units = SmallTable<HKUnit>()
         private var sources: [String: HKSourceRevision] = [:]
-        private var concepts: [String: HKHealthConceptIdentifier] = [:]
+        private var concepts = SmallTable<HKHealthConceptIdentifier>()
 
         func unit(_ string: String) -> HKUnit {
-            if let unit = units[string] { return unit }
-            let unit = HKUnit(from: string)
-            units[string] = unit
-            return unit
+            units.value(for: string) { HKUnit(from: $0) }
         }
 
         private var lastSource: HKSourceRevision?
@@ -102,10 +99,34 @@ package enum RecordMapping {
         }
 
         func concept(_ string: String) -> HKHealthConceptIdentifier {
-            if let concept = concepts[string] { return concept }
-            let concept = RecordMapping.conceptIdentifier(string)
-            concepts[string] = concept
-            return concept
+            concepts.value(for: string) { RecordMapping.conceptIdentifier($0) }
+        }
+
+        /// Values by short string keys, of which a read has few: tens of medications, and nearly always one unit. A
+        /// scan comparing the strings (most fit in a small string) finds a key faster than hashing it, the last key
+        /// found first; past `scanLimit` keys the rest go in a dictionary.
+        struct SmallTable<Value> {
+            private var scanned: [(key: String, value: Value)] = []
+            private var hashed: [String: Value] = [:]
+            private var last = -1
+            private static var scanLimit: Int { 32 }
+
+            mutating func value(for key: String, make: (String) -> Value) -> Value {
+                if last >= 0, scanned[last].key == key { return scanned[last].value }
+                if let found = scanned.firstIndex(where: { $0.key == key }) {
+                    last = found
+                    return scanned[found].value
+                }
+                if let known = hashed[key] { return known }
+                let value = make(key)
+                if scanned.count < Self.scanLimit {
+                    scanned.append((key, value))
+                    last = scanned.count - 1
+                } else {
+                    hashed[key] = value
+                }
+                return value
+            }
         }
     }
 

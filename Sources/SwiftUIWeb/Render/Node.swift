@@ -32,8 +32,8 @@ package struct Node: Equatable, Sendable {
     /// native string's bytes is a copy where a string's append also keeps its ASCII and breadcrumb bookkeeping.
     func html(into out: inout [UInt8]) {
         out.append(UInt8(ascii: "<"))
-        out += tag.utf8
-        out += #" id=""#.utf8
+        HTML.append(tag, to: &out)
+        HTML.append(#" id=""#, to: &out)
         HTML.escape(id, into: &out)
         out.append(UInt8(ascii: "\""))
         let isTextArea = tag.utf8.count == 8 && tag == "textarea"
@@ -44,12 +44,12 @@ package struct Node: Equatable, Sendable {
             if HTML.isBooleanAttribute(attributes[index].0) {
                 if attributes[index].1 == "true" {
                     out.append(UInt8(ascii: " "))
-                    out += attributes[index].0.utf8
+                    HTML.append(attributes[index].0, to: &out)
                 }
             } else {
                 out.append(UInt8(ascii: " "))
-                out += attributes[index].0.utf8
-                out += #"=""#.utf8
+                HTML.append(attributes[index].0, to: &out)
+                HTML.append(#"=""#, to: &out)
                 HTML.escape(attributes[index].1, into: &out)
                 out.append(UInt8(ascii: "\""))
             }
@@ -57,11 +57,11 @@ package struct Node: Equatable, Sendable {
         out.append(UInt8(ascii: ">"))
         if isTextArea, let value = attributes.first(where: { $0.0 == "value" })?.1 { HTML.escape(value, into: &out) }
         if let text { HTML.escape(text, into: &out) }
-        if let raw { out += raw.utf8 }
+        if let raw { HTML.append(raw, to: &out) }
         for index in children.indices { children[index].html(into: &out) }
         if !HTML.isVoidTag(tag) {
-            out += "</".utf8
-            out += tag.utf8
+            HTML.append("</", to: &out)
+            HTML.append(tag, to: &out)
             out.append(UInt8(ascii: ">"))
         }
     }
@@ -136,6 +136,15 @@ enum HTML {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// Appends the text's UTF-8 to `out` in one copy. (`out += s.utf8` copies a small string, the kind most names
+    /// and values are, byte by byte: it is not stored contiguously, so the array cannot take it in one copy.)
+    static func append(_ s: String, to out: inout [UInt8]) {
+        let copied: Void? = s.utf8.withContiguousStorageIfAvailable { out.append(contentsOf: $0) }
+        if copied != nil { return }
+        var small = s
+        small.withUTF8 { out.append(contentsOf: $0) }
+    }
+
     /// The bytes `escape` replaces (`"`, `&`, `'`, `<`, `>`: all below 64), as bits of one word.
     private static let specials: UInt64 = 1 << 34 | 1 << 38 | 1 << 39 | 1 << 60 | 1 << 62
 
@@ -149,7 +158,7 @@ enum HTML {
             break
         }
         if clean {
-            out += s.utf8
+            append(s, to: &out)
             return
         }
         for byte in s.utf8 {
