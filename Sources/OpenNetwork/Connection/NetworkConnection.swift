@@ -142,20 +142,34 @@ public final class NetworkConnection<ApplicationProtocol: NetworkProtocolOptions
     nonisolated(nonsending) func readFrame(
         typeWidth: Int, lengthWidth: Int
     ) async throws -> (type: UInt64, value: ByteBuffer) {
-        let limit = config.maximumMessageSize
-        return try await withIO { io in
-            var fatal: NWError?
-            do {
-                return try await io.readFrame(typeWidth: typeWidth, lengthWidth: lengthWidth, limit: limit) {
-                    fatal = $0
-                }
-            } catch {
-                if let fatal {
-                    io.terminate(fatal)
-                    await core.fail(fatal)
-                }
-                throw error
+        try await withIO { io in try await readFrame(io, typeWidth: typeWidth, lengthWidth: lengthWidth) }
+    }
+
+    /// The next frame, or nil when the peer closed cleanly at a frame boundary (what `messages` reads): one operation
+    /// on the data path, not one to wait for the end and another to read.
+    nonisolated(nonsending) func readFrameOrEnd(
+        typeWidth: Int, lengthWidth: Int
+    ) async throws -> (type: UInt64, value: ByteBuffer)? {
+        try await withIO { io in
+            if try await io.atCleanEnd() { return nil }
+            return try await readFrame(io, typeWidth: typeWidth, lengthWidth: lengthWidth)
+        }
+    }
+
+    private nonisolated(nonsending) func readFrame(
+        _ io: ConnectionIO, typeWidth: Int, lengthWidth: Int
+    ) async throws -> (type: UInt64, value: ByteBuffer) {
+        var fatal: NWError?
+        do {
+            return try await io.readFrame(
+                typeWidth: typeWidth, lengthWidth: lengthWidth, limit: config.maximumMessageSize
+            ) { fatal = $0 }
+        } catch {
+            if let fatal {
+                io.terminate(fatal)
+                await core.fail(fatal)
             }
+            throw error
         }
     }
 }
@@ -262,8 +276,9 @@ extension NetworkConnection where ApplicationProtocol == TLV {
     /// Every message until the peer closes at a message boundary.
     public var messages: NetworkMessages<Data, TLV.Metadata> {
         NetworkMessages { [self] _ in
-            if try await withIO({ try await $0.atCleanEnd() }) { return nil }
-            return try await receive()
+            guard case .tlv(let tw, let lw) = config.framing else { throw NWError.malformedMessage("not a TLV stack") }
+            guard let (type, body) = try await readFrameOrEnd(typeWidth: tw, lengthWidth: lw) else { return nil }
+            return (Data(body.readableBytesView), TLV.Metadata(type: Int(type)))
         }
     }
 }
@@ -295,20 +310,26 @@ extension NetworkConnection where ApplicationProtocol: CoderProtocol {
         content: ApplicationProtocol.Receiving, metadata: CoderMetadata
     ) {
         let (_, body) = try await readFrame(typeWidth: 0, lengthWidth: 4)
+        return try decode(body)
+    }
+
+    /// Every received value until the peer closes at a message boundary.
+    public var messages: NetworkMessages<ApplicationProtocol.Receiving, CoderMetadata> {
+        NetworkMessages { [self] _ in
+            guard let (_, body) = try await readFrameOrEnd(typeWidth: 0, lengthWidth: 4) else { return nil }
+            return try decode(body)
+        }
+    }
+
+    /// A received frame's value, decoded.
+    private func decode(_ body: ByteBuffer) throws -> (content: ApplicationProtocol.Receiving, metadata: CoderMetadata)
+    {
         do {
             let value = try applicationProtocol.coder.decode(
                 ApplicationProtocol.Receiving.self, from: Data(body.readableBytesView))
             return (value, CoderMetadata(encodedSize: body.readableBytes))
         } catch {
             throw NWError.decodingFailed("\(ApplicationProtocol.Receiving.self): \(error)")
-        }
-    }
-
-    /// Every received value until the peer closes at a message boundary.
-    public var messages: NetworkMessages<ApplicationProtocol.Receiving, CoderMetadata> {
-        NetworkMessages { [self] _ in
-            if try await withIO({ try await $0.atCleanEnd() }) { return nil }
-            return try await receive()
         }
     }
 }
