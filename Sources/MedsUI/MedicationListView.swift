@@ -45,7 +45,7 @@ struct MedicationListView: View {
     }
 }
 
-/// A medication in its own window: its details, schedule and the profile's note.
+/// A medication in its own window: its details, schedule, the profile's note and its side effects.
 public struct MedicationWindow: View {
     @Environment(MedsModel.self) private var model
     let medicationID: String?
@@ -67,6 +67,7 @@ public struct MedicationWindow: View {
                 Text(item.isArchived ? "Archived" : "Active").foregroundStyle(.secondary)
                 TextField("Note", text: $note, axis: .vertical)
                 Button("Save Note") { Task { await model.setNote(note, for: item.id) } }
+                SideEffectsView(medication: item)
             }
             .padding()
             .navigationTitle(item.name)

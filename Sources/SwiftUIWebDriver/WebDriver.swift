@@ -345,6 +345,10 @@ public struct WebSession: Sendable {
     }
 
     public func windowHandle() async throws -> String { try await command("GET", "window") as? String ?? "" }
+    /// The handles of every open window, a window the page opened (`window.open`) among them.
+    public func windowHandles() async throws -> [String] {
+        try await command("GET", "window/handles") as? [String] ?? []
+    }
     /// Opens a new top-level window and switches to it; returns its handle.
     public func newWindow() async throws -> String {
         let v = try await command("POST", "window/new", ["type": "window"]) as? [String: Any]

@@ -100,6 +100,26 @@ struct MedsBrowserTests {
         try await click(labelled("Log Headache: Moderate"))
         try await waitUntil("the symptom in the timeline") { try await pageHas("Headache: moderate (after Tylenol)") }
         try (try await browser.screenshot()).write(to: artifactsDirectory.appendingPathComponent("meds-symptoms.png"))
+
+        // The medication's own window lists it among Tylenol's side effects, and logs it again from there.
+        try await click("//*[@role='tab'][normalize-space(.)='Medications']")
+        let before = try await browser.windowHandles()
+        try await click(labelled("Open Tylenol in its own window"))
+        try await waitUntil("the medication's window") { try await browser.windowHandles().count > before.count }
+        let opened = try await browser.windowHandles().first { !before.contains($0) }
+        try await browser.switchTo(try #require(opened))
+        try await waitUntil("the medication window's socket") { try await browser.connected() }
+        try await waitUntil("Tylenol's side effects") {
+            let listed = try await pageHas("1 time; last: moderate")
+            return try await pageHas("Side effects") && listed
+        }
+        try await click(labelled("Log Headache with Tylenol: Mild"))
+        try await waitUntil("the side effect logged again") { try await pageHas("2 times; last: mild") }
+        try (try await browser.screenshot()).write(
+            to: artifactsDirectory.appendingPathComponent("meds-side-effects.png"))
+        try await browser.switchTo(second)
+        try await click("//*[@role='tab'][normalize-space(.)='Symptoms']")
+        try await waitUntil("both in the timeline") { try await pageHas("Headache: mild (after Tylenol)") }
         try await browser.switchTo(first)
 
         // Bad input: a profile with no name is refused with a message, and nothing is added.

@@ -253,6 +253,42 @@ func temporaryFolder() -> URL {
         #expect(SymptomScale.name(of: .generalizedBodyAche) == "Generalized body ache")
     }
 
+    /// A medication's side effects are the symptoms the person logged against it, ever: each once, with how many
+    /// times it was present and its latest log, the latest first; another medication's and unattributed symptoms
+    /// are not among them, and a medication not in the profile is refused by name.
+    @Test func sideEffectsAreTheSymptomsLoggedAgainstAMedication() async throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }  // cleanup only
+        let clock = TestClock(TodayPlanTests.date("2026-03-10 08:05"))
+        let model = try model(folder, clock)
+        #expect(await model.addMedication(MedsModel.NewMedication(rxcui: Self.acetaminophen)))
+        #expect(await model.addMedication(MedsModel.NewMedication(rxcui: try ibuprofen(model).rxcui)))
+        let tylenol = try #require(model.medications.first { $0.rxcui == Self.acetaminophen }).id
+        let ibuprofen = try #require(model.medications.first { $0.rxcui != Self.acetaminophen }).id
+        #expect(try await model.sideEffects(of: tylenol).isEmpty)
+
+        // Two months ago (before the four weeks the model holds), then this morning.
+        let health = try model.health()
+        try await health.logSymptom(
+            .headache, severity: .moderate, at: clock.now.addingTimeInterval(-60 * 86_400), medicationID: tylenol,
+            now: clock.now)
+        #expect(await model.logSymptom(.nausea, severity: .mild, medicationID: tylenol))
+        clock.set(clock.now.addingTimeInterval(3_600))
+        #expect(await model.logSymptom(.headache, severity: .notPresent, medicationID: tylenol))
+        #expect(await model.logSymptom(.dizziness, severity: .severe, medicationID: ibuprofen))
+        #expect(await model.logSymptom(.fever, severity: .mild, medicationID: nil))
+
+        let effects = try await model.sideEffects(of: tylenol)
+        #expect(effects.map(\.name) == ["Headache", "Nausea"])
+        #expect(effects.map(\.timesPresent) == [1, 1])
+        #expect(effects[0].latest.severity == .notPresent && effects[0].latest.date == clock.now)
+        #expect(effects[1].latest.severity == .mild)
+        #expect(try await model.sideEffects(of: ibuprofen).map(\.name) == ["Dizziness"])
+        await #expect(throws: MedsError("rxnorm:1 is not one of Me's medications.")) {
+            try await model.sideEffects(of: "rxnorm:1")
+        }
+    }
+
     /// Health data is private to the person who runs Meds: the data folder is theirs alone (0700), whatever the
     /// umask, and a folder another release left open to others is closed when Meds opens it.
     @Test func theDataFolderIsTheUsersAlone() async throws {

@@ -529,6 +529,16 @@ public final class MedsModel {
         }
     }
 
+    /// The side effects the person has logged against a medication, ever (not only in the last four weeks), the
+    /// latest first.
+    public func sideEffects(of medicationID: String) async throws -> [SideEffect] {
+        guard medications.contains(where: { $0.id == medicationID }) else {
+            throw MedsError("\(medicationID) is not one of \(profile.name)'s medications.")
+        }
+        let logged = try await health().symptoms(from: .distantPast, to: .distantFuture)
+        return SideEffect.list(logged, medicationID: medicationID)
+    }
+
     /// Deletes a logged symptom.
     public func deleteSymptom(_ entry: SymptomEntry) async {
         await run {
