@@ -46,6 +46,44 @@ func daily(_ hour: Int, _ minute: Int = 0, zone: TimeZone? = nil) throws -> Medi
         }
     }
 
+    /// Quiet days take their date and weekday from the day before (no calendar call); over two years that cross a
+    /// leap day, year ends and a day Samoa skipped (30 December 2011), a Monday-Wednesday-Friday schedule's doses
+    /// fall on the days and weekdays the calendar gives, each with its day's date.
+    @Test func daysWorkedOutFromTheDayBeforeAreTheCalendarsDays() throws {
+        let times = try [(0, 0), (8, 30), (23, 59)].map { try MedicationSchedule.DoseTime(hour: $0.0, minute: $0.1) }
+        for name in ["Pacific/Apia", "America/Santiago", "Europe/Berlin", "Australia/Lord_Howe", "UTC"] {
+            let zone = try #require(TimeZone(identifier: name))
+            let schedule = try MedicationSchedule(frequency: .weekdays([2, 4, 6]), times: times, timeZone: zone)
+            let calendar = schedule.calendar(in: zone)
+            let start = utc(2011, 6, 1, 12, 0)
+            let end = utc(2013, 6, 1, 12, 0)
+            let doses = schedule.scheduledDoses(from: start, to: end)
+            var expected: [(Date, DateComponents)] = []
+            var day = calendar.startOfDay(for: start)
+            while day < end {
+                if [2, 4, 6].contains(calendar.component(.weekday, from: day)) {
+                    let ymd = calendar.dateComponents([.year, .month, .day], from: day)
+                    for time in times {
+                        let moment = MedicationSchedule.moment(of: time, onDayStarting: day, calendar: calendar)
+                        if moment >= start && moment < end { expected.append((moment, ymd)) }
+                    }
+                }
+                day = calendar.startOfDay(for: calendar.date(byAdding: .day, value: 1, to: day)!)
+            }
+            #expect(doses.count == expected.count && doses.count > 900, "\(name)")
+            for (dose, (moment, ymd)) in zip(doses, expected) {
+                #expect(
+                    dose.date == moment && dose.day == ymd, "\(name): \(dose.date) \(dose.day) against \(moment) \(ymd)"
+                )
+            }
+        }
+        #expect(MedicationSchedule.dayAfter(2012, 2, 28, weekday: 3) == (2012, 2, 29, 4))
+        #expect(MedicationSchedule.dayAfter(2100, 2, 28, weekday: 1) == (2100, 3, 1, 2))
+        #expect(MedicationSchedule.dayAfter(2000, 2, 28, weekday: 2) == (2000, 2, 29, 3))
+        #expect(MedicationSchedule.dayAfter(2026, 12, 31, weekday: 7) == (2027, 1, 1, 1))
+        #expect(MedicationSchedule.dayAfter(2026, 4, 30, weekday: 5) == (2026, 5, 1, 6))
+    }
+
     /// `.asNeeded` is the schedule the checked initializer makes for "as needed".
     @Test func asNeededIsTheCheckedOne() throws {
         #expect(MedicationSchedule.asNeeded == (try MedicationSchedule(frequency: .asNeeded, times: [])))

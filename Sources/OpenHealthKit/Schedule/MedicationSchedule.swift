@@ -149,10 +149,16 @@ public struct MedicationSchedule: Codable, Hashable, Sendable {
     }
 
     func isDue(on day: Date, calendar: Calendar) -> Bool {
+        isDue(on: day, weekday: nil, calendar: calendar)
+    }
+
+    /// Whether doses are due on the day starting at `day`; `weekday` is that day's (1 = Sunday), when known.
+    private func isDue(on day: Date, weekday: Int?, calendar: Calendar) -> Bool {
         switch frequency {
         case .asNeeded: return false
         case .weekdays(let days):
-            return days.count == 7 || days.contains(calendar.component(.weekday, from: day))  // 7: every day
+            if days.count == 7 { return true }  // every day
+            return days.contains(weekday ?? calendar.component(.weekday, from: day))
         case .everyNDays(let interval, let y, let m, let d):
             guard let start = calendar.date(from: DateComponents(year: y, month: m, day: d)) else { return false }
             let n = calendar.dateComponents([.day], from: start, to: day).day ?? 0
@@ -191,10 +197,16 @@ public struct MedicationSchedule: Codable, Hashable, Sendable {
         let calendar = calendar(in: currentTimeZone)
         var day = calendar.startOfDay(for: start)
         var doses: [ScheduledDose] = []
+        // A dose is a large value (its day's `DateComponents`): room for the span's doses at once, not grown by copies.
+        let days = Int((end.timeIntervalSince(day) / 86_400).rounded(.up)) + 1
+        doses.reserveCapacity(min(days, 40_000) * max(times.count, 1))
         // The zone's next change of offset, looked up again only once a day reaches it.
         var change = calendar.timeZone.nextDaylightSavingTimeTransition(after: day)
         // The fields read each day, made once (a set literal in the loop allocated a set per day).
-        let clockFields: Set<Calendar.Component> = [.year, .month, .day, .hour, .minute]
+        let clockFields: Set<Calendar.Component> = [.year, .month, .day, .hour, .minute, .weekday]
+        // The day's date and weekday when worked out from the day before (a quiet day that started at midnight: the
+        // next starts at midnight too, one Gregorian day on), without asking the calendar.
+        var known: (year: Int, month: Int, day: Int, weekday: Int)?
         while day < end {
             if let moment = change, moment <= day {
                 change = calendar.timeZone.nextDaylightSavingTimeTransition(after: day)
@@ -202,18 +214,31 @@ public struct MedicationSchedule: Codable, Hashable, Sendable {
             // No change of offset until after the next midnight: a day that starts at midnight is 86,400 s long, and
             // the next starts that much later (no calendar arithmetic for most days).
             let quiet = change.map { $0 > day.addingTimeInterval(86_400) } ?? true
-            let clock = calendar.dateComponents(clockFields, from: day)
+            let clock: (year: Int, month: Int, day: Int, hour: Int, minute: Int, weekday: Int)
+            if let known {
+                clock = (known.year, known.month, known.day, 0, 0, known.weekday)
+            } else {
+                let fields = calendar.dateComponents(clockFields, from: day)
+                guard let y = fields.year, let m = fields.month, let d = fields.day, let h = fields.hour,
+                    let minute = fields.minute, let weekday = fields.weekday
+                else { break }
+                clock = (y, m, d, h, minute, weekday)
+            }
             let atMidnight = clock.hour == 0 && clock.minute == 0
             let next: Date
             if quiet && atMidnight {
                 next = day.addingTimeInterval(86_400)
+                // (Foundation's Gregorian calendar is Julian before October 1582: such days ask the calendar.)
+                known =
+                    clock.year > 1582 ? Self.dayAfter(clock.year, clock.month, clock.day, weekday: clock.weekday) : nil
             } else {
                 guard let following = calendar.date(byAdding: .day, value: 1, to: day).map(calendar.startOfDay) else {
                     break
                 }
                 next = following
+                known = nil
             }
-            if isDue(on: day, calendar: calendar) {
+            if isDue(on: day, weekday: clock.weekday, calendar: calendar) {
                 // A day that starts at midnight and keeps its offset until the next (most days): a time of day is
                 // that many minutes after the day's start. Only days the clocks change take the careful path.
                 let steady = atMidnight && (change.map { $0 >= next } ?? true)
@@ -231,6 +256,19 @@ public struct MedicationSchedule: Codable, Hashable, Sendable {
             day = next
         }
         return doses
+    }
+
+    /// The Gregorian day after `year`-`month`-`day` and its weekday (1 = Sunday).
+    static func dayAfter(
+        _ year: Int, _ month: Int, _ day: Int, weekday: Int
+    ) -> (
+        year: Int, month: Int, day: Int, weekday: Int
+    ) {
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let length = month == 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].contains(month) ? 30 : 31
+        let weekday = weekday % 7 + 1
+        if day < length { return (year, month, day + 1, weekday) }
+        return month == 12 ? (year + 1, 1, 1, weekday) : (year, month + 1, 1, weekday)
     }
 
     /// The scheduled dose a log belongs to: the latest dose due at or before `loggedAt` within
