@@ -54,4 +54,32 @@ import Testing
         #expect(history.weeks.map(\.scheduled) == [14, 13])
         #expect(history.weeks.map(\.taken) == [3, 9])  // 03-01..03: mornings; 03-05..10 mornings + 3 evenings
     }
+
+    /// A dose with several logs counts by its latest answer, as on Today; the logs of one medication never count
+    /// for another's dose at the same moment; times given out of order count all the same.
+    @Test func aDoseWithSeveralLogsCountsByItsLatestAnswer() throws {
+        let medications = [
+            TodayPlan.Medication(id: "a", name: "Aspirin", schedule: try T.everyDay("20:00, 08:00")),
+            TodayPlan.Medication(id: "c", name: "Codeine", schedule: try T.everyDay("08:00")),
+        ]
+        let logged = [
+            // 03-08: snoozed, then taken. 03-09: taken, then changed to skipped. 03-10: skipped, then taken.
+            T.log("a", .snoozed, at: "2026-03-08 08:01", scheduled: "2026-03-08 08:00"),
+            T.log("a", .taken, at: "2026-03-08 08:20", scheduled: "2026-03-08 08:00"),
+            T.log("a", .taken, at: "2026-03-09 08:05", scheduled: "2026-03-09 08:00"),
+            T.log("c", .taken, at: "2026-03-09 08:06", scheduled: "2026-03-09 08:00"),
+            T.log("a", .skipped, at: "2026-03-09 09:00", scheduled: "2026-03-09 08:00"),
+            T.log("a", .skipped, at: "2026-03-10 08:05", scheduled: "2026-03-10 08:00"),
+            T.log("a", .taken, at: "2026-03-10 08:30", scheduled: "2026-03-10 08:00"),
+            T.log("a", .taken, at: "2026-03-09 20:10", scheduled: "2026-03-09 20:00"),
+        ]
+        let history = History(
+            endingAt: T.date("2026-03-10 12:00"), dayCount: 3, timeZone: T.zone, medications: medications,
+            logged: logged)
+        let aspirin = history.days.filter { $0.medicationID == "a" }
+        #expect(aspirin.map(\.scheduled) == [2, 2, 1])
+        #expect(aspirin.map(\.taken) == [1, 1, 1])
+        #expect(aspirin.map(\.skipped) == [0, 1, 0])
+        #expect(history.days.filter { $0.medicationID == "c" }.map(\.taken) == [0, 1, 0])
+    }
 }

@@ -92,26 +92,15 @@ public struct History: Hashable, Sendable {
             }
             return low == 0 || date >= end ? nil : low - 1
         }
-        // Scheduled logs by dose (medication index and scheduled moment), as-needed doses taken by day. A dose's logs
-        // are chained by index in `logged`'s order (most doses have one log; an array per dose cost an allocation each).
-        struct DoseKey: Hashable {
-            let medication: Int
-            let scheduled: Double
-        }
-        var byDose: [DoseKey: (first: Int, last: Int)] = [:]
-        byDose.reserveCapacity(logged.count)
-        var nextLog = [Int](repeating: -1, count: logged.count)
+        // Scheduled logs by medication, in the order of their scheduled moments (then of `logged`): a dose's logs
+        // are the run of logs with its moment, found by a search without hashing (a year has thousands of doses, and
+        // a dictionary lookup each was a quarter of this count). As-needed doses taken, by day.
+        var scheduledLogs = [[(moment: Double, position: Int)]](repeating: [], count: width)
         var asNeeded = [Int](repeating: 0, count: starts.count * width)
         for (position, log) in logged.enumerated() {
             guard let medication = medicationIndex(log.medicationID) else { continue }
             if let scheduled = log.scheduledDate {
-                let key = DoseKey(medication: medication, scheduled: scheduled.timeIntervalSinceReferenceDate)
-                if let chain = byDose[key] {
-                    nextLog[chain.last] = position
-                    byDose[key] = (chain.first, position)
-                } else {
-                    byDose[key] = (position, position)
-                }
+                scheduledLogs[medication].append((scheduled.timeIntervalSinceReferenceDate, position))
             } else if log.status == .taken, log.date >= first, let day = dayIndex(log.date) {
                 asNeeded[day * width + medication] += 1
             }
@@ -126,11 +115,21 @@ public struct History: Hashable, Sendable {
         var counts = [Count](repeating: Count(), count: starts.count * width)
         for (medication, entry) in listed.enumerated() where medicationIndex(entry.id) == medication {
             guard let schedule = entry.schedule, schedule.hasSchedule else { continue }
+            let logs = scheduledLogs[medication].sorted { ($0.moment, $0.position) < ($1.moment, $1.position) }
             for due in schedule.scheduledDoses(from: first, to: end, currentTimeZone: timeZone) {
                 guard let day = dayIndex(due.date) else { continue }
-                let chain = byDose[DoseKey(medication: medication, scheduled: due.date.timeIntervalSinceReferenceDate)]
-                let logs = LogChain(logged: logged, links: nextLog, position: chain?.first ?? -1)
-                let (state, _) = TodayPlan.state(of: due.date, logs: logs, now: now, leadTime: 0)
+                let moment = due.date.timeIntervalSinceReferenceDate
+                // The first log at or after the moment (a search: nothing here relies on the doses' order).
+                var cursor = 0
+                var high = logs.count
+                while cursor < high {
+                    let middle = (cursor + high) / 2
+                    if logs[middle].moment < moment { cursor = middle + 1 } else { high = middle }
+                }
+                var last = cursor
+                while last < logs.count && logs[last].moment == moment { last += 1 }
+                let run = LogRun(logged: logged, logs: logs[cursor..<last])
+                let (state, _) = TodayPlan.state(of: due.date, logs: run, now: now, leadTime: 0)
                 let slot = day * width + medication
                 counts[slot].listed = true
                 if state != .upcoming && due.date <= now { counts[slot].scheduled += 1 }
@@ -179,16 +178,13 @@ public struct History: Hashable, Sendable {
     }
 }
 
-/// One dose's logs in ``History``'s count: positions in the logged doses, each linking to the next (-1 ends).
-private struct LogChain: Sequence, IteratorProtocol {
+/// One dose's logs in ``History``'s count: their positions in the logged doses, in `logged`'s order.
+private struct LogRun: Sequence, IteratorProtocol {
     let logged: [LoggedDose]
-    /// Each position's next in the chain.
-    let links: [Int]
-    var position: Int
+    var logs: ArraySlice<(moment: Double, position: Int)>
 
     mutating func next() -> LoggedDose? {
-        guard position >= 0 else { return nil }
-        defer { position = links[position] }
-        return logged[position]
+        guard let first = logs.popFirst() else { return nil }
+        return logged[first.position]
     }
 }
