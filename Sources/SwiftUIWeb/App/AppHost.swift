@@ -25,6 +25,10 @@ public final class AppHost {
     var openDocuments: [String: DocumentController] = [:]
     /// The field an input event being handled comes from (`scene/element`), for typing's undo steps.
     var currentInput: String?
+    /// The size of the last whole page each window group sent, by group id ("" for none): a new window of the group
+    /// sizes its page's buffer to it at once (a chart of a year is megabytes, which grown by doubling were copied and
+    /// faulted in again at each step).
+    var documentSizes: [String: Int] = [:]
 
     /// How long the @SceneStorage of a window that stopped coming back is kept (a closed browser tab
     /// can't be told apart from one that will reload, so entries expire instead). Default: 30 days.

@@ -83,7 +83,7 @@ extension SceneInstance {
         lastTree = tree
         pageInSync = true
         var page: [UInt8] = []
-        page.reserveCapacity(ClientAssets.css.utf8.count + 4_096)
+        page.reserveCapacity(max(ClientAssets.css.utf8.count + 4_096, host.documentSizes[group ?? "", default: 0]))
         page +=
             """
             <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">\
@@ -97,6 +97,7 @@ extension SceneInstance {
         page += "\">".utf8
         tree.html(into: &page)
         page += "<script src=\"/_swiftuiweb/client.js\"></script></body></html>".utf8
+        host.documentSizes[group ?? ""] = page.count
         return page
     }
 }
