@@ -19,9 +19,18 @@ struct DoseLog: Sendable {
     /// Reads every dose logged from `start` on.
     static func read(_ health: ProfileHealth, from start: Date) async throws -> DoseLog {
         let first = try await health.doseChanges(after: nil, from: start)
-        return DoseLog(
-            health: health, start: start, doses: first.added.sorted(by: Self.order),
-            anchor: first.anchor)
+        return DoseLog(health: health, start: start, doses: Self.sorted(first.added), anchor: first.anchor)
+    }
+
+    /// `doses` in the log's order. The store hands them out in the order they were written, which for a history
+    /// copied from another machine or imported is far from it: the sort moves positions and compares dates kept
+    /// beside them, not the doses themselves (a year is thousands, each a large value).
+    static func sorted(_ doses: [LoggedDose]) -> [LoggedDose] {
+        let moments = doses.map(\.date.timeIntervalSinceReferenceDate)
+        let positions = doses.indices.sorted { a, b in
+            moments[a] != moments[b] ? moments[a] < moments[b] : doses[a].uuid < doses[b].uuid
+        }
+        return positions.map { doses[$0] }
     }
 
     /// By date, then by UUID (`UUID`'s order is its text's, without making the text).
@@ -43,7 +52,7 @@ struct DoseLog: Sendable {
         if !gone.isEmpty { doses.removeAll { gone.contains($0.uuid) } }
         // A few new doses (a change is usually one, or a day's) each go in at their place; more (a sync's pages) are
         // merged in one pass. Sorting the whole log again cost more than reading the change.
-        let incoming = new.sorted(by: Self.order)
+        let incoming = Self.sorted(new)
         if incoming.count <= Self.insertionLimit {
             for dose in incoming { doses.insert(dose, at: insertionIndex(of: dose)) }
         } else {
