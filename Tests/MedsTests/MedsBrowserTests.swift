@@ -103,6 +103,10 @@ struct MedsBrowserTests {
 
         // The medication's own window lists it among Tylenol's side effects, and logs it again from there.
         try await click("//*[@role='tab'][normalize-space(.)='Medications']")
+        try await waitUntil("the medication list") {
+            try await browser.run(
+                "return !!document.querySelector('[aria-label=\"Open Tylenol in its own window\"]')") as? Bool == true
+        }
         let before = try await browser.windowHandles()
         try await click(labelled("Open Tylenol in its own window"))
         try await waitUntil("the medication's window") { try await browser.windowHandles().count > before.count }
