@@ -301,8 +301,10 @@ for scene in scenes { _ = scene.document() }
 }
 
 let asNeeded = ids[8]
-// 120 a run: nine runs give 1,080 samples, enough for the p99 the target names (BenchmarkKit gives one from 1,000).
-let perRun = bench.quick ? 10 : 120
+// 50 a run: nine runs give 450 samples, whose largest bounds the p99; `--only "dose logged" --runs 21` gives 1,050,
+// enough for a p99 (BenchmarkKit gives one from 1,000). More a run would add its doses to the year the next workloads
+// read (1,080 made the year's rows 12% larger, the floor's too).
+let perRun = bench.quick ? 10 : 50
 try await bench.compare(
     "a dose logged, \(windows) open windows re-rendered", unit: .time, target: "< 20 ms p99 (issue 21)",
     note:
