@@ -48,14 +48,8 @@ struct SideEffectsView: View {
 
     /// The emoji scale, each button logging `type` against the medication now.
     private func scale(_ type: HKCategoryTypeIdentifier) -> some View {
-        HStack(spacing: 8) {
-            ForEach(SymptomScale.levels, id: \.title) { level in
-                Button(level.emoji) {
-                    Task { await model.logSymptom(type, severity: level.severity, medicationID: medication.id) }
-                }
-                .accessibilityLabel(
-                    "Log \(SymptomScale.name(of: type)) with \(medication.name): \(level.title)")
-            }
+        SeverityButtons(type: type, medicationID: medication.id) {
+            "Log \(SymptomScale.name(of: type)) with \(medication.name): \($0.title)"
         }
     }
 }

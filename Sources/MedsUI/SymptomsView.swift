@@ -24,17 +24,9 @@ struct SymptomsView: View {
                 }
             }
             Text("How is it?")
-            HStack(spacing: 8) {
-                ForEach(SymptomScale.levels, id: \.title) { level in
-                    Button(level.emoji) {
-                        let type = HKCategoryTypeIdentifier(symptom)
-                        let medicationID = medication.isEmpty ? nil : medication
-                        Task { await model.logSymptom(type, severity: level.severity, medicationID: medicationID) }
-                    }
-                    .accessibilityLabel(
-                        "Log \(SymptomScale.name(of: HKCategoryTypeIdentifier(symptom))): \(level.title)")
-                }
-            }
+            SeverityButtons(
+                type: HKCategoryTypeIdentifier(symptom), medicationID: medication.isEmpty ? nil : medication,
+                label: { "Log \(SymptomScale.name(of: HKCategoryTypeIdentifier(symptom))): \($0.title)" })
             Text("Timeline").font(.headline)
             let entries = TimelineEntry.merge(doses: model.recentDoses, symptoms: model.symptoms, model: model)
             if entries.isEmpty { Text("Nothing logged in the last four weeks.").foregroundStyle(.secondary) }
@@ -47,6 +39,26 @@ struct SymptomsView: View {
                             .accessibilityLabel("Delete \(entry.text) at \(entry.when)")
                     }
                 }
+            }
+        }
+    }
+}
+
+/// The sample's emoji scale as buttons: each logs `type` now, at its severity, against `medicationID` (if any).
+struct SeverityButtons: View {
+    @Environment(MedsModel.self) private var model
+    let type: HKCategoryTypeIdentifier
+    let medicationID: String?
+    /// What a button is read as, from its level.
+    let label: (_ level: (emoji: String, title: String, severity: HKCategoryValueSeverity)) -> String
+
+    var body: some View {
+        HStack(spacing: 8) {
+            ForEach(SymptomScale.levels, id: \.title) { level in
+                Button(level.emoji) {
+                    Task { await model.logSymptom(type, severity: level.severity, medicationID: medicationID) }
+                }
+                .accessibilityLabel(label(level))
             }
         }
     }
