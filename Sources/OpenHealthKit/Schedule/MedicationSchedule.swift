@@ -221,7 +221,7 @@ public struct MedicationSchedule: Codable, Hashable, Sendable {
                 let fields = calendar.dateComponents(clockFields, from: day)
                 guard let y = fields.year, let m = fields.month, let d = fields.day, let h = fields.hour,
                     let minute = fields.minute, let weekday = fields.weekday
-                else { break }
+                else { preconditionFailure("the Gregorian calendar gave no date or time of day for \(day)") }
                 clock = (y, m, d, h, minute, weekday)
             }
             let atMidnight = clock.hour == 0 && clock.minute == 0
