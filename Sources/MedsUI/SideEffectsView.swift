@@ -42,7 +42,8 @@ struct SideEffectsView: View {
     /// "2 times; last: mild, Tue 10 Mar 08:05".
     private func summary(_ effect: SideEffect) -> String {
         let times = effect.timesPresent == 1 ? "1 time" : "\(effect.timesPresent) times"
-        let when = ClockFormat.formatter(model.preferences.timeZone, "EEE d MMM HH:mm").string(from: effect.latest.date)
+        let when = ClockFormat.formatter(model.preferences.timeZone, ClockFormat.dayAndTime).string(
+            from: effect.latest.date)
         return "\(times); last: \(effect.latest.severity.title), \(when)"
     }
 

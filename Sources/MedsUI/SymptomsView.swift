@@ -75,7 +75,7 @@ struct TimelineEntry: Identifiable {
 
     @MainActor
     static func merge(doses: [LoggedDose], symptoms: [SymptomEntry], model: MedsModel) -> [TimelineEntry] {
-        let formatter = ClockFormat.formatter(model.preferences.timeZone, "EEE d MMM HH:mm")
+        let formatter = ClockFormat.formatter(model.preferences.timeZone, ClockFormat.dayAndTime)
         let names = Dictionary(model.medications.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
         var entries: [TimelineEntry] = []
         for dose in doses where dose.status == .taken || dose.status == .skipped {

@@ -47,6 +47,9 @@ func clock(_ date: Date, _ model: MedsModel) -> String {
 enum ClockFormat {
     static var formatters: [String: DateFormatter] = [:]
 
+    /// A day and a time of it, as the timeline and a medication's side effects show them ("Tue 10 Mar 08:05").
+    static let dayAndTime = "EEE d MMM HH:mm"
+
     /// The formatter of a format ("HH:mm" by default) in a zone.
     static func formatter(_ zone: TimeZone, _ format: String = "HH:mm") -> DateFormatter {
         let key = format + "|" + zone.identifier

@@ -268,18 +268,27 @@ extension NetworkConnection where ApplicationProtocol == TLV {
 
     /// Receives one TLV message: its value and metadata (with the type).
     nonisolated(nonsending) public func receive() async throws -> TLV.Message<Data> {
-        guard case .tlv(let tw, let lw) = config.framing else { throw NWError.malformedMessage("not a TLV stack") }
-        let (type, body) = try await readFrame(typeWidth: tw, lengthWidth: lw)
-        return (Data(body.readableBytesView), TLV.Metadata(type: Int(type)))
+        let (tw, lw) = try tlvWidths()
+        return Self.message(try await readFrame(typeWidth: tw, lengthWidth: lw))
     }
 
     /// Every message until the peer closes at a message boundary.
     public var messages: NetworkMessages<Data, TLV.Metadata> {
         NetworkMessages { [self] _ in
-            guard case .tlv(let tw, let lw) = config.framing else { throw NWError.malformedMessage("not a TLV stack") }
-            guard let (type, body) = try await readFrameOrEnd(typeWidth: tw, lengthWidth: lw) else { return nil }
-            return (Data(body.readableBytesView), TLV.Metadata(type: Int(type)))
+            let (tw, lw) = try tlvWidths()
+            return try await readFrameOrEnd(typeWidth: tw, lengthWidth: lw).map(Self.message)
         }
+    }
+
+    /// The widths of the stack's type and length fields.
+    private func tlvWidths() throws -> (type: Int, length: Int) {
+        guard case .tlv(let tw, let lw) = config.framing else { throw NWError.malformedMessage("not a TLV stack") }
+        return (tw, lw)
+    }
+
+    /// A received frame as a message.
+    private static func message(_ frame: (type: UInt64, value: ByteBuffer)) -> TLV.Message<Data> {
+        (Data(frame.value.readableBytesView), TLV.Metadata(type: Int(frame.type)))
     }
 }
 

@@ -37,13 +37,6 @@ enum PeerCredentialsReader {
     /// (the caller then knows nothing about the peer, which is what nil says).
     static func readOnLoop(_ channel: any Channel) -> PeerCredentials? {
         channel.eventLoop.preconditionInEventLoop()
-        var credentials: PeerCredentials?
-        // On its loop the option is read before the future returns, so the callback has run by the next line.
-        request(channel)?.assumeIsolated().whenSuccess { credentials = $0 }
-        return credentials
-    }
-
-    private static func request(_ channel: any Channel) -> EventLoopFuture<PeerCredentials>? {
         guard channel.localAddress?.protocol == .unix, let provider = channel as? any SocketOptionProvider else {
             return nil
         }
@@ -51,8 +44,11 @@ enum PeerCredentialsReader {
         // and a tuple of three 4-byte integers is laid out the same way; NIO passes the tuple's size as the length.
         let option: EventLoopFuture<(pid: Int32, uid: UInt32, gid: UInt32)> = provider.unsafeGetSocketOption(
             level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
-        return option.map {
-            PeerCredentials(processIdentifier: $0.pid, userIdentifier: $0.uid, groupIdentifier: $0.gid)
+        var credentials: PeerCredentials?
+        // On its loop the option is read before the future returns, so the callback has run by the next line.
+        option.assumeIsolated().whenSuccess {
+            credentials = PeerCredentials(processIdentifier: $0.pid, userIdentifier: $0.uid, groupIdentifier: $0.gid)
         }
+        return credentials
     }
 }
