@@ -20,7 +20,9 @@ public struct SymptomModel: Hashable, Sendable, Identifiable {
 }
 
 /// Known side effects by RxNorm code: the sample app's own table, as Apple keeps it in its sample "Logging symptoms
-/// associated with a medication" rather than in HealthKit. Only codings in RxNorm's system are looked up.
+/// associated with a medication" rather than in HealthKit. Only codings in RxNorm's system are looked up. (Meds keeps
+/// the same table as data in `SideEffect.knownByRxNormCode`: this example stays on OpenHealthKit alone, as the
+/// sample is on HealthKit alone.)
 public enum SideEffects {
     /// RxNorm's coding system URL.
     public static let rxNormSystem = HKClinicalCoding.rxNormSystem
@@ -34,10 +36,10 @@ public enum SideEffects {
 
     /// RxNorm code → side effects (the sample's table).
     public static let symptomsByRxNormCode: [String: [SymptomModel]] = [
-        "198439": [nausea, headache, dizziness],        // acetaminophen 500 MG oral capsule
-        "1012918": [constipation, nausea, dizziness],   // carbinoxamine
-        "1665229": [headache, diarrhea, nausea, bodyAche], // ciprofloxacin injection
-        "105929": [],                                   // piroxicam: none listed
+        "198439": [nausea, headache, dizziness],  // acetaminophen 500 MG oral capsule
+        "1012918": [constipation, nausea, dizziness],  // carbinoxamine
+        "1665229": [headache, diarrhea, nausea, bodyAche],  // ciprofloxacin injection
+        "105929": [],  // piroxicam: none listed
     ]
 
     /// The side effects of a medication, from its RxNorm codings, without duplicates.

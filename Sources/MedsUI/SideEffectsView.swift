@@ -3,10 +3,9 @@ import MedsKit
 import OpenHealthKit
 import SwiftUIWeb
 
-/// A medication's side effects, in its window: each symptom the person has logged against it, how often and how it
-/// was the last time, with the emoji scale to log it again; and any other symptom, logged against it the same way.
-/// (The HealthKit talk's sample shows the side effects it knows for a medication and logs one with an emoji; here
-/// the list is what the person noted: see ``SideEffect``.)
+/// A medication's side effects, in its window, as the HealthKit talk's sample shows them: each symptom the person has
+/// logged against it (how often, how it was the last time) and each the sample lists for its RxNorm code, with the
+/// emoji scale to log it; and any other symptom, logged against it the same way. See ``SideEffect``.
 struct SideEffectsView: View {
     @Environment(MedsModel.self) private var model
     let medication: MedicationItem
@@ -17,11 +16,11 @@ struct SideEffectsView: View {
         VStack(alignment: .leading, spacing: 8) {
             Text("Side effects").font(.headline)
             if sideEffects.isEmpty {
-                Text("None logged with this medication yet.").foregroundStyle(.secondary)
+                Text("None known or logged with this medication yet.").foregroundStyle(.secondary)
             }
             ForEach(sideEffects) { effect in
                 VStack(alignment: .leading, spacing: 4) {
-                    Text("\(SymptomScale.emoji(effect.latest.severity)) \(effect.name)")
+                    Text("\(effect.latest.map { SymptomScale.emoji($0.severity) } ?? "•") \(effect.name)")
                     Text(summary(effect)).foregroundStyle(.secondary)
                     scale(effect.type)
                 }
@@ -39,12 +38,13 @@ struct SideEffectsView: View {
         }
     }
 
-    /// "2 times; last: mild, Tue 10 Mar 08:05".
+    /// "2 times; last: mild, Tue 10 Mar 08:05", "Known side effect; 1 time; last: …", "Known side effect; not logged".
     private func summary(_ effect: SideEffect) -> String {
+        let known = effect.isKnown ? "Known side effect; " : ""
+        guard let latest = effect.latest else { return known + "not logged" }
         let times = effect.timesPresent == 1 ? "1 time" : "\(effect.timesPresent) times"
-        let when = ClockFormat.formatter(model.preferences.timeZone, ClockFormat.dayAndTime).string(
-            from: effect.latest.date)
-        return "\(times); last: \(effect.latest.severity.title), \(when)"
+        let when = ClockFormat.formatter(model.preferences.timeZone, ClockFormat.dayAndTime).string(from: latest.date)
+        return "\(known)\(times); last: \(latest.severity.title), \(when)"
     }
 
     /// The emoji scale, each button logging `type` against the medication now.

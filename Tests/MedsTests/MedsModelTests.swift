@@ -281,12 +281,38 @@ func temporaryFolder() -> URL {
         let effects = try await model.sideEffects(of: tylenol)
         #expect(effects.map(\.name) == ["Headache", "Nausea"])
         #expect(effects.map(\.timesPresent) == [1, 1])
-        #expect(effects[0].latest.severity == .notPresent && effects[0].latest.date == clock.now)
-        #expect(effects[1].latest.severity == .mild)
+        #expect(effects[0].latest?.severity == .notPresent && effects[0].latest?.date == clock.now)
+        #expect(effects[1].latest?.severity == .mild)
+        #expect(effects.allSatisfy { !$0.isKnown })  // the sample's table does not list 313782
         #expect(try await model.sideEffects(of: ibuprofen).map(\.name) == ["Dizziness"])
         await #expect(throws: MedsError("rxnorm:1 is not one of Me's medications.")) {
             try await model.sideEffects(of: "rxnorm:1")
         }
+    }
+
+    /// A medication the HealthKit sample's table lists (ciprofloxacin injection, 1665229) shows the sample's side
+    /// effects before any is logged, in the sample's order; one logged moves to the front, still marked known, and a
+    /// symptom the table does not list joins them as the person's own.
+    @Test func sideEffectsIncludeTheSamplesForItsRxNormCode() async throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }  // cleanup only
+        let clock = TestClock(TodayPlanTests.date("2026-03-10 08:05"))
+        let model = try model(folder, clock)
+        #expect(await model.addMedication(MedsModel.NewMedication(rxcui: "1665229")))
+        let cipro = try #require(model.medications.first { $0.rxcui == "1665229" }).id
+        let before = try await model.sideEffects(of: cipro)
+        #expect(before.map(\.type) == [.headache, .diarrhea, .nausea, .generalizedBodyAche])
+        #expect(before.allSatisfy { $0.isKnown && $0.timesPresent == 0 && $0.latest == nil })
+
+        #expect(await model.logSymptom(.nausea, severity: .moderate, medicationID: cipro))
+        clock.set(clock.now.addingTimeInterval(60))
+        #expect(await model.logSymptom(.fever, severity: .mild, medicationID: cipro))
+        let after = try await model.sideEffects(of: cipro)
+        #expect(after.map(\.name) == ["Fever", "Nausea", "Headache", "Diarrhea", "Generalized body ache"])
+        #expect(after.map(\.isKnown) == [false, true, true, true, true])
+        #expect(after.map(\.timesPresent) == [1, 1, 0, 0, 0])
+        #expect(after[1].latest?.severity == .moderate)
+        #expect(SideEffect.known(rxcui: "105929").isEmpty && SideEffect.known(rxcui: nil).isEmpty)
     }
 
     /// Health data is private to the person who runs Meds: the data folder is theirs alone (0700), whatever the

@@ -529,14 +529,14 @@ public final class MedsModel {
         }
     }
 
-    /// The side effects the person has logged against a medication, ever (not only in the last four weeks), the
-    /// latest first.
+    /// A medication's side effects: those the person has logged against it, ever (not only in the last four weeks),
+    /// the latest first; then those the HealthKit sample lists for its RxNorm code that were never logged.
     public func sideEffects(of medicationID: String) async throws -> [SideEffect] {
-        guard medications.contains(where: { $0.id == medicationID }) else {
+        guard let medication = medications.first(where: { $0.id == medicationID }) else {
             throw MedsError("\(medicationID) is not one of \(profile.name)'s medications.")
         }
         let logged = try await health().symptoms(from: .distantPast, to: .distantFuture)
-        return SideEffect.list(logged, medicationID: medicationID)
+        return SideEffect.list(logged, medicationID: medicationID, known: SideEffect.known(rxcui: medication.rxcui))
     }
 
     /// Deletes a logged symptom.
