@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import NIOFoundationCompat
 
 extension NetworkConnection where ApplicationProtocol == WebSocket {
     /// Sends one binary message; returns once the connection has taken it (as `send` of bytes).
@@ -37,7 +38,7 @@ extension NetworkConnection where ApplicationProtocol == WebSocket {
             var message = try await io.readDatagram()
             let kind = message.readInteger(as: UInt8.self)
             let opcode: WebSocket.Opcode = kind == WebSocketMessageHandler.text ? .text : .binary
-            return (Data(message.readableBytesView), WebSocket.Metadata(opcode: opcode))
+            return (Data(buffer: message), WebSocket.Metadata(opcode: opcode))
         }
     }
 
@@ -56,7 +57,7 @@ extension NetworkConnection where ApplicationProtocol == WebSocket {
         try await withIO { io in
             var message = try await io.readDatagram()
             let kind = message.readInteger(as: UInt8.self) ?? WebSocketMessageHandler.binary
-            return (Data(message.readableBytesView), kind)
+            return (Data(buffer: message), kind)
         }
     }
 

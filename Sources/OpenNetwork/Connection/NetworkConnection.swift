@@ -1,6 +1,7 @@
 import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
+import NIOFoundationCompat
 
 /// A connection to an endpoint over a declared protocol stack, used from inside a task.
 ///
@@ -209,7 +210,7 @@ extension NetworkConnection where ApplicationProtocol: StreamProtocolOptions {
         precondition(byteCount > 0, "receive(exactly:) needs a positive byte count")
         return try await withIO { io in
             let (buf, complete) = try await io.read(atLeast: byteCount, atMost: byteCount, partialAtEnd: false)
-            return (Data(buf.readableBytesView), StreamMetadata(isComplete: complete))
+            return (Data(buffer: buf), StreamMetadata(isComplete: complete))
         }
     }
 
@@ -223,7 +224,7 @@ extension NetworkConnection where ApplicationProtocol: StreamProtocolOptions {
             "receive(atLeast:atMost:) needs 0 <= atLeast <= atMost, atMost > 0")
         return try await withIO { io in
             let (buf, complete) = try await io.read(atLeast: minimum, atMost: maximum, partialAtEnd: true)
-            return (Data(buf.readableBytesView), StreamMetadata(isComplete: complete))
+            return (Data(buffer: buf), StreamMetadata(isComplete: complete))
         }
     }
 
@@ -288,7 +289,7 @@ extension NetworkConnection where ApplicationProtocol == TLV {
 
     /// A received frame as a message.
     private static func message(_ frame: (type: UInt64, value: ByteBuffer)) -> TLV.Message<Data> {
-        (Data(frame.value.readableBytesView), TLV.Metadata(type: Int(frame.type)))
+        (Data(buffer: frame.value), TLV.Metadata(type: Int(frame.type)))
     }
 }
 
@@ -335,7 +336,7 @@ extension NetworkConnection where ApplicationProtocol: CoderProtocol {
     {
         do {
             let value = try applicationProtocol.coder.decode(
-                ApplicationProtocol.Receiving.self, from: Data(body.readableBytesView))
+                ApplicationProtocol.Receiving.self, from: Data(buffer: body))
             return (value, CoderMetadata(encodedSize: body.readableBytes))
         } catch {
             throw NWError.decodingFailed("\(ApplicationProtocol.Receiving.self): \(error)")
@@ -373,7 +374,7 @@ extension NetworkConnection where ApplicationProtocol == UDP {
     nonisolated(nonsending) public func receive() async throws -> UDP.Message<Data> {
         try await withIO { io in
             let d = try await io.readDatagram()
-            return (Data(d.readableBytesView), UDP.Metadata(size: d.readableBytes))
+            return (Data(buffer: d), UDP.Metadata(size: d.readableBytes))
         }
     }
 
