@@ -30,8 +30,8 @@ struct SideEffectsView: View {
             }
             scale(HKCategoryTypeIdentifier(another))
         }
-        // Read again whenever the model changes (a symptom logged or deleted in any window, a sync).
-        .task(id: model.revision) {
+        // Read again whenever the symptoms may have changed (a symptom logged or deleted in any window, a sync).
+        .task(id: model.symptomsRevision) {
             do { sideEffects = try await model.sideEffects(of: medication.id) } catch {
                 model.message = error.localizedDescription
             }

@@ -304,7 +304,13 @@ func temporaryFolder() -> URL {
         #expect(before.map(\.type) == [.headache, .diarrhea, .nausea, .generalizedBodyAche])
         #expect(before.allSatisfy { $0.isKnown && $0.timesPresent == 0 && $0.latest == nil })
 
+        // What the medication's window watches: a dose logged leaves it, a symptom logged moves it.
+        let watched = model.symptomsRevision
+        await model.answer(try #require(model.today.doses.first), .taken)
+        #expect(model.today.doses.first?.state == .taken(at: clock.now))
+        #expect(model.symptomsRevision == watched)
         #expect(await model.logSymptom(.nausea, severity: .moderate, medicationID: cipro))
+        #expect(model.symptomsRevision > watched)
         clock.set(clock.now.addingTimeInterval(60))
         #expect(await model.logSymptom(.fever, severity: .mild, medicationID: cipro))
         let after = try await model.sideEffects(of: cipro)

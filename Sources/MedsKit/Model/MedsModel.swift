@@ -59,6 +59,10 @@ public final class MedsModel {
     public var message: String?
     /// A count of the changes this model has seen, which views can watch.
     public private(set) var revision = 0
+    /// A count of the times the symptoms were read again (a symptom logged or deleted, a sync, a new day): what
+    /// reads symptoms beyond ``symptoms``' four weeks (a medication's side effects) watches it, not ``revision``,
+    /// so a dose logged does not read every symptom ever again.
+    public private(set) var symptomsRevision = 0
 
     /// Opens the app's data in `dataDirectory` (`meds.sqlite` and one folder per profile under `profiles/`), with
     /// the profiles' health data where `healthStorage` says (the app passes ``HealthStorage/automatic``: the
@@ -233,6 +237,7 @@ public final class MedsModel {
         if parts.contains(.symptoms) || dayChanged {
             let symptoms = try await health.symptoms(from: first, to: end)
             if symptoms != self.symptoms { self.symptoms = symptoms }
+            symptomsRevision += 1
         }
         if dayChanged { day = now }
         revision += 1
