@@ -300,7 +300,10 @@ let package = Package(
         .target(
             name: "MedsKit",
             dependencies: ["OpenCoreData", "OpenHealthKit", "OpenNetwork", .product(name: "Crypto", package: "swift-crypto")],
-            resources: [.copy("Store/Models/MedsV1.xcdatamodel"), .copy("Store/Models/MedsV2.xcdatamodel")]),
+            resources: [
+                .copy("Store/Models/MedsV1.xcdatamodel"), .copy("Store/Models/MedsV2.xcdatamodel"),
+                .copy("Store/Models/MedsV3.xcdatamodel"),
+            ]),
         .target(
             name: "MedsUI", dependencies: ["MedsKit", "SwiftUIWeb", "Charts", "UniformTypeIdentifiers", "UserNotifications"]),
         // UserNotifications: UNUserNotificationCenter, delivered by a SwiftUIWeb app's browser windows.

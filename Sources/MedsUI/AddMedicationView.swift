@@ -13,6 +13,8 @@ struct AddMedicationView: View {
     @State private var times = "08:00"
     @State private var days: Set<Int> = Set(1...7)
     @State private var quantity = 1
+    /// A liquid's dose, as typed, in the person's volume unit.
+    @State private var volume = ""
 
     static let dayNames = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
 
@@ -51,23 +53,37 @@ struct AddMedicationView: View {
                                         }))
                             }
                         }
-                        Stepper("\(quantity) per dose", value: $quantity, in: 1...20)
+                        if DoseAmount.isVolume(form: entry.generalForm.rawValue) {
+                            TextField("Dose in \(model.preferences.volumeUnit.rawValue)", text: $volume)
+                        } else {
+                            Stepper("\(quantity) per dose", value: $quantity, in: 1...20)
+                        }
                     }
-                    Button("Add Medication") { add(chosen) }
+                    Button("Add Medication") { add(entry) }
                 }
             }
         }
     }
 
-    func add(_ rxcui: String) {
+    func add(_ entry: MedicationCatalogEntry) {
+        var amount = Double(quantity)
+        if !asNeeded && DoseAmount.isVolume(form: entry.generalForm.rawValue) {
+            let unit = model.preferences.volumeUnit
+            let typed = volume.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: ",", with: ".")
+            guard let value = Double(typed), value.isFinite else {
+                model.message = "Give the dose in \(unit.rawValue) as a number, such as 5; “\(volume)” is not one."
+                return
+            }
+            amount = unit.toMilliliters(value)
+        }
         let form = MedsModel.NewMedication(
-            rxcui: rxcui, nickname: nickname, weekdays: asNeeded ? nil : days, times: times,
-            quantity: Double(quantity))
+            rxcui: entry.rxcui, nickname: nickname, weekdays: asNeeded ? nil : days, times: times, quantity: amount)
         Task {
             if await model.addMedication(form) {
                 query = ""
                 chosen = nil
                 nickname = ""
+                volume = ""
                 done()
             }
         }

@@ -30,7 +30,7 @@ struct MedicationListView: View {
             VStack(alignment: .leading) {
                 Text(item.name).font(.headline)
                 if item.nickname != nil { Text(item.displayText).foregroundStyle(.secondary) }
-                Text(item.scheduleSummary).foregroundStyle(.secondary)
+                Text(item.scheduleSummary(in: model.preferences.volumeUnit)).foregroundStyle(.secondary)
             }
             Spacer()
             Button("Open") { openWindow(id: "medication", value: item.id) }
@@ -63,7 +63,7 @@ public struct MedicationWindow: View {
                 Text(item.displayText)
                 Text("Form: \(item.form)")
                 if let rxcui = item.rxcui { Text("RxNorm \(rxcui)") }
-                Text(item.scheduleSummary)
+                Text(item.scheduleSummary(in: model.preferences.volumeUnit))
                 Text(item.isArchived ? "Archived" : "Active").foregroundStyle(.secondary)
                 TextField("Note", text: $note, axis: .vertical)
                 Button("Save Note") { Task { await model.setNote(note, for: item.id) } }
@@ -90,6 +90,7 @@ public struct SettingsView: View {
     @Environment(MedsModel.self) private var model
     @State private var zone = ""
     @State private var lead = 0
+    @State private var volumeUnit = VolumeUnit.milliliters.rawValue
     @State private var loaded = false
 
     /// Creates the settings window's content.
@@ -100,10 +101,14 @@ public struct SettingsView: View {
         Form {
             TextField("Time zone (blank: this machine's)", text: $zone)
             Stepper("Remind \(lead) minutes early", value: $lead, in: 0...120, step: 5)
+            Picker("Liquid doses in", selection: $volumeUnit) {
+                ForEach(VolumeUnit.allCases, id: \.rawValue) { Text($0.title).tag($0.rawValue) }
+            }
             Button("Save Settings") {
                 var preferences = model.preferences
                 preferences.timeZoneIdentifier = zone.isEmpty ? nil : zone
                 preferences.reminderLeadMinutes = lead
+                preferences.volumeUnit = VolumeUnit(rawValue: volumeUnit) ?? preferences.volumeUnit
                 Task { await model.setPreferences(preferences) }
             }
             if let message = model.message { AlertText(message) }
@@ -116,6 +121,7 @@ public struct SettingsView: View {
             if !loaded {
                 zone = model.preferences.timeZoneIdentifier ?? ""
                 lead = model.preferences.reminderLeadMinutes
+                volumeUnit = model.preferences.volumeUnit.rawValue
                 loaded = true
             }
         }

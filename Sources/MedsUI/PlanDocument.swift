@@ -52,7 +52,13 @@ public struct PlanView: View {
                     VStack(alignment: .leading) {
                         Text(entry.nickname ?? entry.name).font(.headline)
                         Text("\(entry.name) (RxNorm \(entry.rxcui))").foregroundStyle(.secondary)
-                        Text(ScheduleText.summary(entry.schedule)).foregroundStyle(.secondary)
+                        Text(
+                            ScheduleText.summary(
+                                entry.schedule,
+                                form: model.catalog.entry(rxcui: entry.rxcui)?.generalForm.rawValue ?? "",
+                                volumeUnit: model.preferences.volumeUnit)
+                        )
+                        .foregroundStyle(.secondary)
                     }
                     Spacer()
                     Button("Remove") { document.plan.medications.removeAll { $0.rxcui == entry.rxcui } }

@@ -54,11 +54,17 @@ import UserNotifications
         center.removePendingNotificationRequests(withIdentifiers: mine.keys.filter { wanted[$0] == nil })
         var formatter = Date.FormatStyle(date: .omitted, time: .shortened)
         formatter.timeZone = model.preferences.timeZone
+        // "5 mL" for a liquid, "2" (tablets, puffs) for any other form.
+        let amount = { (dose: TodayPlan.Dose) -> String in
+            DoseAmount.isVolume(form: dose.form)
+                ? DoseAmount.text(dose.quantity, form: dose.form, volumeUnit: model.preferences.volumeUnit)
+                : dose.quantity.formatted()
+        }
         for (identifier, reminder) in wanted where mine[identifier] != reminder.date {
             let content = UNMutableNotificationContent()
             content.title = "\(reminder.dose.name): time for your dose"
             content.body =
-                "\(reminder.dose.quantity.formatted()) due at \(reminder.dose.scheduledDate.formatted(formatter))"
+                "\(amount(reminder.dose)) due at \(reminder.dose.scheduledDate.formatted(formatter))"
                 + " (\(reminder.profile.name))"
             let trigger = UNTimeIntervalNotificationTrigger(
                 timeInterval: max(1, reminder.date.timeIntervalSince(now)), repeats: false)

@@ -23,7 +23,9 @@ public struct SummaryView: View {
                 VStack(alignment: .leading) {
                     Text(item.name).font(.headline)
                     if item.nickname != nil { Text(item.displayText) }
-                    Text("\(item.scheduleSummary)\(item.rxcui.map { " · RxNorm \($0)" } ?? "")")
+                    Text(
+                        "\(item.scheduleSummary(in: model.preferences.volumeUnit))\(item.rxcui.map { " · RxNorm \($0)" } ?? "")"
+                    )
                     let note = model.note(for: item.id)
                     if !note.isEmpty { Text("Note: \(note)") }
                 }

@@ -80,7 +80,9 @@ struct DoseRow: View, Equatable {
             VStack(alignment: .leading, spacing: 0) {
                 HStack(spacing: 4) {
                     Text(dose.name)
-                    if dose.quantity != 1 { Text("×\(ScheduleText.quantityText(dose.quantity))") }
+                    let amount = DoseAmount.text(
+                        dose.quantity, form: dose.form, volumeUnit: model.preferences.volumeUnit)
+                    if !amount.isEmpty { Text(amount) }
                 }
                 if stateIsAlert { AlertText(stateText) } else { Text(stateText).foregroundStyle(.secondary) }
             }

@@ -1,9 +1,10 @@
 import Foundation
-import MedsKit
 import MedsUI
 import OpenHealthKit
 import SwiftUIWeb
 import Testing
+
+@testable import MedsKit
 
 /// The model and medication ``RenderedMedicationApp``'s window shows.
 @MainActor enum RenderedMedication {
@@ -64,5 +65,39 @@ struct RenderedMedicationApp: App {
         let nausea = try #require(html.range(of: "Nausea"))
         let headache = try #require(html.range(of: "Headache"))
         #expect(nausea.lowerBound < headache.lowerBound)  // the logged one first
+    }
+
+    /// A liquid's window shows its dose in the unit Settings chose (stored in millilitres), and a scheduled dose of
+    /// it is logged in millilitres.
+    @Test func aLiquidsDoseIsShownInTheChosenUnit() async throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }  // cleanup only
+        let clock = TestClock(TodayPlanTests.date("2026-03-10 08:05"))
+        let model = try MedsModel(dataDirectory: folder, now: { clock.now })
+        let amoxicillin = "239191"  // amoxicillin 50 MG/ML Oral Suspension: a liquid
+        #expect(
+            await model.addMedication(
+                MedsModel.NewMedication(rxcui: amoxicillin, nickname: "Amoxil", times: "08:00", quantity: 5)))
+        RenderedMedication.model = model
+        RenderedMedication.medicationID = try #require(model.medications.first).id
+        let host = AppHost(app: RenderedMedicationApp(), storageDirectory: folder.appendingPathComponent("state").path)
+        let window = host.newScene()
+        window.flush()
+        #expect(window.document().contains("Every day at 08:00 (5 mL)"))
+
+        var preferences = model.preferences
+        preferences.volumeUnit = .teaspoons
+        #expect(await model.setPreferences(preferences))
+        window.flush()
+        #expect(window.document().contains("Every day at 08:00 (1 tsp)"))
+        #expect(model.today.doses.first?.form == "liquid")
+
+        // The dose taken is logged in millilitres, whatever unit is shown.
+        await model.answer(try #require(model.today.doses.first), .taken)
+        let events = try await HKSampleQueryDescriptor(
+            predicates: [.medicationDoseEvent()], sortDescriptors: []
+        ).result(for: try model.health().store)
+        #expect(events.map(\.unit) == [.milliliter()])
+        #expect(events.map(\.scheduledDoseQuantity) == [5])
     }
 }

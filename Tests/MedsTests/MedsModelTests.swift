@@ -224,6 +224,56 @@ func temporaryFolder() -> URL {
         #expect(try store.addProfile(name: "Alex", relationship: .partner).colorName == "purple")
     }
 
+    /// A store the second release wrote (V2) opens in this one through the lightweight stage to V3: its settings
+    /// are kept and liquid doses show in millilitres until the person chooses teaspoons, which is kept; a stored
+    /// unit Meds does not know is refused by name rather than read as millilitres.
+    @Test func aStoreFromTheSecondReleaseGetsAVolumeUnit() async throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }  // cleanup only
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let url = folder.appendingPathComponent("meds.sqlite")
+        do {
+            let container = NSPersistentContainer(
+                name: "Meds", managedObjectModel: try AppDataMigration.model("MedsV2"))
+            container.persistentStoreDescriptions = [NSPersistentStoreDescription(url: url)]
+            var failure: (any Error)?
+            container.loadPersistentStores { _, error in failure = error }
+            if let failure { throw failure }
+            let preferences = NSEntityDescription.insertNewObject(
+                forEntityName: "Preferences", into: container.viewContext)
+            preferences.setValue("Asia/Tokyo", forKey: "timeZoneIdentifier")
+            preferences.setValue(Int16(30), forKey: "reminderLeadMinutes")
+            try container.viewContext.save()
+            for store in container.persistentStoreCoordinator.persistentStores {
+                try container.persistentStoreCoordinator.remove(store)
+            }
+        }
+        var preferences = try AppDataStore(url: url).preferences()
+        #expect(preferences == Preferences(timeZoneIdentifier: "Asia/Tokyo", reminderLeadMinutes: 30))
+        #expect(preferences.volumeUnit == .milliliters)
+        preferences.volumeUnit = .teaspoons
+        try AppDataStore(url: url).setPreferences(preferences)
+        #expect(try AppDataStore(url: url).preferences().volumeUnit == .teaspoons)
+
+        // A file whose unit another program wrote.
+        do {
+            let container = NSPersistentContainer(name: "Meds", managedObjectModel: try AppDataStore.model())
+            container.persistentStoreDescriptions = [NSPersistentStoreDescription(url: url)]
+            var failure: (any Error)?
+            container.loadPersistentStores { _, error in failure = error }
+            if let failure { throw failure }
+            let request = NSFetchRequest<NSManagedObject>(entityName: "Preferences")
+            try #require(try container.viewContext.fetch(request).first).setValue("cup", forKey: "volumeUnit")
+            try container.viewContext.save()
+            for store in container.persistentStoreCoordinator.persistentStores {
+                try container.persistentStoreCoordinator.remove(store)
+            }
+        }
+        #expect(throws: MedsError("The stored volume unit 'cup' is not one Meds knows (mL or tsp).")) {
+            try AppDataStore(url: url).preferences()
+        }
+    }
+
     @Test func symptomsAreLoggedAgainstMedicationsAndRefusedWhenWrong() async throws {
         let folder = temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }  // cleanup only
@@ -340,8 +390,9 @@ func temporaryFolder() -> URL {
     @Test func theShippedModelsAreTheXcodeModelFilesWithTheirChecksums() throws {
         #expect(try AppDataMigration.model("MedsV1").versionChecksum == AppDataMigration.v1Checksum)
         #expect(try AppDataMigration.model("MedsV2").versionChecksum == AppDataMigration.v2Checksum)
+        #expect(try AppDataMigration.model("MedsV3").versionChecksum == AppDataMigration.v3Checksum)
         let model = try AppDataStore.model()
-        #expect(model.versionChecksum == AppDataMigration.v2Checksum)
+        #expect(model.versionChecksum == AppDataMigration.v3Checksum)
         #expect(Set(model.entitiesByName.keys) == ["Profile", "Note", "Preferences"])
         #expect((model.entitiesByName["Profile"]?.uniquenessConstraints as? [[String]]) == [["id"]])
     }

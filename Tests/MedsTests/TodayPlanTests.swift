@@ -116,5 +116,27 @@ import Testing
         let weekdays = try MedicationSchedule(
             frequency: .weekdays([2, 4]), times: ScheduleText.times("09:00", quantity: 2))
         #expect(ScheduleText.summary(weekdays) == "Mon, Wed at 09:00 (×2)")
+        #expect(ScheduleText.summary(weekdays, form: "tablet", volumeUnit: .teaspoons) == "Mon, Wed at 09:00 (×2)")
+        // A liquid's dose is a volume, stored in millilitres and shown in the person's unit.
+        let syrup = try MedicationSchedule(
+            frequency: .weekdays(Set(1...7)), times: ScheduleText.times("08:00, 20:00", quantity: 7.5))
+        #expect(ScheduleText.summary(syrup, form: "liquid") == "Every day at 08:00 (7.5 mL), 20:00 (7.5 mL)")
+        #expect(
+            ScheduleText.summary(syrup, form: "liquid", volumeUnit: .teaspoons)
+                == "Every day at 08:00 (1.5 tsp), 20:00 (1.5 tsp)")
+    }
+
+    /// Doses of a liquid are volumes (millilitres, HealthKit's `mL`), shown in millilitres or teaspoons of 5 mL;
+    /// doses of every other form are counts, shown as "×N" when more than one.
+    @Test func doseAmountsByForm() {
+        #expect(DoseAmount.text(1, form: "tablet", volumeUnit: .milliliters) == "")
+        #expect(DoseAmount.text(2, form: "capsule", volumeUnit: .teaspoons) == "×2")
+        #expect(DoseAmount.text(1, form: "liquid", volumeUnit: .milliliters) == "1 mL")
+        #expect(DoseAmount.text(5, form: "liquid", volumeUnit: .teaspoons) == "1 tsp")
+        #expect(DoseAmount.text(2.5, form: "liquid", volumeUnit: .teaspoons) == "0.5 tsp")
+        #expect(DoseAmount.text(4, form: "liquid", volumeUnit: .teaspoons) == "0.8 tsp")
+        #expect(DoseAmount.text(1, form: "liquid", volumeUnit: .teaspoons) == "0.2 tsp")
+        #expect(DoseAmount.unit(form: "liquid") == .milliliter() && DoseAmount.unit(form: "injection") == .count())
+        #expect(VolumeUnit.teaspoons.toMilliliters(1.5) == 7.5 && VolumeUnit.milliliters.toMilliliters(3) == 3)
     }
 }

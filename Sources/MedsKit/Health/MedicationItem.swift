@@ -37,23 +37,32 @@ public struct MedicationItem: Identifiable, Hashable, Sendable {
 
     /// The medication as the Today plan reads it.
     public var planEntry: TodayPlan.Medication {
-        TodayPlan.Medication(id: id, name: name, schedule: schedule, isArchived: isArchived)
+        TodayPlan.Medication(id: id, name: name, schedule: schedule, isArchived: isArchived, form: form)
     }
 
-    /// The schedule in words ("Every day at 08:00, 20:00", "As needed").
-    public var scheduleSummary: String { ScheduleText.summary(schedule) }
+    /// The schedule in words ("Every day at 08:00, 20:00", "As needed"), a liquid's doses in millilitres.
+    public var scheduleSummary: String { scheduleSummary(in: .milliliters) }
+
+    /// The schedule in words, a liquid's doses in `volumeUnit` ("Every day at 08:00 (1 tsp)").
+    public func scheduleSummary(in volumeUnit: VolumeUnit) -> String {
+        ScheduleText.summary(schedule, form: form, volumeUnit: volumeUnit)
+    }
 }
 
 /// Schedules in words, and the times a person types parsed into a schedule.
 public enum ScheduleText {
     static let weekdayNames = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
 
-    /// The schedule in words.
-    public static func summary(_ schedule: MedicationSchedule?) -> String {
+    /// The schedule in words, each time with its dose's amount when it is not one of a counted form (see
+    /// ``DoseAmount``): "Mon, Wed at 09:00 (×2)", "Every day at 08:00 (5 mL)".
+    public static func summary(
+        _ schedule: MedicationSchedule?, form: String = "", volumeUnit: VolumeUnit = .milliliters
+    ) -> String {
         guard let schedule, schedule.hasSchedule else { return "As needed" }
         let times = schedule.times.map { time -> String in
             let clock = String(format: "%02d:%02d", time.hour, time.minute)
-            return time.quantity == 1 ? clock : "\(clock) (×\(quantityText(time.quantity)))"
+            let amount = DoseAmount.text(time.quantity, form: form, volumeUnit: volumeUnit)
+            return amount.isEmpty ? clock : "\(clock) (\(amount))"
         }.joined(separator: ", ")
         switch schedule.frequency {
         case .weekdays(let days) where days.count == 7: return "Every day at \(times)"

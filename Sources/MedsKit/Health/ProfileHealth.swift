@@ -143,9 +143,19 @@ public final class ProfileHealth: Sendable {
         }
         let events = try await editor.logDoses([
             HKHealthAppEditor.DoseLog(
-                medication: id, status: status, date: now, scheduledDate: due.date, scheduledQuantity: due.quantity)
+                medication: id, status: status, date: now, scheduledDate: due.date, scheduledQuantity: due.quantity,
+                unit: scheduledDoseUnit(of: medicationID))
         ])
         return LoggedDose(events[0])
+    }
+
+    /// The unit a scheduled dose's quantity is in: millilitres for a liquid from the catalog, else a count (see
+    /// ``DoseAmount``). A medication from outside the catalog (another health app's, in the daemon's store) is
+    /// counted, as the Health app counts doses. An as-needed dose is one dose, counted, whatever the form.
+    private func scheduledDoseUnit(of medicationID: String) -> HKUnit {
+        guard medicationID.hasPrefix("rxnorm:"), let entry = catalog.entry(rxcui: String(medicationID.dropFirst(7)))
+        else { return .count() }
+        return DoseAmount.unit(form: entry.generalForm.rawValue)
     }
 
     /// Logs an as-needed dose taken at `date`, which cannot be in the future.

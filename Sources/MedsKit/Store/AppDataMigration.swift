@@ -8,11 +8,14 @@ import OpenCoreData
 /// - V1 (the first release): profiles, notes, preferences.
 /// - V2: a profile has a colour (`colorName`). A custom stage gives the profiles a V1 store already holds
 ///   distinct colours, in the order they were made, rather than all the default.
+/// - V3: the preferences have a volume unit for liquid doses (`volumeUnit`, default "mL"): a lightweight stage.
 public enum AppDataMigration {
     /// V1's checksum.
     public static let v1Checksum = "QRf2HbSW+ptaAKAgDXBZZD1pwZLV8QvRudr7Pnxvys0="
     /// V2's checksum.
     public static let v2Checksum = "ovVRuJgibldGxmpWAVYVSxMdq6nn/CBrcvheJFuuNt0="
+    /// V3's checksum.
+    public static let v3Checksum = "cNtrZDHgHLf/rf1Efs+HvBUylnUqf6K4MKN7sxcM1gA="
     /// The colours profiles take, in turn.
     public static let palette = ["blue", "green", "orange", "purple", "pink", "teal"]
 
@@ -25,7 +28,7 @@ public enum AppDataMigration {
     }
 
     /// The current model.
-    public static func currentModel() throws -> NSManagedObjectModel { try model("MedsV2") }
+    public static func currentModel() throws -> NSManagedObjectModel { try model("MedsV3") }
 
     /// The stages from V1 to the current model.
     public static func stages() throws -> [NSMigrationStage] {
@@ -47,6 +50,8 @@ public enum AppDataMigration {
                 try context.save()
             }
         }
-        return [colours]
+        let units = NSLightweightMigrationStage([v3Checksum])
+        units.label = "V2 to V3: a volume unit for liquid doses"
+        return [colours, units]
     }
 }

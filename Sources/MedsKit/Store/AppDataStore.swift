@@ -3,7 +3,7 @@ import OpenCoreData
 
 /// The app's own data, in an OpenCoreData store: the profiles, each profile's notes on its medications, and the
 /// preferences. Health data (medications, doses, symptoms) lives in each profile's health store instead
-/// (``ProfileHealth``). The model ships as Xcode model files (`Models/MedsV1.xcdatamodel`, `MedsV2`), as an Apple
+/// (``ProfileHealth``). The model ships as Xcode model files (`Models/MedsV1.xcdatamodel`, `MedsV2`, `MedsV3`), as an Apple
 /// app's would; a store an earlier release wrote is brought up to date by ``AppDataMigration``'s stages when it opens.
 @MainActor
 public final class AppDataStore {
@@ -151,10 +151,14 @@ public final class AppDataStore {
     /// The preferences (defaults until changed).
     public func preferences() throws -> Preferences {
         guard let object = try preferencesObject() else { return Preferences() }
+        let volume = object.value(forKey: "volumeUnit") as? String ?? VolumeUnit.milliliters.rawValue
+        guard let volumeUnit = VolumeUnit(rawValue: volume) else {
+            throw MedsError("The stored volume unit '\(volume)' is not one Meds knows (mL or tsp).")
+        }
         return Preferences(
             timeZoneIdentifier: object.value(forKey: "timeZoneIdentifier") as? String,
             reminderLeadMinutes: (object.value(forKey: "reminderLeadMinutes") as? NSNumber)?.intValue ?? 0,
-            selectedProfileID: object.value(forKey: "selectedProfileID") as? UUID)
+            selectedProfileID: object.value(forKey: "selectedProfileID") as? UUID, volumeUnit: volumeUnit)
     }
 
     func preferencesObject() throws -> NSManagedObject? {
@@ -171,6 +175,7 @@ public final class AppDataStore {
         object.setValue(preferences.timeZoneIdentifier, forKey: "timeZoneIdentifier")
         object.setValue(Int16(preferences.reminderLeadMinutes), forKey: "reminderLeadMinutes")
         object.setValue(preferences.selectedProfileID, forKey: "selectedProfileID")
+        object.setValue(preferences.volumeUnit.rawValue, forKey: "volumeUnit")
         try save()
     }
 
@@ -194,12 +199,18 @@ public struct Preferences: Hashable, Sendable {
     public var reminderLeadMinutes: Int
     /// The profile the app shows.
     public var selectedProfileID: UUID?
+    /// The unit a liquid's doses are shown and typed in (Settings ▸ Units).
+    public var volumeUnit: VolumeUnit
 
     /// Creates preferences.
-    public init(timeZoneIdentifier: String? = nil, reminderLeadMinutes: Int = 0, selectedProfileID: UUID? = nil) {
+    public init(
+        timeZoneIdentifier: String? = nil, reminderLeadMinutes: Int = 0, selectedProfileID: UUID? = nil,
+        volumeUnit: VolumeUnit = .milliliters
+    ) {
         self.timeZoneIdentifier = timeZoneIdentifier
         self.reminderLeadMinutes = reminderLeadMinutes
         self.selectedProfileID = selectedProfileID
+        self.volumeUnit = volumeUnit
     }
 
     /// The time zone schedules are read in.

@@ -23,13 +23,18 @@ public struct TodayPlan: Hashable, Sendable {
         public let schedule: MedicationSchedule?
         /// Archived medications are not shown on Today.
         public let isArchived: Bool
+        /// Its general form ("tablet", "liquid"), which says how a dose's quantity is measured (``DoseAmount``).
+        public let form: String
 
         /// Creates a medication entry.
-        public init(id: String, name: String, schedule: MedicationSchedule?, isArchived: Bool = false) {
+        public init(
+            id: String, name: String, schedule: MedicationSchedule?, isArchived: Bool = false, form: String = ""
+        ) {
             self.id = id
             self.name = name
             self.schedule = schedule
             self.isArchived = isArchived
+            self.form = form
         }
     }
 
@@ -67,8 +72,10 @@ public struct TodayPlan: Hashable, Sendable {
         public let name: String
         /// When it is due.
         public let scheduledDate: Date
-        /// How much is due.
+        /// How much is due (millilitres for a liquid, else a count: see ``DoseAmount``).
         public let quantity: Double
+        /// The medication's general form.
+        public let form: String
         /// Where it stands.
         public let state: State
         /// The log that settled or snoozed it, for undo.
@@ -133,7 +140,7 @@ public struct TodayPlan: Hashable, Sendable {
                 doses.append(
                     Dose(
                         medicationID: medication.id, name: medication.name, scheduledDate: due.date,
-                        quantity: due.quantity, state: state, log: log))
+                        quantity: due.quantity, form: medication.form, state: state, log: log))
             }
         }
         self.doses = doses.sorted { ($0.scheduledDate, $0.name) < ($1.scheduledDate, $1.name) }
