@@ -68,13 +68,10 @@ struct AddMedicationView: View {
     func add(_ entry: MedicationCatalogEntry) {
         var amount = Double(quantity)
         if !asNeeded && DoseAmount.isVolume(form: entry.generalForm.rawValue) {
-            let unit = model.preferences.volumeUnit
-            let typed = volume.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: ",", with: ".")
-            guard let value = Double(typed), value.isFinite else {
-                model.message = "Give the dose in \(unit.rawValue) as a number, such as 5; “\(volume)” is not one."
+            do { amount = try model.preferences.volumeUnit.milliliters(typed: volume) } catch {
+                model.message = (error as? MedsError)?.message ?? error.localizedDescription
                 return
             }
-            amount = unit.toMilliliters(value)
         }
         let form = MedsModel.NewMedication(
             rxcui: entry.rxcui, nickname: nickname, weekdays: asNeeded ? nil : days, times: times, quantity: amount)

@@ -128,7 +128,7 @@ import Testing
 
     /// Doses of a liquid are volumes (millilitres, HealthKit's `mL`), shown in millilitres or teaspoons of 5 mL;
     /// doses of every other form are counts, shown as "×N" when more than one.
-    @Test func doseAmountsByForm() {
+    @Test func doseAmountsByForm() throws {
         #expect(DoseAmount.text(1, form: "tablet", volumeUnit: .milliliters) == "")
         #expect(DoseAmount.text(2, form: "capsule", volumeUnit: .teaspoons) == "×2")
         #expect(DoseAmount.text(1, form: "liquid", volumeUnit: .milliliters) == "1 mL")
@@ -138,5 +138,10 @@ import Testing
         #expect(DoseAmount.text(1, form: "liquid", volumeUnit: .teaspoons) == "0.2 tsp")
         #expect(DoseAmount.unit(form: "liquid") == .milliliter() && DoseAmount.unit(form: "injection") == .count())
         #expect(VolumeUnit.teaspoons.toMilliliters(1.5) == 7.5 && VolumeUnit.milliliters.toMilliliters(3) == 3)
+        #expect(try VolumeUnit.teaspoons.milliliters(typed: " 1,5 ") == 7.5)
+        #expect(try VolumeUnit.milliliters.milliliters(typed: "2.5") == 2.5)
+        #expect(throws: MedsError("Give the dose in tsp as a number, such as 5; “a spoon” is not one.")) {
+            try VolumeUnit.teaspoons.milliliters(typed: "a spoon")
+        }
     }
 }

@@ -29,6 +29,16 @@ public enum VolumeUnit: String, CaseIterable, Hashable, Sendable {
     public func toMilliliters(_ amount: Double) -> Double {
         self == .milliliters ? amount : amount * Self.millilitersPerTeaspoon
     }
+
+    /// A dose typed in this unit ("5", "2,5", " 1.5 "), in millilitres; throws naming the text when it is not a
+    /// number. (The range is checked where the dose is used.)
+    public func milliliters(typed text: String) throws -> Double {
+        let number = text.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: ",", with: ".")
+        guard let value = Double(number), value.isFinite else {
+            throw MedsError("Give the dose in \(rawValue) as a number, such as 5; “\(text)” is not one.")
+        }
+        return toMilliliters(value)
+    }
 }
 
 /// How much one dose is: a liquid's doses are volumes (millilitres, stored with HealthKit's `mL` unit); every
