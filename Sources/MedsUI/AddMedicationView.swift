@@ -9,14 +9,7 @@ struct AddMedicationView: View {
     @State private var query = ""
     @State private var chosen: String?
     @State private var nickname = ""
-    @State private var asNeeded = false
-    @State private var times = "08:00"
-    @State private var days: Set<Int> = Set(1...7)
-    @State private var quantity = 1
-    /// A liquid's dose, as typed, in the person's volume unit.
-    @State private var volume = ""
-
-    static let dayNames = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+    @State private var draft = ScheduleDraft()
 
     var body: some View {
         VStack(alignment: .leading, spacing: 10) {
@@ -39,26 +32,7 @@ struct AddMedicationView: View {
                 Section("Details") {
                     Text("\(entry.displayName) (RxNorm \(entry.rxcui))")
                     TextField("Nickname (optional)", text: $nickname)
-                    Toggle("Take as needed", isOn: $asNeeded)
-                    if !asNeeded {
-                        TextField("Times (08:00, 20:00)", text: $times)
-                        HStack {
-                            ForEach(1...7, id: \.self) { day in
-                                Toggle(
-                                    Self.dayNames[day - 1],
-                                    isOn: Binding(
-                                        get: { days.contains(day) },
-                                        set: { on in
-                                            if on { days.insert(day) } else { days.remove(day) }
-                                        }))
-                            }
-                        }
-                        if DoseAmount.isVolume(form: entry.generalForm.rawValue) {
-                            TextField("Dose in \(model.preferences.volumeUnit.rawValue)", text: $volume)
-                        } else {
-                            Stepper("\(quantity) per dose", value: $quantity, in: 1...20)
-                        }
-                    }
+                    ScheduleFields(draft: $draft, form: entry.generalForm.rawValue)
                     Button("Add Medication") { add(entry) }
                 }
             }
@@ -66,21 +40,21 @@ struct AddMedicationView: View {
     }
 
     func add(_ entry: MedicationCatalogEntry) {
-        var amount = Double(quantity)
-        if !asNeeded && DoseAmount.isVolume(form: entry.generalForm.rawValue) {
-            do { amount = try model.preferences.volumeUnit.milliliters(typed: volume) } catch {
-                model.message = (error as? MedsError)?.message ?? error.localizedDescription
-                return
-            }
+        let form: MedsModel.NewMedication
+        do {
+            form = try draft.form(
+                rxcui: entry.rxcui, nickname: nickname, generalForm: entry.generalForm.rawValue,
+                volumeUnit: model.preferences.volumeUnit)
+        } catch {
+            model.message = (error as? MedsError)?.message ?? error.localizedDescription
+            return
         }
-        let form = MedsModel.NewMedication(
-            rxcui: entry.rxcui, nickname: nickname, weekdays: asNeeded ? nil : days, times: times, quantity: amount)
         Task {
             if await model.addMedication(form) {
                 query = ""
                 chosen = nil
                 nickname = ""
-                volume = ""
+                draft = ScheduleDraft()
                 done()
             }
         }

@@ -51,6 +51,9 @@ public struct MedicationWindow: View {
     let medicationID: String?
     @State private var note = ""
     @State private var loadedNote = false
+    /// The schedule being changed (shown while `editing`).
+    @State private var draft = ScheduleDraft()
+    @State private var editing = false
 
     /// The window of the medication with this concept identifier.
     public init(medicationID: String?) { self.medicationID = medicationID }
@@ -64,6 +67,18 @@ public struct MedicationWindow: View {
                 Text("Form: \(item.form)")
                 if let rxcui = item.rxcui { Text("RxNorm \(rxcui)") }
                 Text(item.scheduleSummary(in: model.preferences.volumeUnit))
+                if editing {
+                    ScheduleFields(draft: $draft, form: item.form)
+                    HStack {
+                        Button("Save Schedule") { saveSchedule(item) }
+                        Button("Cancel") { editing = false }
+                    }
+                } else {
+                    Button("Change Schedule") {
+                        draft = ScheduleDraft(item, volumeUnit: model.preferences.volumeUnit)
+                        editing = true
+                    }
+                }
                 Text(item.isArchived ? "Archived" : "Active").foregroundStyle(.secondary)
                 TextField("Note", text: $note, axis: .vertical)
                 Button("Save Note") { Task { await model.setNote(note, for: item.id) } }
@@ -82,6 +97,22 @@ public struct MedicationWindow: View {
                 .padding()
                 .task { await model.refresh() }
         }
+    }
+}
+
+extension MedicationWindow {
+    /// Saves the schedule being changed; a draft that is wrong keeps the fields open with the message.
+    func saveSchedule(_ item: MedicationItem) {
+        let form: MedsModel.NewMedication
+        do {
+            form = try draft.form(
+                rxcui: item.rxcui ?? "", nickname: item.nickname ?? "", generalForm: item.form,
+                volumeUnit: model.preferences.volumeUnit)
+        } catch {
+            model.message = (error as? MedsError)?.message ?? error.localizedDescription
+            return
+        }
+        Task { if await model.setSchedule(item.id, form) { editing = false } }
     }
 }
 

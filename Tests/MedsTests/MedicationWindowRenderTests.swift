@@ -1,10 +1,10 @@
 import Foundation
 import MedsUI
 import OpenHealthKit
-import SwiftUIWeb
 import Testing
 
 @testable import MedsKit
+@testable import SwiftUIWeb
 
 /// The model and medication ``RenderedMedicationApp``'s window shows.
 @MainActor enum RenderedMedication {
@@ -99,5 +99,79 @@ struct RenderedMedicationApp: App {
         ).result(for: try model.health().store)
         #expect(events.map(\.unit) == [.milliliter()])
         #expect(events.map(\.scheduledDoseQuantity) == [5])
+    }
+
+    /// A medication's schedule is changed in its window: the fields start from the schedule as it is (a liquid's
+    /// dose in the person's unit), and saving "every 3 days" at 09:00, 1.5 tsp, makes the schedule that.
+    @Test func aScheduleIsChangedInTheMedicationsWindow() async throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }  // cleanup only
+        let clock = TestClock(TodayPlanTests.date("2026-03-10 08:05"))
+        let model = try MedsModel(dataDirectory: folder, now: { clock.now })
+        #expect(
+            await model.setPreferences(
+                Preferences(timeZoneIdentifier: TodayPlanTests.zone.identifier, volumeUnit: .teaspoons)))
+        #expect(
+            await model.addMedication(
+                MedsModel.NewMedication(rxcui: "239191", nickname: "Amoxil", times: "08:00", quantity: 5)))
+        RenderedMedication.model = model
+        RenderedMedication.medicationID = try #require(model.medications.first).id
+        let host = AppHost(app: RenderedMedicationApp(), storageDirectory: folder.appendingPathComponent("state").path)
+        let window = host.newScene()
+        window.flush()
+        _ = window.handle(
+            event: ClientEvent(t: "click", id: try element(window) { $0.textContent == "Change Schedule" }))
+        window.flush()
+        let dose = try element(window) { $0.attributes.contains { $0 == ("placeholder", "Dose in tsp") } }
+        #expect(window.document().contains("value=\"1\""))
+        let times = try element(window) { $0.attributes.contains { $0 == ("placeholder", "Times (08:00, 20:00)") } }
+        _ = window.handle(event: ClientEvent(t: "input", id: times, v: "09:00"))
+        _ = window.handle(event: ClientEvent(t: "input", id: dose, v: "1.5"))
+        // The toggle's checkbox: a direct child of the control that holds its label.
+        let isCheckbox = { (node: Node) in node.attributes.contains { $0 == ("type", "checkbox") } }
+        let toggle = try node(window) {
+            $0.textContent.contains("Every few days") && $0.children.contains(where: isCheckbox)
+        }
+        let everyFew = try #require(toggle.children.first(where: isCheckbox)).id
+        _ = window.handle(event: ClientEvent(t: "input", id: everyFew, v: "true"))
+        window.flush()
+        #expect(window.document().contains("Every 2 days, from today"))
+        _ = window.handle(event: ClientEvent(t: "click", id: try element(window) { $0.textContent == "Save Schedule" }))
+        for _ in 0..<500
+        where model.medications.first?.scheduleSummary(in: .teaspoons) != "Every 2 days at 09:00 (1.5 tsp)" {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(model.message == nil, "\(model.message ?? "")")
+        let item = try #require(model.medications.first)
+        #expect(item.scheduleSummary(in: .teaspoons) == "Every 2 days at 09:00 (1.5 tsp)")
+        #expect(item.scheduleSummary == "Every 2 days at 09:00 (7.5 mL)")
+        guard case .everyNDays(2, 2026, 3, 10) = item.schedule?.frequency else {
+            Issue.record("the schedule is \(String(describing: item.schedule?.frequency)), not every 2 days from today")
+            return
+        }
+        // The fields close once the save returned.
+        for _ in 0..<500 where !window.document().contains("Change Schedule") {
+            try await Task.sleep(for: .milliseconds(10))
+            window.flush()
+        }
+        #expect(window.document().contains("Change Schedule"))
+    }
+
+    /// The first element of the window's last page that `matches`.
+    func node(_ window: SceneInstance, _ matches: (Node) -> Bool) throws -> Node {
+        func find(_ node: Node) -> Node? {
+            if matches(node) { return node }
+            for child in node.children {
+                if let found = find(child) { return found }
+            }
+            return nil
+        }
+        let tree = try #require(window.lastTree)
+        return try #require(find(tree), "no such element")
+    }
+
+    /// The id of the first element of the window's last page that `matches`.
+    func element(_ window: SceneInstance, _ matches: (Node) -> Bool) throws -> String {
+        try node(window, matches).id
     }
 }

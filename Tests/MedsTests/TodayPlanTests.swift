@@ -144,4 +144,40 @@ import Testing
             try VolumeUnit.teaspoons.milliliters(typed: "a spoon")
         }
     }
+
+    /// A schedule form starts from a medication's schedule as it is and gives the same schedule back; every N days
+    /// starts on the day given; a liquid's dose goes through the person's unit; a wrong interval is refused by name.
+    @Test func aScheduleDraftGivesBackTheScheduleItStartedFrom() throws {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = Self.zone
+        let today = Self.date("2026-03-10 08:05")
+        let item = { (schedule: MedicationSchedule?, form: String) in
+            MedicationItem(
+                id: "rxnorm:1", displayText: "x", nickname: nil, form: form, rxcui: "1", isArchived: false,
+                schedule: schedule)
+        }
+        let weekdays = try MedicationSchedule(
+            frequency: .weekdays([2, 4]), times: ScheduleText.times("09:00, 20:00", quantity: 2))
+        let draft = ScheduleDraft(item(weekdays, "tablet"), volumeUnit: .teaspoons)
+        #expect(draft.weekdays == [2, 4] && draft.times == "09:00, 20:00" && draft.count == 2 && !draft.asNeeded)
+        let form = try draft.form(rxcui: "1", nickname: "", generalForm: "tablet", volumeUnit: .teaspoons)
+        #expect(try form.schedule(timeZone: nil, today: today, calendar: calendar) == weekdays)
+
+        let syrup = try MedicationSchedule(
+            frequency: .everyNDays(interval: 3, startYear: 2026, startMonth: 3, startDay: 1),
+            times: ScheduleText.times("08:00", quantity: 7.5))
+        var liquid = ScheduleDraft(item(syrup, "liquid"), volumeUnit: .teaspoons)
+        #expect(liquid.repeatsEveryDays && liquid.everyDays == 3 && liquid.volume == "1.5")
+        let again = try liquid.form(rxcui: "1", nickname: "", generalForm: "liquid", volumeUnit: .teaspoons)
+            .schedule(timeZone: nil, today: today, calendar: calendar)
+        #expect(again.times.map(\.quantity) == [7.5])
+        #expect(again.frequency == .everyNDays(interval: 3, startYear: 2026, startMonth: 3, startDay: 10))
+
+        #expect(ScheduleDraft(item(.asNeeded, "tablet"), volumeUnit: .milliliters).asNeeded)
+        liquid.everyDays = 1
+        #expect(throws: MedsError("A medication can repeat every 2 to 365 days, not every 1.")) {
+            try liquid.form(rxcui: "1", nickname: "", generalForm: "liquid", volumeUnit: .teaspoons)
+                .schedule(timeZone: nil, today: today, calendar: calendar)
+        }
+    }
 }

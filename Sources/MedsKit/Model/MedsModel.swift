@@ -279,9 +279,15 @@ public final class MedsModel {
 
     /// The `count` days that end with the day containing `now`, in the person's time zone: the calendar, the first
     /// day's start and the last day's end.
-    private func days(_ count: Int, endingAt now: Date) -> (calendar: Calendar, first: Date, end: Date) {
+    /// The Gregorian calendar in the person's time zone.
+    private var calendar: Calendar {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = preferences.timeZone
+        return calendar
+    }
+
+    private func days(_ count: Int, endingAt now: Date) -> (calendar: Calendar, first: Date, end: Date) {
+        let calendar = calendar
         let start = calendar.startOfDay(for: now)
         let end = calendar.date(byAdding: .day, value: 1, to: start) ?? start.addingTimeInterval(86_400)
         let first = calendar.date(byAdding: .day, value: -(count - 1), to: start) ?? start
@@ -376,33 +382,52 @@ public final class MedsModel {
         public var nickname: String
         /// When it is due: nil for as needed, else the weekdays (1 = Sunday) ...
         public var weekdays: Set<Int>?
+        /// ... or, when set, every this many days (2 ... 365) from the day it is saved, whatever the weekday ...
+        public var everyDays: Int?
         /// ... and the times typed ("08:00, 20:00").
         public var times: String
-        /// The quantity of each dose.
+        /// The quantity of each dose (millilitres for a liquid, else a count: see ``DoseAmount``).
         public var quantity: Double
 
         /// Creates the form's content.
         public init(
-            rxcui: String, nickname: String = "", weekdays: Set<Int>? = Set(1...7), times: String = "08:00",
-            quantity: Double = 1
+            rxcui: String, nickname: String = "", weekdays: Set<Int>? = Set(1...7), everyDays: Int? = nil,
+            times: String = "08:00", quantity: Double = 1
         ) {
             self.rxcui = rxcui
             self.nickname = nickname
             self.weekdays = weekdays
+            self.everyDays = everyDays
             self.times = times
             self.quantity = quantity
         }
 
-        /// The schedule the form describes, or an error naming what is wrong.
-        public func schedule(timeZone: TimeZone?) throws -> MedicationSchedule {
+        /// The schedule the form describes, or an error naming what is wrong. `today` (in `calendar`'s zone) is the
+        /// first day of an every-N-days schedule (the model passes its clock's day in the person's zone).
+        public func schedule(
+            timeZone: TimeZone?, today: Date = Date(), calendar: Calendar = Calendar(identifier: .gregorian)
+        ) throws -> MedicationSchedule {
             guard let weekdays else { return .asNeeded }
-            guard !weekdays.isEmpty else { throw MedsError("Choose at least one day, or make it as needed.") }
+            if everyDays == nil, weekdays.isEmpty {
+                throw MedsError("Choose at least one day, or make it as needed.")
+            }
             guard quantity > 0, quantity <= 100 else {
                 throw MedsError("Each dose must be more than 0 and at most 100, not \(quantity).")
             }
-            return try MedicationSchedule(
-                frequency: .weekdays(weekdays), times: ScheduleText.times(times, quantity: quantity), timeZone: timeZone
-            )
+            let times = try ScheduleText.times(times, quantity: quantity)
+            if let everyDays {
+                guard (2...365).contains(everyDays) else {
+                    throw MedsError("A medication can repeat every 2 to 365 days, not every \(everyDays).")
+                }
+                let start = calendar.dateComponents([.year, .month, .day], from: today)
+                guard let year = start.year, let month = start.month, let day = start.day else {
+                    throw MedsError("The calendar gave no date for today (\(today)); the schedule was not saved.")
+                }
+                return try MedicationSchedule(
+                    frequency: .everyNDays(interval: everyDays, startYear: year, startMonth: month, startDay: day),
+                    times: times, timeZone: timeZone)
+            }
+            return try MedicationSchedule(frequency: .weekdays(weekdays), times: times, timeZone: timeZone)
         }
     }
 
@@ -411,7 +436,7 @@ public final class MedsModel {
     public func addMedication(_ form: NewMedication) async -> Bool {
         await run {
             // Floating times (nil zone) follow the person, as the Health app's reminders do.
-            let schedule = try form.schedule(timeZone: nil)
+            let schedule = try form.schedule(timeZone: nil, today: now(), calendar: calendar)
             try await health().addMedication(rxcui: form.rxcui, nickname: form.nickname, schedule: schedule)
             try await reload()
         }
@@ -429,7 +454,8 @@ public final class MedsModel {
     @discardableResult
     public func setSchedule(_ id: String, _ form: NewMedication) async -> Bool {
         await run {
-            try await health().updateMedication(id, schedule: try form.schedule(timeZone: nil))
+            try await health().updateMedication(
+                id, schedule: try form.schedule(timeZone: nil, today: now(), calendar: calendar))
             try await reload()
         }
     }
