@@ -40,17 +40,8 @@ struct AddMedicationView: View {
     }
 
     func add(_ entry: MedicationCatalogEntry) {
-        let form: MedsModel.NewMedication
-        do {
-            form = try draft.form(
-                rxcui: entry.rxcui, nickname: nickname, generalForm: entry.generalForm.rawValue,
-                volumeUnit: model.preferences.volumeUnit)
-        } catch {
-            model.message = (error as? MedsError)?.message ?? error.localizedDescription
-            return
-        }
         Task {
-            if await model.addMedication(form) {
+            if await model.addMedication(rxcui: entry.rxcui, nickname: nickname, draft: draft) {
                 query = ""
                 chosen = nil
                 nickname = ""

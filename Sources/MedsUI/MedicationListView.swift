@@ -69,8 +69,11 @@ public struct MedicationWindow: View {
                 Text(item.scheduleSummary(in: model.preferences.volumeUnit))
                 if editing {
                     ScheduleFields(draft: $draft, form: item.form)
+                    if let message = model.message { AlertText(message) }
                     HStack {
-                        Button("Save Schedule") { saveSchedule(item) }
+                        Button("Save Schedule") {
+                            Task { if await model.setSchedule(item.id, draft: draft) { editing = false } }
+                        }
                         Button("Cancel") { editing = false }
                     }
                 } else {
@@ -97,22 +100,6 @@ public struct MedicationWindow: View {
                 .padding()
                 .task { await model.refresh() }
         }
-    }
-}
-
-extension MedicationWindow {
-    /// Saves the schedule being changed; a draft that is wrong keeps the fields open with the message.
-    func saveSchedule(_ item: MedicationItem) {
-        let form: MedsModel.NewMedication
-        do {
-            form = try draft.form(
-                rxcui: item.rxcui ?? "", nickname: item.nickname ?? "", generalForm: item.form,
-                volumeUnit: model.preferences.volumeUnit)
-        } catch {
-            model.message = (error as? MedsError)?.message ?? error.localizedDescription
-            return
-        }
-        Task { if await model.setSchedule(item.id, form) { editing = false } }
     }
 }
 

@@ -124,6 +124,18 @@ struct RenderedMedicationApp: App {
         window.flush()
         let dose = try element(window) { $0.attributes.contains { $0 == ("placeholder", "Dose in tsp") } }
         #expect(window.document().contains("value=\"1\""))
+        // A dose that is not a number is refused with a message, and the schedule stays as it was.
+        _ = window.handle(event: ClientEvent(t: "input", id: dose, v: "a spoon"))
+        _ = window.handle(event: ClientEvent(t: "click", id: try element(window) { $0.textContent == "Save Schedule" }))
+        let refusal = "Give the dose in tsp as a number, such as 5; “a spoon” is not one."
+        for _ in 0..<500 where model.message != refusal { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(model.message == refusal)
+        window.flush()
+        #expect(window.document().contains("a spoon” is not one."))
+        #expect(model.medications.first?.scheduleSummary == "Every day at 08:00 (5 mL)")
+        await #expect(!model.setSchedule("rxnorm:1", draft: ScheduleDraft()))
+        #expect(model.message == "rxnorm:1 is not one of Me's medications; no schedule was changed.")
+
         let times = try element(window) { $0.attributes.contains { $0 == ("placeholder", "Times (08:00, 20:00)") } }
         _ = window.handle(event: ClientEvent(t: "input", id: times, v: "09:00"))
         _ = window.handle(event: ClientEvent(t: "input", id: dose, v: "1.5"))

@@ -434,12 +434,26 @@ public final class MedsModel {
     /// Adds a medication to the profile shown.
     @discardableResult
     public func addMedication(_ form: NewMedication) async -> Bool {
+        await run { try await add(form) }
+    }
+
+    /// Adds a catalog medication with a schedule form's content (a liquid's dose as typed in the person's unit).
+    @discardableResult
+    public func addMedication(rxcui: String, nickname: String, draft: ScheduleDraft) async -> Bool {
         await run {
-            // Floating times (nil zone) follow the person, as the Health app's reminders do.
-            let schedule = try form.schedule(timeZone: nil, today: now(), calendar: calendar)
-            try await health().addMedication(rxcui: form.rxcui, nickname: form.nickname, schedule: schedule)
-            try await reload()
+            // A code outside the catalog has no form here, and is refused by name when it is added.
+            let generalForm = catalog.entry(rxcui: rxcui)?.generalForm.rawValue ?? ""
+            try await add(
+                try draft.form(
+                    rxcui: rxcui, nickname: nickname, generalForm: generalForm, volumeUnit: preferences.volumeUnit))
         }
+    }
+
+    private func add(_ form: NewMedication) async throws {
+        // Floating times (nil zone) follow the person, as the Health app's reminders do.
+        let schedule = try form.schedule(timeZone: nil, today: now(), calendar: calendar)
+        try await health().addMedication(rxcui: form.rxcui, nickname: form.nickname, schedule: schedule)
+        try await reload()
     }
 
     /// Archives or restores a medication.
@@ -453,11 +467,28 @@ public final class MedsModel {
     /// Changes a medication's schedule.
     @discardableResult
     public func setSchedule(_ id: String, _ form: NewMedication) async -> Bool {
+        await run { try await changeSchedule(id, form) }
+    }
+
+    /// Changes a medication's schedule to a schedule form's content (a liquid's dose as typed in the person's unit).
+    @discardableResult
+    public func setSchedule(_ id: String, draft: ScheduleDraft) async -> Bool {
         await run {
-            try await health().updateMedication(
-                id, schedule: try form.schedule(timeZone: nil, today: now(), calendar: calendar))
-            try await reload()
+            guard let item = medications.first(where: { $0.id == id }) else {
+                throw MedsError("\(id) is not one of \(profile.name)'s medications; no schedule was changed.")
+            }
+            try await changeSchedule(
+                id,
+                try draft.form(
+                    rxcui: item.rxcui ?? "", nickname: item.nickname ?? "", generalForm: item.form,
+                    volumeUnit: preferences.volumeUnit))
         }
+    }
+
+    private func changeSchedule(_ id: String, _ form: NewMedication) async throws {
+        try await health().updateMedication(
+            id, schedule: try form.schedule(timeZone: nil, today: now(), calendar: calendar))
+        try await reload()
     }
 
     // MARK: Doses
