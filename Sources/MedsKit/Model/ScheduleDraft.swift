@@ -22,7 +22,9 @@ public struct ScheduleDraft: Hashable, Sendable {
     /// An empty draft: every day at 08:00, one of the form.
     public init() {}
 
-    /// The draft of a medication's schedule as it is, its liquid doses in `volumeUnit`.
+    /// The draft of a medication's schedule as it is, its liquid doses in `volumeUnit`. The form has one amount for
+    /// every time, as Meds makes schedules; a schedule another app gave different amounts at different times shows
+    /// the first time's, and saving gives every time that amount.
     public init(_ item: MedicationItem, volumeUnit: VolumeUnit) {
         guard let schedule = item.schedule, schedule.hasSchedule else {
             asNeeded = true
