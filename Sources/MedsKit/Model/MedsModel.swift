@@ -277,8 +277,6 @@ public final class MedsModel {
         return log.doses(from: start, to: end)
     }
 
-    /// The `count` days that end with the day containing `now`, in the person's time zone: the calendar, the first
-    /// day's start and the last day's end.
     /// The Gregorian calendar in the person's time zone.
     private var calendar: Calendar {
         var calendar = Calendar(identifier: .gregorian)
@@ -286,6 +284,8 @@ public final class MedsModel {
         return calendar
     }
 
+    /// The `count` days that end with the day containing `now`, in the person's time zone: the calendar, the first
+    /// day's start and the last day's end.
     private func days(_ count: Int, endingAt now: Date) -> (calendar: Calendar, first: Date, end: Date) {
         let calendar = calendar
         let start = calendar.startOfDay(for: now)
