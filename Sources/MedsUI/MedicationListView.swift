@@ -108,7 +108,7 @@ public struct SettingsView: View {
     @Environment(MedsModel.self) private var model
     @State private var zone = ""
     @State private var lead = 0
-    @State private var volumeUnit = VolumeUnit.milliliters.rawValue
+    @State private var volumeUnit = VolumeUnit.milliliters
     @State private var loaded = false
 
     /// Creates the settings window's content.
@@ -120,13 +120,13 @@ public struct SettingsView: View {
             TextField("Time zone (blank: this machine's)", text: $zone)
             Stepper("Remind \(lead) minutes early", value: $lead, in: 0...120, step: 5)
             Picker("Liquid doses in", selection: $volumeUnit) {
-                ForEach(VolumeUnit.allCases, id: \.rawValue) { Text($0.title).tag($0.rawValue) }
+                ForEach(VolumeUnit.allCases, id: \.self) { Text($0.title).tag($0) }
             }
             Button("Save Settings") {
                 var preferences = model.preferences
                 preferences.timeZoneIdentifier = zone.isEmpty ? nil : zone
                 preferences.reminderLeadMinutes = lead
-                preferences.volumeUnit = VolumeUnit(rawValue: volumeUnit) ?? preferences.volumeUnit
+                preferences.volumeUnit = volumeUnit
                 Task { await model.setPreferences(preferences) }
             }
             if let message = model.message { AlertText(message) }
@@ -139,7 +139,7 @@ public struct SettingsView: View {
             if !loaded {
                 zone = model.preferences.timeZoneIdentifier ?? ""
                 lead = model.preferences.reminderLeadMinutes
-                volumeUnit = model.preferences.volumeUnit.rawValue
+                volumeUnit = model.preferences.volumeUnit
                 loaded = true
             }
         }

@@ -149,10 +149,12 @@ struct RenderedMedicationApp: App {
         window.flush()
         #expect(window.document().contains("Every 2 days, from today"))
         _ = window.handle(event: ClientEvent(t: "click", id: try element(window) { $0.textContent == "Save Schedule" }))
-        for _ in 0..<500
-        where model.medications.first?.scheduleSummary(in: .teaspoons) != "Every 2 days at 09:00 (1.5 tsp)" {
+        // The fields close once the save returned (the model has read the new schedule, and its message is gone).
+        for _ in 0..<1000 where !window.document().contains("Change Schedule") {
             try await Task.sleep(for: .milliseconds(10))
+            window.flush()
         }
+        #expect(window.document().contains("Change Schedule"))
         #expect(model.message == nil, "\(model.message ?? "")")
         let item = try #require(model.medications.first)
         #expect(item.scheduleSummary(in: .teaspoons) == "Every 2 days at 09:00 (1.5 tsp)")
@@ -161,12 +163,6 @@ struct RenderedMedicationApp: App {
             Issue.record("the schedule is \(String(describing: item.schedule?.frequency)), not every 2 days from today")
             return
         }
-        // The fields close once the save returned.
-        for _ in 0..<500 where !window.document().contains("Change Schedule") {
-            try await Task.sleep(for: .milliseconds(10))
-            window.flush()
-        }
-        #expect(window.document().contains("Change Schedule"))
     }
 
     /// The first element of the window's last page that `matches`.
