@@ -1,6 +1,5 @@
 import Foundation
 import NIOCore
-import NIOFoundationCompat
 
 extension NetworkConnection where ApplicationProtocol == WebSocket {
     /// Sends one binary message; returns once the connection has taken it (as `send` of bytes).
@@ -38,7 +37,7 @@ extension NetworkConnection where ApplicationProtocol == WebSocket {
             var message = try await io.readDatagram()
             let kind = message.readInteger(as: UInt8.self)
             let opcode: WebSocket.Opcode = kind == WebSocketMessageHandler.text ? .text : .binary
-            return (Data(buffer: message), WebSocket.Metadata(opcode: opcode))
+            return (message.receivedData, WebSocket.Metadata(opcode: opcode))
         }
     }
 
@@ -57,7 +56,7 @@ extension NetworkConnection where ApplicationProtocol == WebSocket {
         try await withIO { io in
             var message = try await io.readDatagram()
             let kind = message.readInteger(as: UInt8.self) ?? WebSocketMessageHandler.binary
-            return (Data(buffer: message), kind)
+            return (message.receivedData, kind)
         }
     }
 

@@ -210,7 +210,7 @@ extension NetworkConnection where ApplicationProtocol: StreamProtocolOptions {
         precondition(byteCount > 0, "receive(exactly:) needs a positive byte count")
         return try await withIO { io in
             let (buf, complete) = try await io.read(atLeast: byteCount, atMost: byteCount, partialAtEnd: false)
-            return (Data(buffer: buf), StreamMetadata(isComplete: complete))
+            return (buf.receivedData, StreamMetadata(isComplete: complete))
         }
     }
 
@@ -224,7 +224,7 @@ extension NetworkConnection where ApplicationProtocol: StreamProtocolOptions {
             "receive(atLeast:atMost:) needs 0 <= atLeast <= atMost, atMost > 0")
         return try await withIO { io in
             let (buf, complete) = try await io.read(atLeast: minimum, atMost: maximum, partialAtEnd: true)
-            return (Data(buffer: buf), StreamMetadata(isComplete: complete))
+            return (buf.receivedData, StreamMetadata(isComplete: complete))
         }
     }
 
@@ -289,7 +289,7 @@ extension NetworkConnection where ApplicationProtocol == TLV {
 
     /// A received frame as a message.
     private static func message(_ frame: (type: UInt64, value: ByteBuffer)) -> TLV.Message<Data> {
-        (Data(buffer: frame.value), TLV.Metadata(type: Int(frame.type)))
+        (frame.value.receivedData, TLV.Metadata(type: Int(frame.type)))
     }
 }
 
@@ -336,7 +336,7 @@ extension NetworkConnection where ApplicationProtocol: CoderProtocol {
     {
         do {
             let value = try applicationProtocol.coder.decode(
-                ApplicationProtocol.Receiving.self, from: Data(buffer: body))
+                ApplicationProtocol.Receiving.self, from: body.receivedData)
             return (value, CoderMetadata(encodedSize: body.readableBytes))
         } catch {
             throw NWError.decodingFailed("\(ApplicationProtocol.Receiving.self): \(error)")
@@ -374,7 +374,7 @@ extension NetworkConnection where ApplicationProtocol == UDP {
     nonisolated(nonsending) public func receive() async throws -> UDP.Message<Data> {
         try await withIO { io in
             let d = try await io.readDatagram()
-            return (Data(buffer: d), UDP.Metadata(size: d.readableBytes))
+            return (d.receivedData, UDP.Metadata(size: d.readableBytes))
         }
     }
 
@@ -382,4 +382,10 @@ extension NetworkConnection where ApplicationProtocol == UDP {
     public var messages: NetworkMessages<Data, UDP.Metadata> {
         NetworkMessages { [self] _ in try await receive() }
     }
+}
+
+extension ByteBuffer {
+    /// The readable bytes as `Data`, always copied (one copy, no generic sequence walk): a received message must
+    /// not keep the connection's whole inbound buffer alive, as NIO's `.automatic` strategy would above 256 KiB.
+    var receivedData: Data { Data(buffer: self, byteTransferStrategy: .copy) }
 }
