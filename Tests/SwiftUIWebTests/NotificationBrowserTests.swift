@@ -86,7 +86,7 @@ struct NotificationBrowserTests {
         let settings = await UNUserNotificationCenter.current().notificationSettings()
         #expect(settings.authorizationStatus == .authorized)
         try await browser.click(try await browser.find(xpath: "//button[normalize-space(.)='Remind Me']"))
-        try await waitUntil("the notification", timeout: 10) {
+        try await waitUntil("the notification", timeout: 30) {  // the main actor is shared with every suite
             let notes = try await browser.run("return JSON.stringify(window.__notes||[])") as? String ?? ""
             return notes.contains("Tylenol") && notes.contains("Time for your dose\\n1 tablet due at 08:00")
                 && notes.contains("dose-1")
