@@ -102,7 +102,7 @@ struct NotificationBrowserTests {
             })
         // Asking again needs no prompt: the answer is known.
         try await browser.click(try await browser.find(xpath: "//button[normalize-space(.)='Allow']"))
-        try await waitUntil("the answer") { try await browser.text("main").contains("Answer: granted") }
+        try await waitUntil("the answer", timeout: 30) { try await browser.text("main").contains("Answer: granted") }
         #expect(try await browser.run("return window.__asked") as? Int == 0)
         await browser.quit()
     }
