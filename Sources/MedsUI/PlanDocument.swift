@@ -54,6 +54,7 @@ public struct PlanView: View {
                         Text("\(entry.name) (RxNorm \(entry.rxcui))").foregroundStyle(.secondary)
                         Text(
                             ScheduleText.summary(
+                                // A plan's codes are checked against the catalog when it is read: the entry is there.
                                 entry.schedule,
                                 form: model.catalog.entry(rxcui: entry.rxcui)?.generalForm.rawValue ?? "",
                                 volumeUnit: model.preferences.volumeUnit)

@@ -9,8 +9,6 @@ struct ScheduleFields: View {
     /// The medication's general form ("tablet", "liquid").
     let form: String
 
-    static let dayNames = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-
     var body: some View {
         Toggle("Take as needed", isOn: $draft.asNeeded)
         if !draft.asNeeded {
@@ -22,7 +20,7 @@ struct ScheduleFields: View {
                 HStack {
                     ForEach(1...7, id: \.self) { day in
                         Toggle(
-                            Self.dayNames[day - 1],
+                            ScheduleText.weekdayNames[day - 1],
                             isOn: Binding(
                                 get: { draft.weekdays.contains(day) },
                                 set: { on in

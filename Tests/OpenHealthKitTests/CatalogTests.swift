@@ -11,6 +11,15 @@ import Testing
         #expect(catalog.entry(rxcui: "198439") == nil) // not in the file: never invented
     }
 
+    @Test func anEntryIsFoundByItsConceptsIdentifier() throws {
+        let catalog = MedicationCatalog.bundled
+        let cipro = try #require(catalog.entry(rxcui: "1665229"))
+        #expect(catalog.entry(conceptIdentifier: cipro.concept.identifier.identifier) == cipro)
+        #expect(catalog.entry(conceptIdentifier: "1665229") == nil)  // a bare code is not a concept identifier
+        #expect(catalog.entry(conceptIdentifier: "snomed:1665229") == nil)
+        #expect(catalog.entry(conceptIdentifier: "rxnorm:198439") == nil)  // not in the catalog
+    }
+
     @Test func searchByPrefixIngredientAndCode() {
         let catalog = MedicationCatalog.bundled
         let acet = catalog.search("acet")

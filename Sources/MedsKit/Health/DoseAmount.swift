@@ -25,6 +25,11 @@ public enum VolumeUnit: String, CaseIterable, Hashable, Sendable {
         self == .milliliters ? milliliters : milliliters / Self.millilitersPerTeaspoon
     }
 
+    /// An amount in millilitres as a number in this unit, to two decimals without needless zeros ("1.5").
+    public func number(fromMilliliters milliliters: Double) -> String {
+        ScheduleText.quantityText((fromMilliliters(milliliters) * 100).rounded() / 100)
+    }
+
     /// An amount in this unit, in millilitres.
     public func toMilliliters(_ amount: Double) -> Double {
         self == .milliliters ? amount : amount * Self.millilitersPerTeaspoon
@@ -53,7 +58,6 @@ public enum DoseAmount {
     /// A dose's amount in words: "5 mL" or "1 tsp" for a liquid, "×2" for two of a counted form, and "" for one.
     public static func text(_ quantity: Double, form: String, volumeUnit: VolumeUnit) -> String {
         guard isVolume(form: form) else { return quantity == 1 ? "" : "×\(ScheduleText.quantityText(quantity))" }
-        let amount = (volumeUnit.fromMilliliters(quantity) * 100).rounded() / 100
-        return "\(ScheduleText.quantityText(amount)) \(volumeUnit.rawValue)"
+        return "\(volumeUnit.number(fromMilliliters: quantity)) \(volumeUnit.rawValue)"
     }
 }

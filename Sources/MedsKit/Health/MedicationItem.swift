@@ -51,7 +51,13 @@ public struct MedicationItem: Identifiable, Hashable, Sendable {
 
 /// Schedules in words, and the times a person types parsed into a schedule.
 public enum ScheduleText {
-    static let weekdayNames = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+    /// Weekdays' short names, Sunday first (weekday 1).
+    public static let weekdayNames = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+
+    /// A dose time as "08:05".
+    public static func clock(_ time: MedicationSchedule.DoseTime) -> String {
+        String(format: "%02d:%02d", time.hour, time.minute)
+    }
 
     /// The schedule in words, each time with its dose's amount when it is not one of a counted form (see
     /// ``DoseAmount``): "Mon, Wed at 09:00 (×2)", "Every day at 08:00 (5 mL)".
@@ -60,9 +66,8 @@ public enum ScheduleText {
     ) -> String {
         guard let schedule, schedule.hasSchedule else { return "As needed" }
         let times = schedule.times.map { time -> String in
-            let clock = String(format: "%02d:%02d", time.hour, time.minute)
             let amount = DoseAmount.text(time.quantity, form: form, volumeUnit: volumeUnit)
-            return amount.isEmpty ? clock : "\(clock) (\(amount))"
+            return amount.isEmpty ? clock(time) : "\(clock(time)) (\(amount))"
         }.joined(separator: ", ")
         switch schedule.frequency {
         case .weekdays(let days) where days.count == 7: return "Every day at \(times)"

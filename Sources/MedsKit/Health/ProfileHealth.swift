@@ -153,8 +153,7 @@ public final class ProfileHealth: Sendable {
     /// ``DoseAmount``). A medication from outside the catalog (another health app's, in the daemon's store) is
     /// counted, as the Health app counts doses. An as-needed dose is one dose, counted, whatever the form.
     private func scheduledDoseUnit(of medicationID: String) -> HKUnit {
-        guard medicationID.hasPrefix("rxnorm:"), let entry = catalog.entry(rxcui: String(medicationID.dropFirst(7)))
-        else { return .count() }
+        guard let entry = catalog.entry(conceptIdentifier: medicationID) else { return .count() }
         return DoseAmount.unit(form: entry.generalForm.rawValue)
     }
 

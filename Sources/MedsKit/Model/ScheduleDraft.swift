@@ -30,7 +30,7 @@ public struct ScheduleDraft: Hashable, Sendable {
             asNeeded = true
             return
         }
-        times = schedule.times.map { String(format: "%02d:%02d", $0.hour, $0.minute) }.joined(separator: ", ")
+        times = schedule.times.map(ScheduleText.clock).joined(separator: ", ")
         switch schedule.frequency {
         case .weekdays(let days): weekdays = days
         case .everyNDays(let interval, _, _, _):
@@ -40,7 +40,7 @@ public struct ScheduleDraft: Hashable, Sendable {
         }
         let quantity = schedule.times.first?.quantity ?? 1
         if DoseAmount.isVolume(form: item.form) {
-            volume = ScheduleText.quantityText((volumeUnit.fromMilliliters(quantity) * 100).rounded() / 100)
+            volume = volumeUnit.number(fromMilliliters: quantity)
         } else {
             count = Int(quantity.rounded())
         }

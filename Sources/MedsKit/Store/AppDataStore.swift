@@ -151,6 +151,8 @@ public final class AppDataStore {
     /// The preferences (defaults until changed).
     public func preferences() throws -> Preferences {
         guard let object = try preferencesObject() else { return Preferences() }
+        // The attribute is required, with "mL" as its default (a V2 store's row gets it when migrated): nil is not
+        // expected, and reads as that default.
         let volume = object.value(forKey: "volumeUnit") as? String ?? VolumeUnit.milliliters.rawValue
         guard let volumeUnit = VolumeUnit(rawValue: volume) else {
             throw MedsError("The stored volume unit '\(volume)' is not one Meds knows (mL or tsp).")

@@ -13,9 +13,12 @@ public struct MedicationCatalogEntry: Hashable, Sendable {
     /// Strengths, in ingredient order.
     public let strengths: [String]
 
+    /// The prefix of a catalog concept's identifier, before its RxNorm code.
+    static let identifierPrefix = "rxnorm:"
+
     /// The concept for this entry: identifier `rxnorm:<rxcui>`, coded with RxNorm's system URL.
     public var concept: HKMedicationConcept {
-        HKMedicationConcept(identifier: HKHealthConceptIdentifier(domain: .medication, identifier: "rxnorm:\(rxcui)"),
+        HKMedicationConcept(identifier: HKHealthConceptIdentifier(domain: .medication, identifier: Self.identifierPrefix + rxcui),
                             displayText: displayName, generalForm: generalForm,
                             relatedCodings: [HKClinicalCoding(system: HKClinicalCoding.rxNormSystem, version: nil, code: rxcui)])
     }
@@ -108,6 +111,13 @@ public final class MedicationCatalog: Sendable {
 
     /// The entry with an RxNorm code, if the catalog has it.
     public func entry(rxcui: String) -> MedicationCatalogEntry? { byCode[rxcui].map { entries[$0] } }
+
+    /// The entry whose concept has this identifier (`rxnorm:<rxcui>`, as ``MedicationCatalogEntry/concept`` makes
+    /// it), if the catalog has it; nil for a concept from elsewhere.
+    public func entry(conceptIdentifier: String) -> MedicationCatalogEntry? {
+        guard conceptIdentifier.hasPrefix(MedicationCatalogEntry.identifierPrefix) else { return nil }
+        return entry(rxcui: String(conceptIdentifier.dropFirst(MedicationCatalogEntry.identifierPrefix.count)))
+    }
 
     private func indices(withTokenPrefix prefix: String) -> Set<Int> {
         var low = 0, high = tokens.count
